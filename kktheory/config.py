@@ -1,0 +1,242 @@
+"""Structured configs, m-rules and validation of a run (DESIGN §4).
+
+The top-level schema :class:`RunConfig` is stored in Hydra's ConfigStore as
+``run_schema``; ``configs/config.yaml`` extends it and selects one option of each group
+(``dataset``, ``kernel``, ``sketch``, ``clustering``), each typed by the dataclass its
+implementation registered. :func:`build_spec` validates everything before any work and
+resolves the rules into a :class:`RunSpec`.
+
+m rules (resolved with the run's n, k, γ; rounded up):
+
+====================  =======================================
+``100``               an integer
+``sqrt_n``            ⌈√n⌉
+``c*sqrt_n``          ⌈c·√n⌉ (e.g. ``2*sqrt_n``; any rule takes a factor ``c*``)
+``sqrt_nk``           ⌈√(n·k)⌉ (Yin's "Nyström (Liu)")
+``n_over_gamma``      ⌈n/γ⌉ (Calandriello Lemma 1, up to log factors)
+``log_n``             ⌈log n⌉
+``[10, 20, 40]``      a list: nested sketches in one process, one row per m
+====================  =======================================
+
+γ (``gamma``) is a positive number or the same rules without rounding (default
+``sqrt_n``, Calandriello's choice for the 1/√n rate). Rules are parsed by plain Python
+(no OmegaConf resolvers), so they work the same in joblib and submitit workers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
+
+from kktheory import memory
+from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.datasets import DATASETS
+from kktheory.errors import ConfigError
+from kktheory.kernels import KernelConfig, validate_kernel
+from kktheory.sketches import SKETCHES
+
+DTYPES = ("float64", "float32")
+CENTROIDS = ("lifted",)
+GROUPS = ("dataset", "kernel", "sketch", "clustering")
+
+
+@dataclass
+class RunConfig:
+    """Top-level fields of a run; the four groups are typed by their own schemas."""
+
+    dataset: Any = MISSING
+    kernel: Any = MISSING
+    sketch: Any = MISSING
+    clustering: Any = MISSING
+    n: int = 2000  # training points
+    n_test: int = 2000  # test points
+    k: int = 10  # clusters
+    m: Any = "sqrt_n"  # sketch size: integer, rule, or list (see module docstring)
+    gamma: Any = "sqrt_n"  # γ of Calandriello's analysis: number or rule
+    seed: int = 0  # seed of every random component (kktheory.seeding)
+    data_seed: Optional[int] = None  # seed of the data draw (default: seed)
+    dtype: str = "float64"  # float64 | float32 for kernel blocks and features
+    centroids: str = "lifted"  # how a partition becomes centroids in the RKHS
+    results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
+    force: bool = False  # recompute runs that already have a file
+    memory_budget_gb: Optional[float] = None  # default: half of physical memory
+
+
+ConfigStore.instance().store(name="run_schema", node=RunConfig)
+ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
+
+_RULE = re.compile(
+    r"^\s*(?:(?P<c>\d+(?:\.\d*)?|\.\d+)\s*\*\s*)?(?P<rule>sqrt_nk|sqrt_n|n_over_gamma|log_n)\s*$"
+)
+M_ALLOWED = (
+    "an integer in [1, n], a rule sqrt_n | c*sqrt_n | sqrt_nk | n_over_gamma | log_n, "
+    "or a list of these"
+)
+
+
+def rule_value(expr: str, n: int, k: int, gamma: float | None) -> float | None:
+    """Value of a rule expression (unrounded), or None if ``expr`` is not a rule."""
+    match = _RULE.match(expr)
+    if match is None:
+        return None
+    c = float(match["c"]) if match["c"] else 1.0
+    rule = match["rule"]
+    if rule == "n_over_gamma":
+        if gamma is None:
+            return None
+        base = n / gamma
+    else:
+        base = {"sqrt_n": math.sqrt(n), "sqrt_nk": math.sqrt(n * k), "log_n": math.log(n)}[rule]
+    return c * base
+
+
+def resolve_gamma(value: Any, n: int, k: int) -> float:
+    """γ > 0 from a number or a rule."""
+    if isinstance(value, bool):
+        raise ConfigError("gamma", value, "a positive number or a rule such as sqrt_n")
+    if isinstance(value, (int, float)):
+        g = float(value)
+    else:
+        g = rule_value(str(value), n, k, None) if isinstance(value, str) else None
+        if g is None:
+            raise ConfigError("gamma", value, "a positive number or a rule sqrt_n | c*sqrt_n | sqrt_nk | log_n")
+    if not (math.isfinite(g) and g > 0):
+        raise ConfigError("gamma", value, "γ > 0")
+    return g
+
+
+def m_items(value: Any) -> list[Any]:
+    """The m values of a scalar or list config value."""
+    if isinstance(value, (ListConfig, list, tuple)):
+        items = list(value)
+        if not items:
+            raise ConfigError("m", [], M_ALLOWED)
+        return items
+    return [value]
+
+
+def resolve_m(value: Any, n: int, k: int, gamma: float) -> tuple[str, int]:
+    """(rule as written, resolved m) for one m value; checks 1 ≤ m ≤ n."""
+    if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+        raise ConfigError("m", value, M_ALLOWED)
+    if isinstance(value, (int, float)):
+        m = int(value)
+    elif isinstance(value, str) and (v := rule_value(value, n, k, gamma)) is not None:
+        m = math.ceil(v - 1e-9)
+    else:
+        raise ConfigError("m", value, M_ALLOWED)
+    if not 1 <= m <= n:
+        raise ConfigError("m", value, f"1 ≤ m ≤ n={n} (resolved m={m})")
+    return str(value).replace(" ", ""), m
+
+
+@dataclass
+class RunSpec:
+    """A validated run: resolved quantities and typed group parameters."""
+
+    cfg: DictConfig
+    n: int
+    n_test: int
+    k: int
+    gamma: float
+    ms: list[tuple[str, int]]  # (rule, resolved m), in the order given, duplicates removed
+    seed: int
+    data_seed: int
+    dtype: str
+    budget: int
+    dataset: Any
+    kernel: KernelConfig
+    sketch: Any
+    clustering: ClusteringConfig
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
+    value = cfg[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise ConfigError(name, value, f"an integer ≥ {lo}")
+    return value
+
+
+def build_spec(cfg: DictConfig) -> RunSpec:
+    """Validate a composed config before any work and resolve its rules."""
+    for group in GROUPS:
+        if group not in cfg or cfg[group] is None or OmegaConf.is_missing(cfg, group):
+            raise ConfigError(group, None, "a config group option must be selected")
+    n = _int_field(cfg, "n", 1)
+    n_test = _int_field(cfg, "n_test", 1)
+    k = _int_field(cfg, "k", 1)
+    seed = _int_field(cfg, "seed", 0)
+    data_seed = seed if cfg.data_seed is None else _int_field(cfg, "data_seed", 0)
+    if k > n:
+        raise ConfigError("k", k, f"1 ≤ k ≤ n={n}")
+    if cfg.dtype not in DTYPES:
+        raise ConfigError("dtype", cfg.dtype, f"one of {', '.join(DTYPES)}")
+    if cfg.centroids not in CENTROIDS:
+        raise ConfigError("centroids", cfg.centroids, f"one of {', '.join(CENTROIDS)}")
+    if cfg.memory_budget_gb is not None and not cfg.memory_budget_gb > 0:
+        raise ConfigError("memory_budget_gb", cfg.memory_budget_gb, "a positive number of GiB")
+    gamma = resolve_gamma(cfg.gamma, n, k)
+    ms: list[tuple[str, int]] = []
+    for item in m_items(cfg.m):
+        rule, m = resolve_m(item, n, k, gamma)
+        if m not in [x for _, x in ms]:
+            ms.append((rule, m))
+    dataset = DATASETS.params(cfg.dataset)
+    kernel = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(KernelConfig), cfg.kernel))
+    validate_kernel(kernel)
+    sketch = SKETCHES.params(cfg.sketch)
+    clustering = CLUSTERERS.params(cfg.clustering)
+    CLUSTERERS.get(clustering.name).impl(clustering).validate()
+    return RunSpec(
+        cfg=cfg, n=n, n_test=n_test, k=k, gamma=gamma, ms=ms, seed=seed,
+        data_seed=data_seed, dtype=cfg.dtype, budget=memory.budget_bytes(cfg.memory_budget_gb),
+        dataset=dataset, kernel=kernel, sketch=sketch, clustering=clustering,
+    )
+
+
+# -- command-line shorthand ----------------------------------------------------------------
+def _selected(argv: list[str], group: str, default: str) -> list[str]:
+    for arg in argv:
+        if arg.startswith(f"{group}="):
+            return [v for v in arg.split("=", 1)[1].split(",") if v]
+    return [default]
+
+
+def _group_fields(group: str, option: str) -> set[str]:
+    registry = {"sketch": SKETCHES, "clustering": CLUSTERERS, "dataset": DATASETS}.get(group)
+    if group == "kernel":
+        cls = KernelConfig
+    elif registry is not None and option in registry.names():
+        cls = registry.get(option).config_cls
+    else:
+        return set()
+    return {f for f in cls.__dataclass_fields__ if f != "name"}
+
+
+def expand_shorthand(argv: list[str], defaults: dict[str, str]) -> list[str]:
+    """Let group parameters be given without their group prefix.
+
+    ``python run.py sketch=ros transform=hadamard`` is rewritten to
+    ``sketch.transform=hadamard`` when ``transform`` is not a top-level field and exactly
+    one selected group option has a field of that name. Anything else is left for Hydra
+    (which rejects unknown keys).
+    """
+    top = set(RunConfig.__dataclass_fields__)
+    out = []
+    for arg in argv:
+        key, sep, value = arg.partition("=")
+        if sep and key.isidentifier() and key not in top and key != "hydra":
+            owners = [
+                g for g in GROUPS
+                if any(key in _group_fields(g, opt) for opt in _selected(argv, g, defaults[g]))
+            ]
+            if len(owners) == 1:
+                arg = f"{owners[0]}.{key}={value}"
+        out.append(arg)
+    return out

@@ -1,0 +1,164 @@
+"""One run: config → rows (DESIGN §2).
+
+dataset → kernel → sketch (one per m, nested for a list of m) → clustering → risk and
+metrics → row → store. Every row's identity (:func:`row_identity`) is the resolved config
+with the single resolved m and its rule; its hash names the run file, so m=10 run alone
+and m=10 inside ``m=[10,20,40]`` are the same run, computed once.
+"""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from omegaconf import DictConfig, OmegaConf
+
+from kktheory import __version__, memory
+from kktheory.cluster import CLUSTERERS
+from kktheory.config import RunSpec, build_spec
+from kktheory.datasets import DATASETS, Dataset
+from kktheory.kernels import Kernel, make_kernel
+from kktheory.metrics import partition_scores
+from kktheory.risk import lifted_risk
+from kktheory.seeding import component_rng
+from kktheory.sketches import SKETCHES, SketchContext
+from kktheory.store import Store, run_id
+
+#: top-level fields that do not change what a run computes (left out of its identity)
+NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m")
+
+
+@lru_cache(maxsize=1)
+def git_commit() -> str:
+    """The commit of the kktheory checkout, or 'unknown' outside a git checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+            capture_output=True, text=True, timeout=5, check=True,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dict → {"a.b": value}; lists become their JSON-like string."""
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten(value, f"{name}."))
+        elif isinstance(value, (list, tuple)):
+            out[name] = str(list(value))
+        else:
+            out[name] = value
+    return out
+
+
+def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
+    """The resolved config of one row: what its hash (run file name) is made of."""
+    cfg = OmegaConf.to_container(spec.cfg, resolve=True)
+    ident = {k: v for k, v in flatten(cfg).items() if k.split(".")[0] not in NOT_IDENTITY}
+    for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
+                          ("sketch", spec.sketch), ("clustering", spec.clustering)):
+        ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
+    ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
+    return ident
+
+
+@dataclass
+class RunOutcome:
+    """Rows written by a run and the ids of runs skipped because they exist."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def load_data(spec: RunSpec) -> Dataset:
+    """The data draw of the run (seeded by data_seed)."""
+    loader = DATASETS.get(spec.dataset.name).impl
+    return loader(spec.dataset, spec.n, spec.n_test, spec.k, component_rng(spec.data_seed, "data"))
+
+
+def evaluate(
+    spec: RunSpec, kernel: Kernel, data: Dataset, labels: np.ndarray
+) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """Risks and partition scores of a training partition; arrays to keep."""
+    risk = lifted_risk(kernel, data.X_train, labels, data.X_test, spec.k, spec.budget)
+    cols: dict[str, Any] = {
+        "train_risk": risk.train_risk, "objective": risk.objective, "test_risk": risk.test_risk,
+    }
+    cols.update({f"train_{k}": v for k, v in partition_scores(data.y_train, labels).items()})
+    cols.update({f"test_{k}": v for k, v in partition_scores(data.y_test, risk.test_labels).items()})
+    return cols, {"test_labels": risk.test_labels}
+
+
+def run(cfg: DictConfig) -> RunOutcome:
+    """Validate, then compute and store every missing row of the config."""
+    t_start = time.perf_counter()
+    spec = build_spec(cfg)
+    store = Store(cfg.results_dir)
+    force = bool(cfg.force)
+    ids = {m: run_id(row_identity(spec, rule, m)) for rule, m in spec.ms}
+    outcome = RunOutcome(skipped=[ids[m] for _, m in spec.ms if store.has(ids[m]) and not force])
+    todo = [(rule, m) for rule, m in spec.ms if force or not store.has(ids[m])]
+    if not todo:
+        return outcome
+
+    sketch_entry = SKETCHES.get(spec.sketch.name)
+    clusterer = CLUSTERERS.get(spec.clustering.name).impl(spec.clustering)
+    ctx = SketchContext(n=spec.n, k=spec.k, gamma=spec.gamma, budget=spec.budget, dtype=spec.dtype)
+    probe = sketch_entry.impl(spec.sketch, ctx)
+    for _, m in todo:
+        probe.validate(m)
+
+    t0 = time.perf_counter()
+    data = load_data(spec)
+    kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
+    time_load = time.perf_counter() - t0
+
+    rules = dict((m, rule) for rule, m in todo)
+    nested = sketch_entry.impl.fit_nested(
+        spec.sketch, ctx, data.X_train, kernel, [m for _, m in todo],
+        lambda: component_rng(spec.seed, "sketch"),
+    )
+    t0 = time.perf_counter()
+    for m, sketch in nested:
+        features = sketch.transform(data.X_train) if sketch.is_embedding else None
+        time_embed = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        part = sketch.partition(data.X_train, features, spec.k, clusterer, component_rng(spec.seed, "cluster"))
+        time_cluster = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        cols, arrays = evaluate(spec, kernel, data, part.labels)
+        time_evaluate = time.perf_counter() - t0
+
+        ident = row_identity(spec, rules[m], m)
+        row: dict[str, Any] = {"run_id": ids[m], **ident}
+        row.update(
+            m_used=sketch.resolve_m(m), kernel_sigma=kernel.sigma, **cols,
+            **{k: v for k, v in part.info.items()}, **sketch.info_,
+            time_load=time_load, time_embed=time_embed, time_cluster=time_cluster,
+            time_evaluate=time_evaluate,
+            time_total=time_load + time_embed + time_cluster + time_evaluate,
+            time_wall=time.perf_counter() - t_start, peak_rss_mb=memory.peak_rss_mb(),
+            version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
+            host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        )
+        arrays.update(
+            train_labels=np.asarray(part.labels), train_idx=data.train_idx, test_idx=data.test_idx,
+        )
+        if sketch.landmarks_ is not None:
+            arrays["landmarks"] = np.asarray(sketch.landmarks_)
+        store.write(ids[m], row, arrays)
+        outcome.rows.append(row)
+        t0 = time.perf_counter()
+    return outcome

@@ -1,0 +1,76 @@
+"""Memory budget: estimate before any large allocation and refuse politely.
+
+The budget is ``memory_budget_gb`` from the config, or by default half of the machine's
+physical memory. Every step whose memory grows as n² (a full kernel matrix, a dense
+sketching matrix, dense bounds) calls :func:`require` with its estimate first; blocked
+computations size their blocks with :func:`block_rows`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import psutil
+
+from kktheory.errors import MemoryBudgetError
+
+DEFAULT_FRACTION = 0.5
+# A single kernel block never exceeds this share of the budget, so that blocked loops
+# leave room for the arrays they accumulate into.
+BLOCK_SHARE = 1 / 16
+MAX_BLOCK_BYTES = 256 * 2**20
+
+
+def default_budget_bytes() -> int:
+    """Half of the machine's physical memory."""
+    return int(DEFAULT_FRACTION * psutil.virtual_memory().total)
+
+
+def budget_bytes(memory_budget_gb: float | None) -> int:
+    """The budget in bytes for a config value in GiB (None: the default)."""
+    if memory_budget_gb is None:
+        return default_budget_bytes()
+    return int(memory_budget_gb * 2**30)
+
+
+def fmt_bytes(b: float) -> str:
+    """Human-readable size."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(b) < 1024 or unit == "TiB":
+            return f"{b:.1f} {unit}" if unit != "B" else f"{int(b)} B"
+        b /= 1024
+    raise AssertionError  # unreachable
+
+
+def require(estimate: float, budget: int, what: str, hint: str) -> None:
+    """Refuse a step whose estimated peak memory exceeds the budget.
+
+    The message gives the estimate, the budget and what to change.
+    """
+    if estimate > budget:
+        raise MemoryBudgetError(
+            f"memory: {what} needs about {fmt_bytes(estimate)}, above the budget of "
+            f"{fmt_bytes(budget)}; {hint} (or raise memory_budget_gb)"
+        )
+
+
+def block_rows(n_cols: int, itemsize: int, budget: int, n_rows: int) -> int:
+    """Rows per block so that one n_rows × n_cols block stays within its share."""
+    cap = min(MAX_BLOCK_BYTES, max(budget * BLOCK_SHARE, 2**20))
+    rows = int(cap // max(1, n_cols * itemsize))
+    return max(1, min(n_rows, rows))
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process in MiB (Linux: ru_maxrss in KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def cpu_count() -> int:
+    """CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - non-Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,95 @@
+"""Name → implementation registries for the config groups (sketch, clustering, dataset).
+
+Registering an implementation also stores its config dataclass in Hydra's ConfigStore as
+``<group>/<name>_schema``, so the YAML file ``configs/<group>/<name>.yaml`` starts with
+
+    defaults:
+      - <name>_schema
+      - _self_
+
+and Hydra type-checks every field and every command-line override against the dataclass.
+Adding a sketch is therefore one module (auto-discovered, see :func:`import_submodules`)
+plus one config file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+from kktheory.errors import ConfigError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """A registered implementation and its config dataclass."""
+
+    name: str
+    impl: T
+    config_cls: type
+
+
+class Registry(Generic[T]):
+    """Registry for one config group."""
+
+    def __init__(self, group: str) -> None:
+        self.group = group
+        self._entries: dict[str, Entry[T]] = {}
+
+    def register(self, name: str, config_cls: type) -> Callable[[T], T]:
+        """Decorator registering ``impl`` under ``name`` with its config dataclass."""
+
+        def deco(impl: T) -> T:
+            if name in self._entries and self._entries[name].impl is not impl:
+                raise RuntimeError(f"{self.group} {name!r} registered twice")
+            self._entries[name] = Entry(name, impl, config_cls)
+            ConfigStore.instance().store(group=self.group, name=f"{name}_schema", node=config_cls)
+            return impl
+
+        return deco
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        return sorted(self._entries)
+
+    def get(self, name: str) -> Entry[T]:
+        """The entry for ``name``; an unknown name is a ConfigError listing the choices."""
+        if name not in self._entries:
+            raise ConfigError(self.group, name, f"one of {', '.join(self.names())}")
+        return self._entries[name]
+
+    def params(self, node: Any) -> Any:
+        """The group's config node as an instance of the registered dataclass.
+
+        Accepts a DictConfig, a dict or an instance; type errors become ConfigErrors.
+        """
+        name = node.name if not isinstance(node, dict) else node.get("name")
+        entry = self.get(name)
+        if isinstance(node, entry.config_cls):
+            return node
+        try:
+            merged = OmegaConf.merge(OmegaConf.structured(entry.config_cls), node)
+        except Exception as exc:  # omegaconf ValidationError and friends
+            key = getattr(exc, "full_key", None) or getattr(exc, "key", "?")
+            raise ConfigError(f"{self.group}.{key}", getattr(exc, "value", "?"), _msg(exc)) from exc
+        return OmegaConf.to_object(merged) if isinstance(merged, DictConfig) else merged
+
+
+def _msg(exc: Exception) -> str:
+    return str(getattr(exc, "msg", exc)).splitlines()[0]
+
+
+def import_submodules(package: str) -> None:
+    """Import every module of a package so that its registrations run."""
+    pkg = importlib.import_module(package)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{package}.{info.name}")

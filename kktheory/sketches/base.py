@@ -1,0 +1,126 @@
+"""The embedding interface shared by every sketch (DESIGN §2).
+
+A sketch is constructed from its config dataclass and the run context, fitted on the
+training points with ``fit(X, kernel, m, rng)``, and maps points to features with
+``transform(X)``. k-means on those features gives the partition (``partition``; the
+comparator methods that are not embeddings override it). Risk and bounds never depend on
+which sketch produced a partition; projection embeddings additionally expose
+``residual(X)`` = ‖Π_m^⊥ φ(x)‖² so that projected centroids can be scored.
+
+A list of m values runs nested sketches: :meth:`Sketch.fit_nested` yields one fitted
+sketch per m from a single draw of randomness (prefixes of one landmark permutation),
+so that the sketch for m alone equals the sketch for m inside the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+from omegaconf import MISSING
+
+from kktheory.cluster import ClusterResult, Clusterer
+from kktheory.kernels import Kernel
+from kktheory.registry import Registry
+
+
+@dataclass
+class SketchConfig:
+    """Base of every sketch's config dataclass (config group ``sketch``)."""
+
+    name: str = MISSING
+
+
+@dataclass(frozen=True)
+class SketchContext:
+    """Run-level quantities a sketch may need besides its own config."""
+
+    n: int
+    k: int
+    gamma: float
+    budget: int  # memory budget in bytes
+    dtype: str = "float64"
+
+
+@dataclass
+class Partition:
+    """What a method hands to risk evaluation: training labels and optional extras."""
+
+    labels: np.ndarray
+    features: np.ndarray | None = None
+    centers: np.ndarray | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class Sketch:
+    """Base class of embeddings. Subclasses implement ``fit`` and ``transform``."""
+
+    #: True when features are coordinates of an orthogonal projection onto H_m ⊂ RKHS
+    #: (Nyström family, KPCA): then ``residual`` is defined and centroids may be projected.
+    is_projection: ClassVar[bool] = False
+    #: False for comparator methods that produce a partition without an embedding
+    is_embedding: ClassVar[bool] = True
+
+    def __init__(self, params: Any, ctx: SketchContext) -> None:
+        self.params = params
+        self.ctx = ctx
+        #: indices of training points the sketch sampled (stored with the run), if any
+        self.landmarks_: np.ndarray | None = None
+        #: extra row columns (e.g. clipped eigenvalues, failures)
+        self.info_: dict[str, Any] = {}
+
+    # -- the embedding --------------------------------------------------------------
+    def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Sketch":
+        raise NotImplementedError
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def residual(self, X: np.ndarray) -> np.ndarray:
+        """‖Π_m^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖² (projection embeddings only)."""
+        raise NotImplementedError(f"{type(self).__name__} is not a projection embedding")
+
+    def resolve_m(self, m: int) -> int:
+        """The sketch size actually used for a requested m (most sketches: m itself)."""
+        return m
+
+    def validate(self, m: int) -> None:
+        """Check the sketch's parameters against the run (raise ConfigError)."""
+
+    # -- nested sketches for a list of m ------------------------------------------------
+    @classmethod
+    def fit_nested(
+        cls,
+        params: Any,
+        ctx: SketchContext,
+        X: np.ndarray,
+        kernel: Kernel,
+        ms: Sequence[int],
+        make_rng: Callable[[], np.random.Generator],
+    ) -> Iterator[tuple[int, "Sketch"]]:
+        """Yield (m, fitted sketch) for each m, each from a fresh copy of the same stream.
+
+        Sketches whose randomness is a prefix-consistent draw (a permutation, rows of a
+        matrix drawn in order) are thus nested; subclasses may override this to share
+        work across m (e.g. one K_{n,m_max}).
+        """
+        for m in ms:
+            yield m, cls(params, ctx).fit(X, kernel, m, make_rng())
+
+    # -- the partition -----------------------------------------------------------------
+    def partition(
+        self,
+        X: np.ndarray,
+        features: np.ndarray | None,
+        k: int,
+        clusterer: Clusterer,
+        rng: np.random.Generator,
+    ) -> Partition:
+        """k-means on the features of the training points (``transform(X)``)."""
+        res: ClusterResult = clusterer.fit(features, k, rng)
+        return Partition(labels=res.labels, features=features, centers=res.centers, info=res.info)
+
+
+SKETCHES: Registry[type[Sketch]] = Registry("sketch")

@@ -1,0 +1,53 @@
+"""The one-screen summary printed at the end of a run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: (column, header, format) of the summary table, in order
+COLUMNS = (
+    ("m", "m", "{:d}"),
+    ("train_risk", "train risk", "{:.5f}"),
+    ("objective", "objective", "{:.5f}"),
+    ("test_risk", "test risk", "{:.5f}"),
+    ("train_nmi", "NMI train", "{:.3f}"),
+    ("test_nmi", "NMI test", "{:.3f}"),
+    ("test_accuracy", "acc test", "{:.3f}"),
+    ("time_embed", "embed s", "{:.2f}"),
+    ("time_cluster", "cluster s", "{:.2f}"),
+    ("time_evaluate", "eval s", "{:.2f}"),
+)
+
+
+def _cell(row: dict[str, Any], col: str, fmt: str) -> str:
+    value = row.get(col)
+    if value is None or isinstance(value, float) and value != value:
+        return "—"
+    try:
+        return fmt.format(value)
+    except (ValueError, TypeError):
+        return str(value)
+
+
+def summary(rows: list[dict[str, Any]], skipped: list[str], results_dir: str) -> str:
+    """A compact text table of the rows written, and what was skipped."""
+    lines: list[str] = []
+    if rows:
+        r0 = rows[0]
+        lines.append(
+            f"kktheory · dataset={r0['dataset.name']} n={r0['n']} n_test={r0['n_test']} "
+            f"k={r0['k']} kernel={r0['kernel.name']} sketch={r0['sketch.name']} "
+            f"clustering={r0['clustering.name']} seed={r0['seed']}"
+        )
+        headers = [h for _, h, _ in COLUMNS]
+        table = [[_cell(r, c, f) for c, _, f in COLUMNS] for r in rows]
+        widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(headers)]
+        lines.append("  ".join(h.rjust(w) for h, w in zip(headers, widths)))
+        lines.extend("  ".join(c.rjust(w) for c, w in zip(t, widths)) for t in table)
+        lines.append(f"{len(rows)} row(s) written to {results_dir}/runs/")
+    if skipped:
+        lines.append(
+            f"skipped {len(skipped)} run(s) already in {results_dir}/runs/ "
+            f"({', '.join(skipped)}); force=true recomputes"
+        )
+    return "\n".join(lines)
