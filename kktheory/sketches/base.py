@@ -82,6 +82,11 @@ class Sketch:
         """‖Π_m^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖² (projection embeddings only)."""
         raise NotImplementedError(f"{type(self).__name__} is not a projection embedding")
 
+    def jl_scale(self) -> float | None:
+        """E‖R v‖²/‖v‖² for sketches of the form k_i ↦ R·k_i (Yin's family, Gaussian
+        projection), used by the JL distortion check (DESIGN §3.6); None otherwise."""
+        return None
+
     def resolve_m(self, m: int) -> int:
         """The sketch size actually used for a requested m (most sketches: m itself)."""
         return m

@@ -1,0 +1,43 @@
+"""Fast orthogonal transforms used by the structured sketches (ROS, SRHT, one-pass).
+
+- :func:`fwht`: the unnormalised Walsh–Hadamard transform H_n·A along axis 0 in
+  Sylvester order (equal to ``scipy.linalg.hadamard(n) @ A``), n a power of two,
+  O(n log n) per column by the butterfly recursion H_{2h} = [[H_h, H_h], [H_h, −H_h]].
+- :func:`dct`: the orthonormal DCT-II along axis 0 (``scipy.fft.dct(norm="ortho")``),
+  any length, O(n log n) per column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.fft
+
+
+def is_power_of_two(n: int) -> bool:
+    return n >= 1 and n & (n - 1) == 0
+
+
+def next_power_of_two(n: int) -> int:
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+def fwht(A: np.ndarray) -> np.ndarray:
+    """H_n·A (unnormalised, Sylvester order) along axis 0; returns a new float array."""
+    A = np.array(A, dtype=np.result_type(A, np.float32), copy=True)
+    n = A.shape[0]
+    if not is_power_of_two(n):
+        raise ValueError(f"fwht needs a power-of-two length, got {n}")
+    tail = A.shape[1:]
+    h = 1
+    while h < n:
+        B = A.reshape(n // (2 * h), 2, h, -1)
+        top = B[:, 0].copy()
+        B[:, 0] += B[:, 1]
+        np.subtract(top, B[:, 1], out=B[:, 1])
+        h *= 2
+    return A.reshape(n, *tail)
+
+
+def dct(A: np.ndarray) -> np.ndarray:
+    """Orthonormal DCT-II along axis 0."""
+    return scipy.fft.dct(np.asarray(A), type=2, norm="ortho", axis=0)
