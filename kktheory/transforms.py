@@ -41,3 +41,33 @@ def fwht(A: np.ndarray) -> np.ndarray:
 def dct(A: np.ndarray) -> np.ndarray:
     """Orthonormal DCT-II along axis 0."""
     return scipy.fft.dct(np.asarray(A), type=2, norm="ortho", axis=0)
+
+
+class SRHT:
+    """Subsampled randomised Hadamard transform Ω = D·H_N·R/√c, an N × c test matrix.
+
+    D is a random ±1 diagonal, H_N the unnormalised Walsh–Hadamard matrix of order
+    N = next power of two ≥ n (inputs are zero-padded from n to N), R selects c of the N
+    columns uniformly without replacement (a prefix of one permutation, so SRHTs of
+    increasing c are nested). With this scaling E[Ω Ωᵀ] = I_N (Tropp 2011; Pourkamali-
+    Anaraki & Becker Alg. 1; Wang et al. Table 2). ``right(A)`` = A·Ω[:n] costs
+    O(rows·N log N) and never forms Ω.
+    """
+
+    def __init__(self, n: int, c: int, rng: np.random.Generator) -> None:
+        self.n, self.c, self.N = n, c, next_power_of_two(n)
+        if not 1 <= c <= self.N:
+            raise ValueError(f"SRHT needs 1 ≤ c ≤ {self.N}, got {c}")
+        self.signs = rng.choice(np.array([-1.0, 1.0]), size=n)
+        self.cols = rng.permutation(self.N)[:c]
+
+    def right(self, A: np.ndarray) -> np.ndarray:
+        """A·Ω for A with n columns (rows × c)."""
+        A = np.asarray(A)
+        padded = np.zeros((self.N, A.shape[0]), dtype=np.result_type(A, np.float32))
+        padded[: self.n] = A.T * self.signs[:, None]
+        return fwht(padded)[self.cols].T / np.sqrt(self.c)
+
+    def dense(self) -> np.ndarray:
+        """Ω[:n] as a dense n × c matrix (tests and small n only)."""
+        return self.right(np.eye(self.n))
