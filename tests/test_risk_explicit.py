@@ -1,0 +1,60 @@
+"""Lifted risks through the kernel trick equal explicit feature-space computations.
+
+With the linear kernel φ(x) = x, so centroids, distances and risks can be computed
+directly; the degree-2 polynomial kernel (⟨x,y⟩ + c)² has the explicit map
+φ(x) = (x⊗x, √(2c)·x, c).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kktheory.kernels import Kernel
+from kktheory.risk import lifted_risk
+
+
+def explicit_risks(F_train, labels, F_test, k):
+    centres = np.stack([F_train[labels == j].mean(axis=0) for j in range(k)])
+    d_train = ((F_train[:, None, :] - centres[None]) ** 2).sum(-1)
+    d_test = ((F_test[:, None, :] - centres[None]) ** 2).sum(-1)
+    return (
+        d_train.min(1).mean(),
+        d_train[np.arange(len(labels)), labels].mean(),
+        d_test.min(1).mean(),
+        d_test.argmin(1),
+    )
+
+
+def poly2_features(X, c):
+    outer = np.einsum("ni,nj->nij", X, X).reshape(len(X), -1)
+    return np.hstack([outer, np.sqrt(2 * c) * X, np.full((len(X), 1), c)])
+
+
+@pytest.mark.parametrize("budget", [2**30, 2**12])  # single block, and many tiny blocks
+@pytest.mark.parametrize("kind", ["linear", "poly2"])
+def test_lifted_risk_matches_explicit_features(kind, budget):
+    rng = np.random.default_rng(0)
+    X, Xt = rng.standard_normal((150, 4)), rng.standard_normal((60, 4))
+    k = 5
+    labels = rng.integers(0, k, 150)  # an arbitrary partition: not a k-means optimum
+    if kind == "linear":
+        kernel, F, Ft = Kernel("linear"), X, Xt
+    else:
+        kernel = Kernel("polynomial", degree=2, coef0=0.7)
+        F, Ft = poly2_features(X, 0.7), poly2_features(Xt, 0.7)
+    res = lifted_risk(kernel, X, labels, Xt, k, budget)
+    train, objective, test, test_labels = explicit_risks(F, labels, Ft, k)
+    assert res.train_risk == pytest.approx(train, abs=1e-10, rel=1e-10)
+    assert res.objective == pytest.approx(objective, abs=1e-10, rel=1e-10)
+    assert res.test_risk == pytest.approx(test, abs=1e-10, rel=1e-10)
+    np.testing.assert_array_equal(res.test_labels, test_labels)
+    assert res.train_risk <= res.objective + 1e-12
+
+
+def test_gaussian_distances_are_at_most_two():
+    # ‖φ(x) − c‖² ≤ 4 for unit-norm features; a quick sanity bound on the Gaussian path
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((80, 3))
+    res = lifted_risk(Kernel("gaussian", sigma=1.0), X, rng.integers(0, 3, 80), X, 3, 2**30)
+    assert 0 <= res.train_risk <= res.objective <= 4
