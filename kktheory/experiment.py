@@ -104,6 +104,7 @@ def run(cfg: DictConfig) -> RunOutcome:
     t_start = time.perf_counter()
     spec = build_spec(cfg)
     store = Store(cfg.results_dir)
+    store.sweep_orphans()
     force = bool(cfg.force)
     ids = {m: run_id(row_identity(spec, rule, m)) for rule, m in spec.ms}
     outcome = RunOutcome(skipped=[ids[m] for _, m in spec.ms if store.has(ids[m]) and not force])

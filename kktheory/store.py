@@ -32,6 +32,16 @@ def run_id(identity: dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _atomic(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
@@ -49,6 +59,19 @@ class Store:
         self.root = Path(results_dir)
         self.runs = self.root / RUNS
 
+    def sweep_orphans(self) -> int:
+        """Delete temporary files left by writers that died (kill -9); returns how many.
+
+        A temporary name carries its writer's pid, so files of live writers are kept.
+        """
+        removed = 0
+        for tmp in self.runs.glob(".*.tmp") if self.runs.exists() else []:
+            parts = tmp.name.rsplit(".", 3)  # .<name>.<pid>.<uuid>.tmp
+            if len(parts) == 4 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+                tmp.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
     def row_path(self, rid: str) -> Path:
         return self.runs / f"{rid}.parquet"
 
@@ -59,6 +82,7 @@ class Store:
     def write(self, rid: str, row: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
         """Atomically write the sidecar, then the row."""
         self.runs.mkdir(parents=True, exist_ok=True)
+
         def save_npz(path: Path) -> None:
             with open(path, "wb") as fh:
                 np.savez_compressed(fh, **arrays)
