@@ -41,7 +41,7 @@ from kktheory.cli import CONFIG_DIR
 from kktheory.errors import UserError
 from kktheory.report import Entry, catalogue
 from kktheory.report.common import (
-    ERROR, ERROR_KIND, IndexRecord, Verdict, failed_rows, not_run, ok_rows, update_index,
+    CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, failed_rows, not_run, ok_rows, update_index,
 )
 
 ROOT = CONFIG_DIR.parent
@@ -108,7 +108,7 @@ def failure_row(cfg: DictConfig, job: Sequence[str], exc: BaseException) -> dict
 
     row = flatten(OmegaConf.to_container(cfg, resolve=True))
     kind = type(exc).__name__ if isinstance(exc, UserError) else f"bug:{type(exc).__name__}"
-    row.update({ERROR_KIND: kind, ERROR: str(exc).splitlines()[0] if str(exc) else kind,
+    row.update({CONFIG_COL: OmegaConf.to_yaml(cfg), ERROR_KIND: kind, ERROR: str(exc).splitlines()[0] if str(exc) else kind,
                 "job": " ".join(job)})
     return row
 
@@ -145,6 +145,7 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
     cfgs = compose_jobs(cfg_name, jobs, results_dir, experiments_dir)
     res = SweepResult(rows=pd.DataFrame(), jobs=len(jobs), configs=cfgs)
     ids: list[str] = []
+    config_of: dict[str, str] = {}
     failures: list[dict[str, Any]] = []
     for i, (job, cfg) in enumerate(zip(jobs, cfgs), 1):
         label = f"[{cfg_name} {i}/{len(jobs)}] {' '.join(job)}"
@@ -155,6 +156,7 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
             log(f"{label}: cannot run: {exc}")
             continue
         ids.extend(job_ids)
+        config_of.update(dict.fromkeys(job_ids, OmegaConf.to_yaml(cfg)))
         from kktheory.store import Store
 
         if all(Store(results_dir).has(j) for j in job_ids):
@@ -179,6 +181,8 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
         res.written += len(outcome.rows)
         log(f"{label}: {len(outcome.rows)} row(s) in {time.perf_counter() - t0:.1f} s")
     rows = read_rows(results_dir, ids)
+    if not rows.empty:
+        rows[CONFIG_COL] = rows["run_id"].map(config_of)
     res.failed = len(failures)
     if failures:
         rows = pd.concat([rows, pd.DataFrame(failures)], ignore_index=True)
@@ -255,6 +259,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         reason = "; ".join(dict.fromkeys(bad[ERROR])) if not bad.empty else "no row in the store"
         verdict = not_run(reason)
     else:
+        if entry.augment is not None:
+            rows = entry.augment(rows)
         files = entry.draw(rows, out_dir)
         verdict = entry.judge(rows)
     elapsed = time.perf_counter() - t0

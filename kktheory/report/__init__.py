@@ -24,7 +24,9 @@ class Entry:
 
     ``draw(rows, out_dir)`` writes the files (PNG and PDF, or Markdown and LaTeX) and
     returns their paths; ``judge(rows)`` is the claim rule, a pure function of the rows.
-    ``changes`` says, per scale, what differs from the paper's setup.
+    ``changes`` says, per scale, what differs from the paper's setup. ``augment(rows)``,
+    when given, adds derived columns before drawing and judging (recomputed from each
+    row's job config, column ``job_config``).
     """
 
     name: str
@@ -34,6 +36,7 @@ class Entry:
     draw: Callable[[pd.DataFrame, Path], list[Path]]
     judge: Callable[[pd.DataFrame], Verdict]
     changes: dict[str, str] = field(default_factory=dict)
+    augment: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
 
 def catalogue() -> dict[str, Entry]:

@@ -81,6 +81,7 @@ def not_run(reason: str) -> Verdict:
 # -- rows -------------------------------------------------------------------------------
 ERROR_KIND = "error_kind"
 ERROR = "error"
+CONFIG_COL = "job_config"  # the composed config of the row's job (YAML), added by reproduce
 
 
 def ok_rows(df: pd.DataFrame) -> pd.DataFrame:
