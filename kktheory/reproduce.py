@@ -49,12 +49,20 @@ EXPERIMENTS_DIR = ROOT / "experiments"
 SCALES = ("small", "paper")
 
 
+def log(message: str) -> None:
+    """Print a progress line at once (also when stdout is a file)."""
+    print(message, flush=True)
+
+
 def config_name(name: str, scale: str) -> str:
     """The experiment config of an entry at a scale."""
     return name if scale == "paper" else f"{name}_{scale}"
 
 
 def _searchpath() -> str:
+    """The override that puts configs/ (the main config and its groups) on the search path."""
+    import kktheory.experiment  # noqa: F401  (registers every schema in Hydra's ConfigStore)
+
     return f"hydra.searchpath=[file://{CONFIG_DIR}]"
 
 
@@ -136,7 +144,7 @@ class SweepResult:
 
 
 def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
-              execute: bool = True, log=print,
+              execute: bool = True, log=log,
               experiments_dir: Path = EXPERIMENTS_DIR) -> SweepResult:
     """Run the jobs of a sweep whose rows are missing; return every row of the sweep."""
     from kktheory.experiment import run
@@ -245,7 +253,7 @@ def pending_text(name: str) -> str:
 
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
-              overrides: Sequence[str] = (), execute: bool = True, log=print) -> Verdict:
+              overrides: Sequence[str] = (), execute: bool = True, log=log) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md."""
     t0 = time.perf_counter()
     cfg_name = config_name(entry.name, scale)
@@ -300,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="paper_figs", help="where figures and INDEX.md go")
     parser.add_argument("--no-run", action="store_true", help="only draw and judge stored rows")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if args.list or args.name is None:
         for e in entries.values():
             print(f"{e.name:24s} {e.title}: {e.claim}")

@@ -117,14 +117,23 @@ def failure_summary(df: pd.DataFrame, by: str | None = None) -> str:
 
 # -- statistics over seeds ----------------------------------------------------------------
 def mean_ci(
-    df: pd.DataFrame, by: str | Sequence[str], col: str, level: float = 0.95
+    df: pd.DataFrame, by: str | Sequence[str], col: str, level: float = 0.95, log: bool = False
 ) -> pd.DataFrame:
     """Mean of ``col`` per group with a Student-t confidence interval over the runs.
 
     Returns columns ``by…, mean, sd, se, count, lo, hi``; with one run the interval is
-    the point itself (no spread is claimed).
+    the point itself (no spread is claimed). ``log=True`` (positive quantities such as
+    times, drawn on log axes): the geometric mean with the interval computed on log
+    values and mapped back (``sd`` and ``se`` then refer to the logs).
     """
     keys = [by] if isinstance(by, str) else list(by)
+    if log:
+        d = df.dropna(subset=[col])
+        d = d[d[col] > 0].assign(**{col: lambda x: np.log(x[col])})
+        out = mean_ci(d, keys, col, level)
+        for c in ("mean", "lo", "hi"):
+            out[c] = np.exp(out[c])
+        return out
     g = df.dropna(subset=[col]).groupby(keys, sort=True)[col]
     out = g.agg(mean="mean", sd="std", count="count").reset_index()
     out["sd"] = out["sd"].fillna(0.0)
