@@ -26,6 +26,7 @@ when every requested entry produced a verdict (including *not run* with its reas
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -79,11 +80,13 @@ def expand_jobs(cfg_name: str, overrides: Sequence[str] = (),
     from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
+    parser = OverridesParser.create()
+    fixed = [o.input_line for o in parser.parse_overrides(list(overrides)) if not o.is_sweep_override()]
     with initialize_config_dir(config_dir=str(experiments_dir), version_base="1.3"):
-        cfg = compose(cfg_name, overrides=[_searchpath(), *overrides], return_hydra_config=True)
+        cfg = compose(cfg_name, overrides=[_searchpath(), *fixed], return_hydra_config=True)
     params = OmegaConf.to_container(cfg.hydra.sweeper.params) or {}
     arguments = [f"{k}={v}" for k, v in params.items()] + list(overrides)
-    parsed = OverridesParser.create().parse_overrides(arguments)
+    parsed = parser.parse_overrides(arguments)
     (batch,) = BasicSweeper.split_arguments(parsed, None)
     return batch
 
@@ -288,7 +291,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         command=command, sweep_command=sweep_command,
         files=[f.name for f in files],
         rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
-              f"{sweep.failed} could not run); {elapsed:.0f} s for this entry"),
+              f"{sweep.failed} could not run); {elapsed:.0f} s for this entry; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
+              f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
     )
     update_index(out_dir, record, list(catalogue()), pending_text)

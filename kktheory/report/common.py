@@ -158,10 +158,10 @@ def diff_se(se_a: float, se_b: float) -> float:
 
 
 def fmt(x: float, digits: int = 3) -> str:
-    """A number for INDEX.md (— for nan)."""
+    """A number for INDEX.md with ``digits`` significant digits (— for nan)."""
     if x is None or not np.isfinite(x):
         return "—"
-    return f"{x:.{digits}g}" if abs(x) < 1e-3 or abs(x) >= 1e4 else f"{x:.{digits}f}"
+    return f"{x:,.0f}" if abs(x) >= 10**digits else f"{x:.{digits}g}"
 
 
 # -- figures ------------------------------------------------------------------------------

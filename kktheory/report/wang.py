@@ -140,10 +140,10 @@ FIG2 = Entry(
     draw=draw_fig2,
     judge=judge_fig2,
     changes={
-        "small": "MNIST n = 5000 (3 runs), c = 0.5–8·√n, s ∈ {10,…,160} at c = 8√n, instead of "
-                 "MNIST8M with c ∈ {100, 400, 1600} and s ∈ {10,…,320} at c = 1600",
-        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a Spark cluster), c = 0.5–8·√n "
-                 "(122–1960), s ∈ {10,…,320} at c = 8√n, 10 runs",
+        "small": "MNIST n = 3000 (3 runs), c = 1.25–10·√n (69–548), s ∈ {10,…,160} at c = 10√n, "
+                 "instead of MNIST8M with c ∈ {100, 400, 1600} and s ∈ {10,…,320} at c = 1600; ℓ = c",
+        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a Spark cluster), c = 1.25–10·√n "
+                 "(307–2450), s ∈ {10,…,320} at c = 10√n, 10 runs; ℓ = c",
     },
 )
 
@@ -246,7 +246,7 @@ FIG3 = Entry(
     draw=draw_fig3,
     judge=judge_fig3,
     changes={
-        "small": "n = 2000 per data set, 2 runs, c ∈ {20, 50, 100, 200, 500} for every data set, "
+        "small": "n = 1000 per data set, 2 runs, c ∈ {20, 50, 100, 200} for every data set, "
                  "instead of the full data sets, 100 runs and c from 5s to 50s",
         "paper": "MNIST 60,000, Mushrooms and PenDigits at full size, 10 runs (paper: 100); c ∈ "
                  "{20, 50, 100, 200, 500} for every data set",

@@ -275,21 +275,21 @@ def table2_text(cells: pd.DataFrame, latex: bool) -> str:
     datasets = _order_datasets(cells["dataset"].unique())
     lines = []
     if latex:
-        lines += [r"\begin{tabular}{lrr" + "rr" * len(methods) + "}", r"\toprule",
-                  "Dataset & Instance & Class & " + " & ".join(
+        lines += [r"\begin{tabular}{lrrr" + "rr" * len(methods) + "}", r"\toprule",
+                  "Dataset & Instance & $n$ (train) & Class & " + " & ".join(
                       rf"\multicolumn{{2}}{{c}}{{{LABELS[m]}}}" for m in methods) + r" \\",
-                  " & & & " + " & ".join("Time & Accuracy" for _ in methods) + r" \\", r"\midrule"]
+                  " & & & & " + " & ".join("Time & Accuracy" for _ in methods) + r" \\", r"\midrule"]
     else:
-        lines += ["| Dataset | n (train) | Class | " + " | ".join(
+        lines += ["| Dataset | Instance (paper) | n train (here) | Class | " + " | ".join(
             f"{LABELS[m]} time (s) | {LABELS[m]} accuracy" for m in methods) + " |",
-            "|---|---|---|" + "---|---|" * len(methods)]
+            "|---|---|---|---|" + "---|---|" * len(methods)]
     notes = []
     for ds in datasets:
         sub = cells[cells["dataset"] == ds]
         ok = sub[sub["status"] == "ok"]
-        inst = str(int(ok["n"].iloc[0])) if len(ok) else str(DATASETS.get(ds, ("?",))[0])
-        klass = str(int(ok["k"].iloc[0])) if len(ok) else str(DATASETS.get(ds, ("", "?"))[1])
-        row = [ds.replace("_", r"\_") if latex else ds, inst, klass]
+        inst, klass = (str(v) for v in DATASETS.get(ds, ("?", "?")))
+        n_here = str(int(ok["n"].iloc[0])) if len(ok) else "—"
+        row = [ds.replace("_", r"\_") if latex else ds, inst, n_here, klass]
         for m in methods:
             c = sub[sub["method"] == m]
             row += list(_cell_text(c.iloc[0] if len(c) else None, latex))
