@@ -66,7 +66,7 @@ class NystromRLSConfig(SketchConfig):
     name: str = "nystrom_rls"
     method: str = "auto"  # auto | exact | bless
     exact_max_n: int = 5000  # auto: exact scores up to this n, BLESS above
-    bless_oversample: float = 4.0  # q: BLESS dictionary ≈ q·d_eff(γ) points
+    bless_oversample: float = 8.0  # q: BLESS dictionary ≈ q·d_eff(γ) points
     eig_cutoff: float = 1e-12  # drop eigenvalues of K_mm below eig_cutoff * λ_max
 
 

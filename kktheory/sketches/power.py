@@ -81,5 +81,5 @@ class PowerMethod(KernelProjection):
         C = np.asarray(K @ U, dtype=np.float64)
         M, B = rank_restricted(C, U.T @ C, m, s, p.eig_cutoff)
         self.set_map(X, kernel, None, U @ M, train_features=B.astype(kernel.dtype, copy=False))
-        self.info_.update(s=s, s_used=int(B.shape[1]), t=p.t)
+        self.info_.update(s=s, s_used=int(B.shape[1]))
         return self
