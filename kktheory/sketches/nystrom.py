@@ -22,8 +22,14 @@ landmarks are drawn (``nystrom_rls``) or how many (``nystrom_liu``).
 Cost: K_nm in O(nmd) time (BLAS, row blocks), the eigendecomposition of K_mm in O(m³),
 the features in O(nm²); memory O(nm).
 
-``nystrom_liu`` (Yin et al. 2022, §5, baseline "Nyström (Liu)"): the same embedding with
-m = ⌈√(n·k)⌉ landmarks whatever the run's m (the row's ``m_used``).
+Deviations: the paper writes K_mm⁺; we drop eigenvalues below ``eig_cutoff``·λ_max (a
+pseudo-inverse with a stated threshold, as any numerical pseudo-inverse does). Row
+column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks).
+
+``nystrom_liu``: the baseline "Nyström (Liu)" of Yin et al. 2022 (§5, Table 2), i.e. the
+Nyström kernel k-means of Liu, "Refined learning bounds for kernel and approximate
+k-means" (NeurIPS 2021), whose O(√(k/n)) rate needs m = Ω(√(nk)): the same embedding with
+m = ⌈√(n·k)⌉ landmarks whatever the run's m (recorded as the row's ``m_used``).
 """
 
 from __future__ import annotations

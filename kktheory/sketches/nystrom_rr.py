@@ -87,7 +87,11 @@ class NystromRR(KernelProjection):
         if ell > m:
             raise ConfigError("sketch.ell", p.ell, f"ell ≤ c = m = {m} (resolved ell={ell})")
         if s > ell:
-            raise ConfigError("sketch.s", p.s, f"s ≤ ell (resolved s={s}, ell={ell}, c = m = {m})")
+            raise ConfigError(
+                "sketch.s", p.s,
+                f"s ≤ ell (resolved s={s}, ell={ell}, c = m = {m}): raise m, lower sketch.s "
+                "or set sketch.ell",
+            )
         check_eig_cutoff("sketch.eig_cutoff", p.eig_cutoff)
         if needs_full_kernel(p.P):
             require_kernel_matrix(
