@@ -47,6 +47,7 @@ from typing import Optional
 
 import numpy as np
 
+from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
@@ -96,6 +97,12 @@ class OnePass(Sketch):
                 f"sketch=onepass uses m as r' = r + l, so m ≥ rank r={r} is needed "
                 "(give a larger m, a smaller sketch.rank, or set sketch.oversampling)",
             )
+        c = self.resolve_m(m)
+        memory.require(
+            24 * n * c, self.ctx.budget,
+            f"the one-pass sketch (W = KΩ, its singular vectors and the features: 3 × {n}×{c})",
+            "use a smaller n or m",
+        )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "OnePass":
         srht = SRHT(len(X), self.resolve_m(m), rng, self.params.transform)
@@ -145,7 +152,7 @@ class OnePass(Sketch):
             "onepass_rank": r,
             "onepass_oversampling": srht.c - r,
             "n_clipped_eigs": int(negative.sum()),
-            "clipped_eig_sum": float(-lam[negative].sum()),
+            "clipped_eig_sum": float(np.abs(lam[negative]).sum()),
         }
         return self
 

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
@@ -52,6 +53,11 @@ class RandomFourierFeatures(Sketch):
 
     def validate(self, m: int) -> None:
         self.target_dim(m)
+        memory.require(
+            16 * self.ctx.n * m, self.ctx.budget,
+            f"random Fourier features ({self.ctx.n}×{m}, float64, and a reduced copy)",
+            "use a smaller n or m",
+        )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "RandomFourierFeatures":
         if kernel.name != "gaussian":

@@ -79,6 +79,7 @@ class ROS(SampledSketch):
                 f"sketch=ros with transform=hadamard needs m a power of two (nearest valid m: "
                 f"{valid}); or use transform=dct, which takes any m",
             )
+        super().validate(m)
 
     # -- order=sample_first: S = D·A on the m sampled coordinates ------------------------
     def draw(self, n: int, m_max: int, rng: np.random.Generator) -> np.ndarray:

@@ -38,6 +38,7 @@ from typing import Any, Optional
 import numpy as np
 import scipy.sparse as sp
 
+from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
@@ -64,6 +65,15 @@ class SampledSketch(Sketch):
     def mix(self, K_nm: np.ndarray) -> np.ndarray:
         """(S·K̂)ᵀ for K̂ᵀ = K_nm = κ(X, landmarks) (rows are points)."""
         return K_nm
+
+    def validate(self, m: int) -> None:
+        """Refuse before any work when K̂ and the features (n × m each) exceed the budget."""
+        n = self.ctx.n
+        memory.require(
+            2 * n * m * np.dtype(self.ctx.dtype).itemsize, self.ctx.budget,
+            f"the sketched kernel columns and the features (2 × {n}×{m})",
+            "use a smaller n or m",
+        )
 
     # -- fitting -------------------------------------------------------------------------
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "SampledSketch":
@@ -178,6 +188,7 @@ class SubGaussian(SampledSketch):
         p = self.params.p
         if p is not None and not 0.0 < p <= 1.0:
             raise ConfigError("sketch.p", p, "a probability in (0, 1], or null for 1/√n")
+        super().validate(m)
 
     def draw(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[Any, ...]:
         """(p, rows, cols, signs): the non-zero entries of the leading m_max × m_max block."""
