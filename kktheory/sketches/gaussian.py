@@ -9,8 +9,9 @@ K is symmetric, so G·k_i is row i of K·Gᵀ: one pass over row blocks of K (ea
 by the memory budget) gives the features, and K is never held whole. Cost: O(n²d + n²m)
 time — every kernel entry is needed, which is what makes this baseline slow; memory
 O(nm) for G and the features, checked against the budget before any work (a clear
-refusal above it). Deviation: DESIGN §3.2 asks for a refusal when K (n × n) does not fit;
-since K is streamed, the check is on what is actually held (G and the features).
+refusal above it). Deviation: the issue asks for a refusal when K (n × n) does not fit;
+since K is streamed, never held, the check is on what is held (G and the features) —
+what grows as n² here is the time.
 
 Nested sketches: G is drawn row by row (C order), so G for size m is the first m rows of
 G for any larger size; a list of m shares one draw and one pass over K.

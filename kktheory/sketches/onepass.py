@@ -2,17 +2,20 @@
 
 With rank r, oversampling l and r' = r + l:
 
-1. Ω = D·H·R ∈ R^{n×r'}: random signs, Walsh–Hadamard (n zero-padded to a power of two;
-   ``transform=dct`` uses an orthonormal DCT instead), r' columns sampled uniformly without
-   replacement (:class:`kktheory.transforms.SRHT`);
+1. Ω = D·H·R ∈ R^{n×r'}: random signs, Walsh–Hadamard, r' columns sampled uniformly
+   without replacement (:class:`kktheory.transforms.SRHT`). The paper's H is n × n,
+   which exists for few n: n is zero-padded to the next power of two N (Ω is the first n
+   rows of the N × r' SRHT); ``transform=dct`` uses the orthonormal DCT of order n;
 2. W = K·Ω (= (Rᵀ H D K)ᵀ, K symmetric) in ONE pass over row blocks of K (rows of K are
    its columns), each block computed on the fly and dropped;
 3. Q ∈ R^{n×r}: the r leading left singular vectors of W (the paper allows QR or the r
    leading singular vectors; only the latter gives Q with r columns when l > 0);
 4. B ∈ R^{r×r} solves B·(QᵀΩ) = QᵀW in the least-squares sense (r' ≥ r equations per
    row): B = (QᵀW)(QᵀΩ)⁺, computed by ``lstsq``; it estimates QᵀKQ without a second pass;
-5. B ← (B + Bᵀ)/2, B = VΣVᵀ; negative eigenvalues (B is not PSD in general) are clipped
-   to 0 and counted (``n_clipped_eigs``, with their total modulus ``clipped_eig_sum``);
+5. B ← (B + Bᵀ)/2, B = VΣVᵀ; negative eigenvalues (B is not PSD in general, and the
+   paper leaves Σ^{1/2} undefined for them) are clipped to 0 and counted
+   (``n_clipped_eigs``, with their total modulus ``clipped_eig_sum``; round-off
+   negatives of a rank-deficient B count too);
 6. Y = Σ^{1/2}VᵀQᵀ ∈ R^{r×n}; the features of the training points are the rows of
    Yᵀ = Q·V·Σ^{1/2} (n × r), and K ≈ YᵀY. k-means runs on them (step 7).
 
@@ -29,8 +32,8 @@ New points (not part of the paper, which only embeds the training set): the Nyst
 extension y(x) = Σ^{-1/2}VᵀQᵀκ(X, x) (0 on clipped directions). For a training point
 x_i, Σ^{-1/2}VᵀQᵀk_i = Σ^{-1/2}VᵀBQᵀe_i = y_i whenever K = QQᵀKQQᵀ, so the extension agrees
 with the training features when the sketch is exact. Directions with eigenvalue below
-1e-12·λ_max get 0 (their inverse square root would only amplify round-off). (Risk evaluation only needs the
-training labels.)
+1e-12·λ_max get 0 (their inverse square root would only amplify round-off). Risk
+evaluation only needs the training labels.
 
 Cost: W in O(n²d + n²log n) time (one pass, blocks sized by the memory budget); the SVD
 of W in O(nr'²); the rest O(nr·r' + r'³). Memory O(r'n): K is never held whole.

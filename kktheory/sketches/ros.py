@@ -17,8 +17,9 @@ memory O(nm). JL scale m/n.
 Deviation worth knowing: because S = D·A is orthogonal and applied after the sampling,
 ‖S·Q·(k_i − k_j)‖ = ‖Q·(k_i − k_j)‖ — the printed ROS sketch is an isometry of the
 ``yin_nystrom`` features, so k-means (distance based) sees the same geometry and returns the
-same partition up to floating point. The ROS sketch of the kernel-sketching literature mixes
-all n coordinates before sampling; it is offered as ``order=mix_first``:
+same partition up to floating point. The ROS sketch of the kernel-sketching literature
+(Yang, Pilanci & Wainwright 2017, "Randomized sketches for kernels", whose title Yin's
+echoes) mixes all n coordinates before sampling; it is offered as ``order=mix_first``:
 R = √(N/m)·P·A_N·D with D an n × n Rademacher diagonal, A_N = H_N/√N (n zero-padded to
 N = next power of two) or the orthonormal DCT of order N = n, and P sampling m of the N
 coordinates uniformly without replacement (:class:`kktheory.transforms.SRHT`). It needs
