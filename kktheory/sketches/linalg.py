@@ -55,16 +55,11 @@ def fix_signs(V: np.ndarray) -> np.ndarray:
     return V
 
 
-def top_right_singular(F: np.ndarray, s: int) -> np.ndarray:
-    """The top-s right singular vectors of F (c × s, float64, signs fixed)."""
-    F64 = np.asarray(F, dtype=np.float64)
-    lam, V = np.linalg.eigh(F64.T @ F64)
-    return fix_signs(np.ascontiguousarray(V[:, ::-1][:, :s]))
-
-
 def reduce_rank(F: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
-    """(B, V_s) with B = F·V_s (n × s, F's dtype): B·Bᵀ = (F·Fᵀ)_s."""
-    V = top_right_singular(F, s)
+    """(B, V_s): V_s the top-s right singular vectors of F (c × s, float64, signs fixed) and
+    B = F·V_s (n × s, F's dtype), so that B·Bᵀ = (F·Fᵀ)_s."""
+    F64 = np.asarray(F, dtype=np.float64)
+    V = fix_signs(np.ascontiguousarray(np.linalg.eigh(F64.T @ F64)[1][:, ::-1][:, :s]))
     return F @ V.astype(F.dtype, copy=False), V
 
 
