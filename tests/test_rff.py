@@ -94,13 +94,13 @@ def test_gaussian_kernel_only_and_rank_rules():
         make(10, s=11).validate(10)
     with pytest.raises(ConfigError, match="sketch.s"):
         make(10, s="half").validate(10)
-    assert resolve_rank(None, 3, 27, "s") == 27
-    assert resolve_rank("c", 3, 27, "s") == 27
-    assert resolve_rank("k", 3, 27, "s") == 3
-    assert resolve_rank("sqrt_kc", 3, 27, "s") == 9
-    assert resolve_rank("sqrt_kc", 3, 28, "s") == 10
+    assert resolve_rank(None, "s", 3, 27) == 27
+    assert resolve_rank("c", "s", 3, 27) == 27
+    assert resolve_rank("k", "s", 3, 27) == 3
+    assert resolve_rank("sqrt_kc", "s", 3, 27) == 9
+    assert resolve_rank("sqrt_kc", "s", 3, 28) == 10
     with pytest.raises(ConfigError):
-        resolve_rank("k", 3, 27, "s", lo=4)
+        resolve_rank("k", "s", 3, 27, lo=4)
 
 
 def test_reduce_rank_equals_truncated_svd():

@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from omegaconf import MISSING
 
 from kktheory import memory
-from kktheory.cluster import ClusterResult, Clusterer
+from kktheory.cluster import Clusterer, ClusterResult
 from kktheory.kernels import Kernel
 from kktheory.registry import Registry
 

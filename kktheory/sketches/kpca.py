@@ -28,11 +28,11 @@ import numpy as np
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig
+from kktheory.sketches.linalg import resolve_rank
 from kktheory.sketches.projection import (
     KernelProjection,
     check_eig_cutoff,
     require_kernel_matrix,
-    resolve_rank,
 )
 from kktheory.spectrum import top_eigenpairs
 

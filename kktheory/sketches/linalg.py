@@ -1,8 +1,8 @@
 """Linear-algebra helpers shared by the sketches.
 
-- :func:`resolve_rank`: the target dimension s of a rank reduction, from an integer or a
-  rule (``k``, ``sqrt_kc`` = ⌈√(k·c)⌉, ``c`` = no reduction), the three choices of Wang,
-  Gittens & Mahoney (2019), §5.2 and Fig. 4–5.
+- :func:`resolve_rank`: a target rank s or truncation ℓ from an integer or a rule (``k``,
+  ``sqrt_kc`` = ⌈√(k·c)⌉, ``half_c`` = ⌈c/2⌉, ``c`` = no reduction), the choices of Wang,
+  Gittens & Mahoney (2019), §5.1–5.2 and Fig. 4–5.
 - :func:`reduce_rank`: B = F·V_s with V_s the top-s right singular vectors of the n × c
   feature matrix F (Wang et al. 2019, Alg. 2 step 2), so that B·Bᵀ = (F·Fᵀ)_s, the best
   rank-s approximation of F·Fᵀ. V_s comes from the c × c Gram matrix FᵀF: O(nc²) time,
@@ -26,25 +26,34 @@ import numpy as np
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 
-RANK_RULES = ("k", "sqrt_kc", "c")
+RANK_RULES = ("k", "sqrt_kc", "half_c", "c")
 
 
-def resolve_rank(value: Any, k: int, c: int, field: str, lo: int = 1) -> int:
-    """s from an integer or a rule (``k``, ``sqrt_kc``, ``c``; None means ``c``); lo ≤ s ≤ c."""
-    allowed = f"an integer or one of {', '.join(RANK_RULES)} (k={k}, c={c}), with {lo} ≤ s ≤ c"
+def resolve_rank(value: Any, field: str, k: int, c: int, lo: int = 1, hi: int | None = None) -> int:
+    """A rank from an integer or a rule: ``k``, ``sqrt_kc`` = ⌈√(k·c)⌉, ``half_c`` = ⌈c/2⌉,
+    ``c`` (or None) = c, where c is the run's m; checked lo ≤ r (≤ hi when given).
+
+    Wang et al. 2019 use s ∈ {k, √(kc), c} (Fig. 4, 5; Remark 3) and ℓ = ⌈c/2⌉ (§5.1).
+    """
+    bounds = f"{lo} ≤ value" + (f" ≤ {hi}" if hi is not None else "")
+    allowed = f"an integer or a rule {' | '.join(RANK_RULES)} (k={k}, c={c}), with {bounds}"
+    if isinstance(value, bool):
+        raise ConfigError(field, value, allowed)
     if value is None or value == "c":
-        s = c
+        r = c
+    elif isinstance(value, (int, np.integer)) or isinstance(value, float) and value.is_integer():
+        r = int(value)
     elif value == "k":
-        s = k
+        r = k
     elif value == "sqrt_kc":
-        s = math.ceil(math.sqrt(k * c) - 1e-9)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        s = value
+        r = math.ceil(math.sqrt(k * c) - 1e-9)
+    elif value == "half_c":
+        r = math.ceil(c / 2)
     else:
         raise ConfigError(field, value, allowed)
-    if not lo <= s <= c:
-        raise ConfigError(field, value, f"{allowed} (resolved s={s})")
-    return s
+    if r < lo or hi is not None and r > hi:
+        raise ConfigError(field, value, f"{allowed} (resolved {r})")
+    return r
 
 
 def fix_signs(V: np.ndarray) -> np.ndarray:

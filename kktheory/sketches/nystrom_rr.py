@@ -42,12 +42,12 @@ import numpy as np
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
+from kktheory.sketches.linalg import resolve_rank
 from kktheory.sketches.projection import (
     KernelProjection,
     check_eig_cutoff,
     rank_restricted,
     require_kernel_matrix,
-    resolve_rank,
 )
 from kktheory.sketching_matrices import (
     SKETCHING_MATRICES,

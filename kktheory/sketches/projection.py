@@ -14,8 +14,6 @@ Also here, written once for every sketch that needs them:
 
 - :func:`whitening` — U_r Λ_r^{-1/2} for the top eigenpairs of a small SPSD matrix above a
   relative eigenvalue cutoff (the pseudo-inverse square root used by Nyström);
-- :func:`resolve_rank` — the rules for the target rank s and the truncation ℓ of Wang
-  et al. (``k``, ``sqrt_kc``, ``half_c``, ``c`` or an integer);
 - :func:`rank_restricted` — Wang et al. 2019 Alg. 2 steps 1–2: from C = K·P and
   W = Pᵀ·K·P, R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} and B = R V_s, so that BBᵀ = (C W_ℓ⁺ Cᵀ)_s;
 - :func:`require_kernel_matrix` — the memory check before a sketch forms all of K.
@@ -23,42 +21,12 @@ Also here, written once for every sketch that needs them:
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 import numpy as np
 
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import Sketch
-
-RANK_RULES = ("k", "sqrt_kc", "half_c", "c")
-RANK_ALLOWED = "a positive integer or a rule k | sqrt_kc | half_c | c (c = the run's m)"
-
-
-def resolve_rank(value: Any, field: str, k: int, c: int) -> int:
-    """A rank from an integer or a rule: k, ⌈√(k·c)⌉, ⌈c/2⌉ or c (c is the run's m).
-
-    Wang et al. 2019 use s ∈ {k, √(kc), c} (Fig. 4, 5; Remark 3) and ℓ = ⌈c/2⌉ (§5.1).
-    """
-    if isinstance(value, bool):
-        raise ConfigError(field, value, RANK_ALLOWED)
-    if isinstance(value, (int, np.integer)) or isinstance(value, float) and value.is_integer():
-        r = int(value)
-    elif value == "k":
-        r = k
-    elif value == "sqrt_kc":
-        r = math.ceil(math.sqrt(k * c) - 1e-9)
-    elif value == "half_c":
-        r = math.ceil(c / 2)
-    elif value == "c":
-        r = c
-    else:
-        raise ConfigError(field, value, RANK_ALLOWED)
-    if r < 1:
-        raise ConfigError(field, value, RANK_ALLOWED)
-    return r
 
 
 def check_eig_cutoff(field: str, value: float) -> None:

@@ -49,7 +49,7 @@ class RandomFourierFeatures(Sketch):
     """z(x) = √(2/D) cos(Ωx + b), optionally reduced to s dimensions (Wang §5.1)."""
 
     def target_dim(self, m: int) -> int:
-        return resolve_rank(self.params.s, self.ctx.k, m, "sketch.s")
+        return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, hi=m)
 
     def validate(self, m: int) -> None:
         self.target_dim(m)

@@ -76,7 +76,7 @@ class SpectralNystrom(Nystrom):
     is_embedding = False
 
     def target_dim(self, m: int) -> int:
-        return resolve_rank(self.params.s, self.ctx.k, m, "sketch.s", lo=self.ctx.k)
+        return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, lo=self.ctx.k, hi=m)
 
     def validate(self, m: int) -> None:
         self.target_dim(m)

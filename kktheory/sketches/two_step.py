@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.cluster import KMeans
 
-from kktheory.cluster import ClusterResult, Clusterer, count_empty
+from kktheory.cluster import Clusterer, ClusterResult, count_empty
 from kktheory.sketches.base import SKETCHES, Partition
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
 
