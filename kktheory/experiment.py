@@ -20,6 +20,7 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
+from kktheory.bounds import BoundEngine
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS, Dataset
@@ -122,6 +123,7 @@ def run(cfg: DictConfig) -> RunOutcome:
     data = load_data(spec)
     kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
     time_load = time.perf_counter() - t0
+    bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
     nested = sketch_entry.impl.fit_nested(
@@ -140,6 +142,7 @@ def run(cfg: DictConfig) -> RunOutcome:
         t0 = time.perf_counter()
         cols, arrays = evaluate(spec, kernel, data, part.labels)
         time_evaluate = time.perf_counter() - t0
+        cols.update(bounds.row(sketch, part, cols, m))
 
         ident = row_identity(spec, rules[m], m)
         row: dict[str, Any] = {"run_id": ids[m], **ident}
