@@ -70,6 +70,8 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
+    if not spec.bounds.names:  # bound settings change a row only when bounds are computed
+        ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
     return ident
 
 

@@ -33,8 +33,10 @@ estimate of the max over all pairs), and the checks that need dense n×n algebra
 values are in the ``*_err`` columns (0 for exact values); ``bounds_method`` says which path.
 
 Spectra, d_eff and the kernel-column reference are cached on disk with joblib.Memory
-under ``<results_dir>/cache``, keyed by the dataset config, n, n_test, data_seed, the
-resolved kernel and (where they matter) s, γ, the tolerance and the clustering config.
+under ``<results_dir>/cache``, keyed by the kktheory version, the dataset config, n,
+n_test, data_seed, the resolved kernel and (where they matter) the number of eigenvalues,
+γ, the tolerance and the clustering config. The exact path caches the whole spectrum of
+K once per data draw, which serves every s.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from joblib import Memory
 
+from kktheory import __version__
 from kktheory.bounds import theory
 from kktheory.bounds.gamma import EIG_CUTOFF, effective_dimension, gamma_preservation, residual_matrix
 from kktheory.bounds.jl import jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
@@ -150,7 +153,7 @@ class BoundEngine:
         self.exact = self.n <= self.b.exact_max_n
         kernel_key = {k: v for k, v in asdict(self.kernel).items() if k != "dtype"}
         self.key = {
-            "dataset": asdict(spec.dataset), "n": spec.n, "n_test": spec.n_test,
+            "version": __version__, "dataset": asdict(spec.dataset), "n": spec.n, "n_test": spec.n_test,
             "data_seed": spec.data_seed, "kernel": kernel_key,
         }
         self.memory = Memory(Path(spec.cfg.results_dir) / "cache", verbose=0) if self.names else None
