@@ -11,8 +11,10 @@ import math
 import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
+from joblib import Memory
 
 from kktheory.bounds import BoundEngine, yin_implied_eps, yin_required_m
+from kktheory.bounds.engine import full_spectrum
 from kktheory.cli import CONFIG_DIR
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import build_spec
@@ -130,7 +132,11 @@ def test_run_writes_nystrom_bounds(tmp_path):
             assert row[col] is None
     text = summary(outcome.rows, [], str(tmp_path))
     assert "bounds m=20 (exact): γ-ε=" in text and "trace ratio=" in text and "proj ratio min=" in text
-    assert (tmp_path / "cache").is_dir()
+    # the spectrum of K is cached per data draw: a new engine on the same draw finds it
+    engine = BoundEngine(build_spec(make_cfg(tmp_path, "bounds=all")), kernel, data)
+    cached = Memory(tmp_path / "cache", verbose=0).cache(full_spectrum, ignore=["K"])
+    assert cached.check_call_in_cache(engine.key, None)
+    assert np.allclose(cached(engine.key, None), np.sort(lam)[::-1], rtol=1e-10, atol=1e-12)
 
 
 def test_checks_against_reference(tmp_path):

@@ -79,9 +79,8 @@ def _integer(cfg: DictConfig, name: str, lo: int) -> int:
 
 def build_bounds_spec(cfg: DictConfig) -> BoundsSpec:
     """Validate the ``bounds`` and ``bound_*`` fields of a composed config."""
-    defaults = BoundsSpec()
-    if "bounds" not in cfg:
-        return defaults
+    if "bounds" not in cfg:  # a config composed without the bound fields
+        return BoundsSpec()
     return BoundsSpec(
         names=_names(cfg.get("bounds")),
         exact_max_n=_integer(cfg, "bound_exact_max_n", 0),
