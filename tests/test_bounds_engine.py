@@ -123,13 +123,22 @@ def test_run_writes_nystrom_bounds(tmp_path):
         assert 0 < row["proj_ratio_min"] <= row["proj_ratio_mean"] <= row["proj_ratio_max"] <= 1 + 1e-9
         assert row["proj_pairs"] == N * (N - 1) // 2
         assert math.isfinite(row["wang_bound"]) and math.isfinite(row["lemma2_bound"])
-        # not applicable to Nyström / no reference in the row: empty, never zero
+        # not applicable to Nyström: empty, never zero
         for col in ("jl_eps", "jl_eps_free", "jl_required_m", "lemma6_bound", "kc_objective"):
             assert math.isnan(row[col])
-        for col in ("lemma2_gap", "pourkamali_gap", "wang_ratio"):
-            assert math.isnan(row[col])
-        for col in ("lemma2_holds", "pourkamali_holds", "wang_holds", "lemma6_holds_kc"):
-            assert row[col] is None
+        assert row["lemma6_holds_kc"] is None and row["lemma6_holds_risk"] is None
+        # the checks against the exact solution need the row's reference columns
+        ref_risk, ref_obj = row.get("ref_train_risk", math.nan), row.get("ref_objective", math.nan)
+        if math.isfinite(ref_risk) and math.isfinite(ref_obj):
+            assert row["lemma2_gap"] == pytest.approx(row["train_risk"] - ref_risk)
+            assert row["lemma2_holds"] is bool(row["lemma2_gap"] <= row["lemma2_bound"])
+            assert row["pourkamali_gap"] == pytest.approx(N * (row["objective"] - ref_obj))
+            assert row["wang_ratio"] == pytest.approx(row["objective"] / ref_obj)
+        else:
+            for col in ("lemma2_gap", "pourkamali_gap", "wang_ratio"):
+                assert math.isnan(row[col])
+            for col in ("lemma2_holds", "pourkamali_holds", "wang_holds"):
+                assert row[col] is None
     text = summary(outcome.rows, [], str(tmp_path))
     assert "bounds m=20 (exact): γ-ε=" in text and "trace ratio=" in text and "proj ratio min=" in text
     # the spectrum of K is cached per data draw: a new engine on the same draw finds it
