@@ -34,6 +34,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
 
 from kktheory import memory
+from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.datasets import DATASETS
 from kktheory.errors import ConfigError
@@ -65,6 +66,13 @@ class RunConfig:
     results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
     force: bool = False  # recompute runs that already have a file
     memory_budget_gb: Optional[float] = None  # default: half of physical memory
+    # bound checks (kktheory.bounds.spec): which ones, exact-vs-randomized limit, δ, ε, ...
+    bounds: Any = field(default_factory=list)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
+    bound_exact_max_n: int = 3000  # dense O(n³) bounds up to this n, randomized estimates above
+    bound_delta: float = 0.1  # failure probability δ in the lemmas' required m
+    bound_eps: float = 0.5  # target ε in the lemmas' required m (Calandriello Lemma 1/3, Yin Lemma 5)
+    bound_sample_points: int = 2000  # above bound_exact_max_n: points whose pairs give distance ratios
+    bound_tol: float = 1e-6  # relative tolerance of randomized eigenvalue / trace estimates
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
@@ -154,6 +162,7 @@ class RunSpec:
     sketch: Any
     clustering: ClusteringConfig
     extra: dict[str, Any] = field(default_factory=dict)
+    bounds: BoundsSpec = field(default_factory=BoundsSpec)
 
 
 def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
@@ -197,6 +206,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         cfg=cfg, n=n, n_test=n_test, k=k, gamma=gamma, ms=ms, seed=seed,
         data_seed=data_seed, dtype=cfg.dtype, budget=memory.budget_bytes(cfg.memory_budget_gb),
         dataset=dataset, kernel=kernel, sketch=sketch, clustering=clustering,
+        bounds=build_bounds_spec(cfg),
     )
 
 

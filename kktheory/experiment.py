@@ -20,6 +20,7 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
+from kktheory.bounds import BoundEngine
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS, Dataset
@@ -69,6 +70,8 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
+    if not spec.bounds.names:  # bound settings change a row only when bounds are computed
+        ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
     return ident
 
 
@@ -123,6 +126,7 @@ def run(cfg: DictConfig) -> RunOutcome:
     data = load_data(spec)
     kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
     time_load = time.perf_counter() - t0
+    bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
     nested = sketch_entry.impl.fit_nested(
@@ -141,6 +145,7 @@ def run(cfg: DictConfig) -> RunOutcome:
         t0 = time.perf_counter()
         cols, arrays = evaluate(spec, kernel, data, part.labels)
         time_evaluate = time.perf_counter() - t0
+        cols.update(bounds.row(sketch, part, cols, m))
 
         ident = row_identity(spec, rules[m], m)
         row: dict[str, Any] = {"run_id": ids[m], **ident}
