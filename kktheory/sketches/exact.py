@@ -117,6 +117,6 @@ class Exact(Sketch):
         info = {
             "n_iter": res.n_iter, "n_empty_reseeds": res.n_empty_reseeds,
             "n_empty_clusters": count_empty(res.labels, k),
-            "kernel_stored": gram.stored, "kkm_objective": res.objective,
+            "kernel_stored": gram.stored,
         }
         return Partition(labels=res.labels, info=info)
