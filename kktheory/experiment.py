@@ -2,9 +2,11 @@
 
 dataset → kernel → reference (cached, :mod:`kktheory.reference`) → sketch (one per m,
 nested for a list of m) → clustering → risk (lifted or projected centroids,
-:mod:`kktheory.risk`), excess risk and metrics → row → store. Every row's identity (:func:`row_identity`) is the resolved config
-with the single resolved m and its rule; its hash names the run file, so m=10 run alone
-and m=10 inside ``m=[10,20,40]`` are the same run, computed once.
+:mod:`kktheory.risk`), excess risk and metrics → row → store. Every row's identity
+(:func:`row_identity`) is the resolved config with the single resolved m and its rule; its
+hash names the run file, so m=10 run alone and m=10 inside ``m=[10,20,40]`` are the same
+run, computed once. ``time_total`` is the method's cost (load, embed, cluster, evaluate);
+``time_reference`` is reported apart.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Config field ``reference``:
   ``4*sqrt_n``) with k-means++ (``reference_n_init`` restarts): a large-m stand-in for
   exact kernel k-means when n is too large (DESIGN §3.4).
 
-The reference partition is scored with lifted centroids by :func:`kktheory.risk.lifted`
+The reference partition is scored with lifted centroids by :mod:`kktheory.risk`
 (exact up to ``risk_exact_limit``, the subsampling estimator above), giving
 ``ref_train_risk``, ``ref_objective``, ``ref_test_risk`` and their ``*_se``. Each row gets
 ``excess_test_risk`` = test_risk − ref_test_risk and ``excess_train_risk`` =
@@ -51,7 +51,7 @@ from kktheory.datasets import Dataset
 from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import kernel_kmeans
 from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted
+from kktheory.risk import RiskSettings, lifted_risk, lifted_risk_subsampled
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
@@ -120,8 +120,11 @@ def _compute(key: dict[str, Any], data: Dataset, kernel: Kernel, budget: int) ->
         clusterer = KMeansPP(ClusteringConfig(name="kmeanspp", n_init=key["n_init"]))
         labels = clusterer.fit(sketch.transform(X), k, rng).labels
     s = key["risk"]  # None: n within the exact limit
-    settings = RiskSettings(budget, len(X)) if s is None else RiskSettings(budget, **s)
-    risk = lifted(kernel, X, labels, data.X_test, k, settings, component_rng(key["data_seed"], "reference-risk"))
+    if s is None:
+        risk = lifted_risk(kernel, X, labels, data.X_test, k, budget)
+    else:
+        rng_risk = component_rng(key["data_seed"], "reference-risk")
+        risk = lifted_risk_subsampled(kernel, X, labels, data.X_test, k, RiskSettings(budget, **s), rng_risk)
     for name in RISK_KEYS:
         out[f"ref_{name}"] = getattr(risk, name)
         out[f"ref_{name}_se"] = getattr(risk, f"{name}_se")

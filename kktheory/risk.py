@@ -82,9 +82,9 @@ class RiskSettings:
     """How lifted risks are computed: exact up to ``exact_limit`` training points."""
 
     budget: int  # memory budget in bytes (block sizes)
-    exact_limit: int = 20000  # exact when n ≤ exact_limit, else the subsampling estimator
-    points: int = 2000  # evaluation points b (train and test each) of the estimator
-    pairs: int = 100_000  # pairs per cluster P for the within-cluster sums q̂_j
+    exact_limit: int  # exact when n ≤ exact_limit, else the subsampling estimator
+    points: int  # evaluation points b (train and test each) of the estimator
+    pairs: int  # pairs per cluster P for the within-cluster sums q̂_j
 
 
 @dataclass

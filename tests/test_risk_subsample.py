@@ -98,3 +98,13 @@ def test_small_clusters_are_exact(problem):
     q_hat, var = within_cluster_sums(kernel, X, labels, 4, 10**6, np.random.default_rng(0), 2**30)
     np.testing.assert_allclose(q_hat, q, rtol=1e-12)
     assert np.all(var == 0)
+
+
+@pytest.mark.parametrize("kernel", [Kernel("gaussian", sigma=1.3), Kernel("linear"),
+                                    Kernel("polynomial", degree=3, coef0=0.5),
+                                    Kernel("gaussian", sigma=1.3, dtype="float32")])
+def test_paired_kernel_is_the_block_diagonal(kernel):
+    rng = np.random.default_rng(0)
+    X, Y = rng.standard_normal((50, 4)), rng.standard_normal((50, 4))
+    rtol = 1e-12 if kernel.dtype == "float64" else 1e-5
+    np.testing.assert_allclose(kernel.paired(X, Y), np.diag(kernel(X, Y)), rtol=rtol)
