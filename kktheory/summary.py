@@ -10,6 +10,7 @@ COLUMNS = (
     ("train_risk", "train risk", "{:.5f}"),
     ("objective", "objective", "{:.5f}"),
     ("test_risk", "test risk", "{:.5f}"),
+    ("excess_test_risk", "excess test", "{:+.5f}"),
     ("train_nmi", "NMI train", "{:.3f}"),
     ("test_nmi", "NMI test", "{:.3f}"),
     ("test_accuracy", "acc test", "{:.3f}"),
