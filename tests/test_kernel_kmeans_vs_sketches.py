@@ -16,7 +16,7 @@ from kktheory.errors import ConfigError
 from kktheory.experiment import run
 from kktheory.sketches import SKETCHES
 
-from hydra_cfg import make_cfg
+from tests.hydra_cfg import make_cfg
 
 SEEDS = range(5)
 

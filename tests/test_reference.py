@@ -14,7 +14,7 @@ from kktheory.reference import ReferenceSpec, resolve
 from kktheory.sketches.nystrom import Nystrom
 from kktheory.store import Store
 
-from hydra_cfg import make_cfg
+from tests.hydra_cfg import make_cfg
 
 SMALL = ("n=400", "n_test=200", "k=4")
 
