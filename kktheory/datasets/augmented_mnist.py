@@ -35,7 +35,7 @@ it in blocks — and the training labels; the test set is the original MNIST tes
 60000 + j as in the ``mnist`` table). Generation speed (images/s), time and disk use are
 logged and returned in ``Dataset.info``.
 
-Command line: ``python -m kktheory.datasets.augmented_mnist --n 200000 [--grid PNG]``.
+Command line: ``python -m kktheory.datasets --n 200000 [--grid PNG]`` (generate, print the report).
 """
 
 from __future__ import annotations
@@ -232,26 +232,27 @@ def augmented_mnist(
 
 def save_sample_grid(path: str, source: np.ndarray, labels: np.ndarray, params: AugmentedMnistConfig,
                      variants: int = 7) -> None:
-    """PNG: for the first training image of each digit, the original then ``variants`` of its images.
+    """PNG: for the first training image s of each digit, the original then ``variants`` of its images.
 
-    The variants are augmented images s + 60000·j (j = 0..variants−1), exactly as generated.
+    ``source``, ``labels``: the 60000 MNIST training images (uint8) and labels. The variants
+    are augmented images s + 60000·j (j = 0..variants−1), exactly as generated.
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    firsts = [int(np.flatnonzero(labels[:N_TRAIN] == d)[0]) for d in range(10)]
+    firsts = [int(np.flatnonzero(labels == d)[0]) for d in range(10)]
     fig, axes = plt.subplots(10, variants + 1, figsize=(1.1 * (variants + 1), 11.5))
     for row, s in enumerate(firsts):
-        imgs = [source[s] / 255.0] + list(deform(source, s + N_TRAIN * np.arange(variants), params))
+        imgs = [source[s] / 255.0] + list(deform(source, s + len(source) * np.arange(variants), params))
         for col, img in enumerate(imgs):
             ax = axes[row, col]
             ax.imshow(np.asarray(img).reshape(SIDE, SIDE), cmap="gray_r", vmin=0, vmax=1)
             ax.set_xticks([])
             ax.set_yticks([])
             if row == 0:
-                ax.set_title("original" if col == 0 else f"i = s+{col - 1}·60000", fontsize=7)
+                ax.set_title("original s" if col == 0 else f"i = s + {col - 1}·60000", fontsize=7)
     fig.suptitle(f"MNIST originals (left) and augmented images: α={params.alpha}, σ={params.sigma}, "
                  f"rotation ±{params.max_rotation}°, scale ±{params.max_scale}, shift ±{params.max_shift} px",
                  fontsize=8)
@@ -263,7 +264,7 @@ def save_sample_grid(path: str, source: np.ndarray, labels: np.ndarray, params: 
 
 def main(argv: Optional[list[str]] = None) -> None:
     """Generate (or find) n augmented images and print the report; optionally draw the grid."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m kktheory.datasets", description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, required=True)
     parser.add_argument("--augment-seed", type=int, default=0)
     parser.add_argument("--cache-dir", default=AugmentedMnistConfig.cache_dir)
@@ -276,8 +277,4 @@ def main(argv: Optional[list[str]] = None) -> None:
     images, labels, _ = mnist_arrays(params.data_dir, params.download)
     print(json.dumps(asdict(generate(images[:N_TRAIN], params, args.n))))
     if args.grid:
-        save_sample_grid(args.grid, images, labels, params)
-
-
-if __name__ == "__main__":
-    main()
+        save_sample_grid(args.grid, images[:N_TRAIN], labels[:N_TRAIN], params)

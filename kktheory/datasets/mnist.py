@@ -87,10 +87,10 @@ def _from_openml() -> tuple[np.ndarray, np.ndarray]:
     from sklearn.datasets import fetch_openml
 
     X, y = fetch_openml("mnist_784", version=1, as_frame=False, return_X_y=True)
-    images = np.asarray(X)
-    if images.shape != (N_TRAIN + N_TEST, 784) or not np.array_equal(images, np.round(images)):
-        raise ValueError(f"unexpected OpenML mnist_784 data of shape {images.shape}")
-    return images.astype(np.uint8), np.asarray(y).astype(np.int64)
+    images = np.asarray(X).astype(np.uint8)
+    if images.shape != (N_TRAIN + N_TEST, 784) or not np.array_equal(images, X):
+        raise ValueError(f"unexpected OpenML mnist_784 data: shape {np.shape(X)}, not 0..255 integers")
+    return images, np.asarray(y).astype(np.int64)
 
 
 def mnist_arrays(data_dir: str | None, download: bool) -> tuple[np.ndarray, np.ndarray, dict]:
