@@ -49,8 +49,11 @@ def test_read_idx_rejects_bad_files(tmp_path: Path):
         mnist.read_idx(tmp_path / "x")
     write_idx(tmp_path / "y", np.zeros((4, 2), np.uint8), 0x08, False)
     (tmp_path / "y").write_bytes((tmp_path / "y").read_bytes()[:-1])
-    with pytest.raises(DataError, match="data bytes"):
+    with pytest.raises(DataError, match="data size does not match"):
         mnist.read_idx(tmp_path / "y")
+    write_idx(tmp_path / "z", np.zeros((4, 2), np.uint8), 0x08, False)
+    with pytest.raises(DataError, match="does not fit"):
+        mnist.read_idx(tmp_path / "z", np.empty(9, np.uint8))
 
 
 def load_mnist(n: int, n_test: int, seed: int = 0, **kw):

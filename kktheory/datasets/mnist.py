@@ -7,8 +7,9 @@ Files (gzip-compressed ``.gz`` or raw), looked for in ``<data_dir>/mnist/`` and 
     t10k-images-idx3-ubyte    t10k-labels-idx1-ubyte    (10000 images)
 
 When any is absent and ``download=true``, ``sklearn.datasets.fetch_openml("mnist_784")``
-is used with its cache (``~/scikit_learn_data``): its 70000 rows are the training images
-followed by the test images. When that fails too, a :class:`DataError` names the four
+is used with its cache (``~/scikit_learn_data``; ``parser="auto"``, which is pandas for this
+dense ARFF file in scikit-learn ≥ 1.4): its 70000 rows are the training images followed by
+the test images. When that fails too, a :class:`DataError` names the four
 files and the folder searched.
 
 The table holds the 70000 images as uint8 (60000 training rows first, own split
@@ -37,6 +38,7 @@ MNIST_FILES = (
     "t10k-labels-idx1-ubyte",
 )
 N_TRAIN, N_TEST = 60000, 10000
+READ_BLOCK = 2**20  # bytes decoded per read (gzip allocates a buffer of the request size)
 # IDX type codes (the third magic byte) → big-endian numpy dtypes
 IDX_DTYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
@@ -47,46 +49,56 @@ class MnistConfig(FileConfig):
     download: bool = True  # fetch from OpenML when the IDX files are absent
 
 
-def read_idx(path: Path) -> np.ndarray:
-    """An IDX file (raw or ``.gz``) as an array of its shape and type.
+def read_idx(path: Path, out: np.ndarray | None = None) -> np.ndarray:
+    """An IDX file (raw or ``.gz``) as an array of its shape and type, optionally into ``out``.
 
     Format: two zero bytes, a type code, the number of dimensions, the dimensions as
-    big-endian int32, then the data in row-major order.
+    big-endian int32, then the data in row-major order. The data are read straight into
+    the result (``out`` when given: its size must match and its dtype be the file's), so
+    decoding needs no memory beyond the array.
     """
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rb") as f:
-            data = f.read()
+            magic = f.read(4)
+            if len(magic) < 4 or magic[:2] != b"\0\0" or magic[2] not in IDX_DTYPES:
+                raise DataError(f"{path} is not an IDX file (magic {magic.hex()})")
+            shape = tuple(int(d) for d in np.frombuffer(f.read(4 * magic[3]), ">i4"))
+            dtype = np.dtype(IDX_DTYPES[magic[2]])
+            if out is None:
+                out = np.empty(shape, dtype.newbyteorder("="))
+            elif out.size != int(np.prod(shape)) or out.dtype.itemsize != dtype.itemsize:
+                raise DataError(f"{path}: shape {shape} of {dtype} does not fit {out.shape} of {out.dtype}")
+            view = memoryview(out.reshape(-1).view(np.uint8))
+            got = 0
+            while got < out.nbytes and (step := f.readinto(view[got:got + READ_BLOCK])):
+                got += step
+            if got != out.nbytes or f.read(1):
+                raise DataError(f"{path}: data size does not match shape {shape} of {dtype}")
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc}") from exc
-    if len(data) < 4 or data[:2] != b"\0\0" or data[2] not in IDX_DTYPES:
-        raise DataError(f"{path} is not an IDX file (magic {data[:4].hex()})")
-    ndim = data[3]
-    shape = tuple(int(d) for d in np.frombuffer(data, ">i4", ndim, offset=4))
-    dtype = np.dtype(IDX_DTYPES[data[2]])
-    offset = 4 + 4 * ndim
-    if len(data) != offset + dtype.itemsize * int(np.prod(shape)):
-        raise DataError(f"{path}: {len(data) - offset} data bytes for shape {shape} of {dtype}")
-    return np.frombuffer(data, dtype, offset=offset).reshape(shape).astype(dtype.newbyteorder("="))
+    if dtype.byteorder == ">" and dtype.itemsize > 1:  # stored big-endian: swap to native
+        out.byteswap(inplace=True)
+    return out.reshape(shape)
 
 
 def _from_idx(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     paths = [find_file(folders, [f"{name}.gz", name]) for name in MNIST_FILES]
     if any(p is None for p in paths):
         return None
-    train_x, train_y, test_x, test_y = (read_idx(p) for p in paths)
-    if train_x.shape != (N_TRAIN, 28, 28) or test_x.shape != (N_TEST, 28, 28) \
-            or train_y.shape != (N_TRAIN,) or test_y.shape != (N_TEST,):
-        raise DataError(f"MNIST files in {paths[0].parent} have unexpected shapes "
-                        f"{train_x.shape}, {train_y.shape}, {test_x.shape}, {test_y.shape}")
-    images = np.concatenate([train_x, test_x]).reshape(N_TRAIN + N_TEST, 784)
-    return images, np.concatenate([train_y, test_y]).astype(np.int64), [str(p) for p in paths]
+    images = np.empty((N_TRAIN + N_TEST, 784), np.uint8)
+    labels = np.empty(N_TRAIN + N_TEST, np.uint8)
+    read_idx(paths[0], images[:N_TRAIN])
+    read_idx(paths[1], labels[:N_TRAIN])
+    read_idx(paths[2], images[N_TRAIN:])
+    read_idx(paths[3], labels[N_TRAIN:])
+    return images, labels.astype(np.int64), [str(p) for p in paths]
 
 
 def _from_openml() -> tuple[np.ndarray, np.ndarray]:
     from sklearn.datasets import fetch_openml
 
-    X, y = fetch_openml("mnist_784", version=1, as_frame=False, return_X_y=True)
+    X, y = fetch_openml("mnist_784", version=1, as_frame=False, return_X_y=True, parser="auto")
     images = np.asarray(X).astype(np.uint8)
     if images.shape != (N_TRAIN + N_TEST, 784) or not np.array_equal(images, X):
         raise ValueError(f"unexpected OpenML mnist_784 data: shape {np.shape(X)}, not 0..255 integers")
