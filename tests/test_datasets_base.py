@@ -108,7 +108,8 @@ def test_divisor_and_normalisations_against_brute_force():
         row = raw[i] / 255.0
         expect = row / np.sqrt((row**2).sum()) if row.any() else row
         assert np.allclose(d.X_train[i], expect, rtol=1e-13, atol=0)
-    d = finish("t", t, params(split="stratified", test_fraction=0.4, normalize="l2_columns"), 30, 20, np.random.default_rng(0))
+    cfg = params(split="stratified", test_fraction=0.4, normalize="l2_columns")
+    d = finish("t", t, cfg, 30, 20, np.random.default_rng(0))
     full = raw / 255.0
     norms = np.sqrt((full**2).sum(axis=0))  # over all rows of the source, before the split
     assert np.allclose(d.X_test, full[d.test_idx] / norms, rtol=1e-13, atol=0)

@@ -113,7 +113,10 @@ def test_segment_from_uci_is_svm_scale_of_the_raw_rows():
 
 @needs_shared
 def test_segment_pourkamali_rows_have_unit_norm():
-    d = load("segment", 2310, 2310, source="uci_raw", split="all", normalize="l2_rows")
+    d = load("segment_pourkamali", 2310, 2310)
+    raw = TABLES["segment"](segment.SegmentConfig(source="uci_raw")).X
+    assert np.allclose(d.X_train, raw / np.linalg.norm(raw, axis=1, keepdims=True), rtol=1e-14, atol=0)
+    assert d.name == "segment_pourkamali" and d.info["split"] == "all"
     assert np.allclose(np.linalg.norm(d.X_train, axis=1), 1.0, rtol=1e-14)
     assert np.array_equal(d.train_idx, np.arange(2310))
 

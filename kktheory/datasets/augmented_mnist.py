@@ -21,20 +21,23 @@ a Gaussian of standard deviation σ (``scipy.ndimage.gaussian_filter``, zero pad
 scaled by α (their values σ = 4, α = 34 are the defaults). Bilinear interpolation keeps
 pixel values in [0, 1].
 
-Storage: float32 pixels in [0, 1] (the source / 255), written chunk by chunk with plain
-file writes into a ``.npy`` file created by ``np.lib.format.open_memmap`` under
-``cache_dir`` (default ``~/.cache/kktheory/augmented_mnist``, outside git): 3136 bytes per
-image, 627 MB for 200,000 images, 25.4 GB for 8.1 million. Memory while generating is one
-chunk (about 70 kB per image of the chunk in float64 temporaries, 70 MB for the default
-1000) plus the 47 MB source, not the data size: 200,000 images (627 MB) peak at about
-180 MB resident (measured). The file is written under a temporary name and renamed when complete;
-its name holds a hash of the parameters, the generator version and the source pixels, and
-``n``; an existing file for the same hash and a larger n is reused (its first n rows).
-The loader returns ``X_train`` as a read-only memory map (float32) — downstream code reads
-it in blocks — and the training labels; the test set is the original MNIST test set
-(``n_test`` of its 10000 images drawn with the run's data stream, /255, float64, indices
-60000 + j as in the ``mnist`` table). Generation speed (images/s), time and disk use are
-logged and returned in ``Dataset.info``.
+Storage: float32 pixels in [0, 1] (the source / 255) in a ``.npy`` file created by
+``np.lib.format.open_memmap`` under ``cache_dir`` (default
+``~/.cache/kktheory/augmented_mnist``, outside git): 3136 bytes per image, 627 MB for
+200,000 images, 25.4 GB for 8.1 million. Chunks are written into it with plain file writes
+rather than through a writable map, whose dirty pages would count as resident memory.
+Memory while generating is one chunk (about 70 kB of float64 temporaries per image, 70 MB
+for the default 1000) plus the 47 MB source, not the data size: generating 200,000 images
+(627 MB) peaked at 178 MB resident. The file is written under a temporary name and
+renamed when complete; its name holds a hash of the parameters, the generator version and
+the source pixels, and ``n``; an existing file for the same hash and a larger n is reused
+(its first n rows).
+
+The loader returns ``X_train`` as a read-only memory map (float32; code that needs float64
+converts what it reads) and the training labels; the test set is the original MNIST test
+set (``n_test`` of its 10000 images drawn with the run's data stream, /255, float64,
+indices 60000 + j as in the ``mnist`` table). Generation speed (images/s), time and disk
+use are logged and returned in ``Dataset.info`` (keys ``augment_*``).
 
 Command line: ``python -m kktheory.datasets --n 200000 [--grid PNG]`` (generate, print the report).
 """

@@ -13,7 +13,8 @@ a :class:`Table` — all rows of the source, its own training part first — tur
 happen:
 
 1. non-finite values are counted (:func:`check_finite`): a :class:`DataError` naming
-   the data set and the count, unless ``drop_nonfinite=true`` drops those rows;
+   the data set and the count, unless ``drop_nonfinite=true`` drops those rows (generated
+   data sets are finite by construction and not scanned);
 2. the split (``split``):
 
    - ``own``: the source's own train/test split (MNIST 60000/10000, LIBSVM ``.t`` files);

@@ -19,8 +19,8 @@ norm", homogeneous degree-2 polynomial kernel).
 Classes are numbered in the Statlog/LIBSVM order brickface, sky, foliage, cement, window,
 path, grass → 0..6. The UCI files are a 210/2100 split (usable with ``split=own``, only for
 the UCI sources); the default split is the stratified 70/30 of all 2310 rows for every
-source. Pourkamali's setting: ``dataset=segment_pourkamali`` (``source=uci_raw
-normalize=l2_rows split=all``).
+source. Pourkamali's setting is the data set ``segment_pourkamali`` (the same reader with
+``source=uci_raw normalize=l2_rows split=all``; use n = n_test = 2310 for all rows).
 """
 
 from __future__ import annotations
@@ -95,6 +95,17 @@ def uci_segment(data_dir: str | None, scaled: bool) -> Table:
                  {"files": files, "source": "uci" if scaled else "uci_raw"})
 
 
+@dataclass
+class SegmentPourkamaliConfig(SegmentConfig):
+    """Pourkamali-Anaraki & Becker §5: the raw UCI rows at unit ℓ2 norm, scored in-sample."""
+
+    name: str = "segment_pourkamali"
+    source: str = "uci_raw"
+    split: str = "all"
+    normalize: str = "l2_rows"
+
+
+@register_table("segment_pourkamali", SegmentPourkamaliConfig)
 @register_table("segment", SegmentConfig)
 def segment(params: SegmentConfig) -> Table:
     """Image segmentation from the LIBSVM file or the UCI files (module docstring)."""
