@@ -7,7 +7,6 @@ field, the value and what is allowed, exit status 2, and no row written.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import hydra

@@ -5,6 +5,21 @@ A clusterer takes an n×d feature matrix and returns labels and feature-space ce
 - ``kmeanspp``: k-means++ seeding (Arthur & Vassilvitskii 2007) followed by Lloyd
   iterations, scikit-learn's ``KMeans`` (algorithm "lloyd"), ``n_init`` restarts, best
   inertia kept.
+- ``minibatch``: scikit-learn's ``MiniBatchKMeans`` (Sculley 2010), what Calandriello &
+  Rosasco (2018, §5) ran; ``max_iter`` counts passes over the data, ``tol`` is
+  scikit-learn's early-stopping tolerance (0 disables it), ``batch_size`` the mini-batch.
+  Cost O(max_iter·n·k·d) time, O(batch_size·k) extra memory.
+- ``localsearch``: k-means++ seeding by plain D² sampling, then ``Z`` local-search steps of
+  LocalSearch++ (Lattanzi & Sohler 2019, "A better k-means++ algorithm via local search",
+  ICML, Algorithm 1), then Lloyd (scikit-learn ``KMeans`` from those centres). One step
+  samples a point p with probability d²(p, C)/cost(C) and finds the centre q whose
+  replacement by p gives the lowest cost(C − q + p); the swap is made only if that cost is
+  lower than cost(C). The theorem needs Z = O(k log log k) steps for a constant-factor
+  approximation in expectation (Choo et al. 2020 show εk steps suffice w.h.p.); Yin et al.
+  (2022, Thm 3) use this algorithm. A step costs O(n·d + n·k) with the n×k distances kept
+  (memory O(nk)). Swaps and Lloyd never increase the cost, so the result is never worse
+  than its own k-means++ start. Row columns ``init_cost`` and ``search_cost`` are the
+  per-point costs (cost/n) of the seeding and of the searched centres of the kept restart.
 """
 
 from __future__ import annotations
@@ -14,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from omegaconf import MISSING
-from sklearn.cluster import KMeans
+from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 
 from kktheory.errors import ConfigError
 from kktheory.registry import Registry
@@ -83,3 +98,127 @@ class KMeansPP(Clusterer):
             {"n_iter": int(km.n_iter_), "n_empty_clusters": count_empty(labels, k)},
         )
 
+
+
+@dataclass
+class MiniBatchConfig(ClusteringConfig):
+    name: str = "minibatch"
+    n_init: int = 3
+    max_iter: int = 100
+    tol: float = 0.0
+    batch_size: int = 1024
+
+
+@CLUSTERERS.register("minibatch", MiniBatchConfig)
+class MiniBatch(Clusterer):
+    """scikit-learn MiniBatchKMeans with k-means++ initialisation, best of ``n_init``."""
+
+    def validate(self) -> None:
+        super().validate()
+        if self.params.batch_size < 1:
+            raise ConfigError("clustering.batch_size", self.params.batch_size, "an integer ≥ 1")
+
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+        p = self.params
+        km = MiniBatchKMeans(
+            n_clusters=k, init="k-means++", n_init=p.n_init, max_iter=p.max_iter, tol=p.tol,
+            batch_size=p.batch_size, random_state=int(rng.integers(2**31 - 1)),
+        ).fit(F)
+        labels = km.labels_.astype(np.int64)
+        return ClusterResult(
+            labels, km.cluster_centers_,
+            {"n_iter": int(km.n_iter_), "n_steps": int(km.n_steps_),
+             "n_empty_clusters": count_empty(labels, k)},
+        )
+
+
+@dataclass
+class LocalSearchConfig(ClusteringConfig):
+    name: str = "localsearch"
+    Z: int = 25  # local-search steps (Lattanzi & Sohler 2019)
+
+
+def sq_distances(F: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """‖F_i − C_j‖² (n × k, float64, clipped at 0 against round-off)."""
+    F = np.asarray(F, dtype=np.float64)
+    C = np.asarray(C, dtype=np.float64)
+    D = np.einsum("ij,ij->i", F, F)[:, None] - 2.0 * F @ C.T + np.einsum("ij,ij->i", C, C)[None, :]
+    return np.maximum(D, 0.0)
+
+
+#: a swap must lower the cost by more than this relative amount (round-off guard)
+SWAP_RTOL = 1e-12
+
+
+def local_search(
+    F: np.ndarray, centers: np.ndarray, Z: int, rng: np.random.Generator
+) -> tuple[np.ndarray, int]:
+    """Z steps of LocalSearch++ from the centre indices ``centers``: (new indices, swaps)."""
+    idx = np.array(centers, dtype=np.int64)
+    n, k = len(F), len(idx)
+    D = sq_distances(F, F[idx])
+    rows = np.arange(n)
+    swaps = 0
+    for _ in range(Z):
+        a1 = D.argmin(axis=1)
+        d1 = D[rows, a1]
+        d2 = np.partition(D, 1, axis=1)[:, 1] if k > 1 else np.full(n, np.inf)
+        cost = d1.sum()
+        if cost <= 0:
+            break
+        p = min(int(np.searchsorted(np.cumsum(d1), rng.random() * cost, side="right")), n - 1)
+        dp = sq_distances(F, F[p : p + 1])[:, 0]
+        keep = np.minimum(dp, d1)
+        costs = keep.sum() + np.bincount(a1, weights=np.minimum(dp, d2) - keep, minlength=k)
+        q = int(np.argmin(costs))
+        if costs[q] < cost * (1.0 - SWAP_RTOL):
+            idx[q] = p
+            D[:, q] = dp
+            swaps += 1
+    return idx, swaps
+
+
+def localsearch_pp(
+    F: np.ndarray, k: int, Z: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """k-means++ (plain D² sampling) then Z local-search steps: (seeds, searched, swaps)."""
+    _, seeds = kmeans_plusplus(
+        np.asarray(F, dtype=np.float64), k, random_state=int(rng.integers(2**31 - 1)),
+        n_local_trials=1,
+    )
+    searched, swaps = local_search(F, seeds, Z, rng)
+    return np.asarray(seeds, dtype=np.int64), searched, swaps
+
+
+@CLUSTERERS.register("localsearch", LocalSearchConfig)
+class LocalSearch(Clusterer):
+    """LocalSearch++ (Lattanzi & Sohler 2019) then Lloyd, best of ``n_init``."""
+
+    def validate(self) -> None:
+        super().validate()
+        if self.params.Z < 0:
+            raise ConfigError("clustering.Z", self.params.Z, "an integer ≥ 0")
+
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+        p = self.params
+        F = np.asarray(F, dtype=np.float64)
+        n = len(F)
+        best: tuple[float, KMeans, dict[str, Any]] | None = None
+        for _ in range(p.n_init):
+            seeds, searched, swaps = localsearch_pp(F, k, p.Z, rng)
+            km = KMeans(
+                n_clusters=k, init=F[searched], n_init=1, max_iter=p.max_iter, tol=p.tol,
+                algorithm="lloyd",
+            ).fit(F)
+            if best is None or km.inertia_ < best[0]:
+                info = {
+                    "n_swaps": swaps,
+                    "init_cost": float(sq_distances(F, F[seeds]).min(axis=1).sum() / n),
+                    "search_cost": float(sq_distances(F, F[searched]).min(axis=1).sum() / n),
+                }
+                best = (km.inertia_, km, info)
+        assert best is not None
+        _, km, info = best
+        labels = km.labels_.astype(np.int64)
+        info.update(n_iter=int(km.n_iter_), n_empty_clusters=count_empty(labels, k))
+        return ClusterResult(labels, km.cluster_centers_, info)

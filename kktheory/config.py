@@ -34,14 +34,17 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
 
 from kktheory import memory
+from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.datasets import DATASETS
 from kktheory.errors import ConfigError
 from kktheory.kernels import KernelConfig, validate_kernel
+from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
+from kktheory.risk import RiskSettings
 from kktheory.sketches import SKETCHES
 
 DTYPES = ("float64", "float32")
-CENTROIDS = ("lifted",)
+CENTROIDS = ("lifted", "projected")
 GROUPS = ("dataset", "kernel", "sketch", "clustering")
 
 
@@ -61,10 +64,22 @@ class RunConfig:
     seed: int = 0  # seed of every random component (kktheory.seeding)
     data_seed: Optional[int] = None  # seed of the data draw (default: seed)
     dtype: str = "float64"  # float64 | float32 for kernel blocks and features
-    centroids: str = "lifted"  # how a partition becomes centroids in the RKHS
+    centroids: str = "lifted"  # lifted | projected (projection embeddings only), see risk.py
+    risk_exact_limit: int = 20000  # exact lifted risks up to this n; subsampling above
+    risk_points: int = 2000  # subsampling: evaluation points (train and test each)
+    risk_pairs: int = 100000  # subsampling: within-cluster pairs per cluster
+    reference: str = "auto"  # auto | exact | none | nystrom:<m>, see reference.py
+    reference_n_init: int = 10  # restarts of the reference solution
     results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
     force: bool = False  # recompute runs that already have a file
     memory_budget_gb: Optional[float] = None  # default: half of physical memory
+    # bound checks (kktheory.bounds.spec): which ones, exact-vs-randomized limit, δ, ε, ...
+    bounds: Any = field(default_factory=list)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
+    bound_exact_max_n: int = 3000  # dense O(n³) bounds up to this n, randomized estimates above
+    bound_delta: float = 0.1  # failure probability δ in the lemmas' required m
+    bound_eps: float = 0.5  # target ε in the lemmas' required m (Calandriello Lemma 1/3, Yin Lemma 5)
+    bound_sample_points: int = 2000  # above bound_exact_max_n: points whose pairs give distance ratios
+    bound_tol: float = 1e-6  # relative tolerance of randomized eigenvalue / trace estimates
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
@@ -154,6 +169,10 @@ class RunSpec:
     sketch: Any
     clustering: ClusteringConfig
     extra: dict[str, Any] = field(default_factory=dict)
+    centroids: str = "lifted"
+    risk: RiskSettings | None = None
+    reference: ReferenceSpec | None = None
+    bounds: BoundsSpec = field(default_factory=BoundsSpec)
 
 
 def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
@@ -179,6 +198,8 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         raise ConfigError("dtype", cfg.dtype, f"one of {', '.join(DTYPES)}")
     if cfg.centroids not in CENTROIDS:
         raise ConfigError("centroids", cfg.centroids, f"one of {', '.join(CENTROIDS)}")
+    for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2), ("reference_n_init", 1)):
+        _int_field(cfg, name, lo)
     if cfg.memory_budget_gb is not None and not cfg.memory_budget_gb > 0:
         raise ConfigError("memory_budget_gb", cfg.memory_budget_gb, "a positive number of GiB")
     gamma = resolve_gamma(cfg.gamma, n, k)
@@ -191,13 +212,40 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     kernel = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(KernelConfig), cfg.kernel))
     validate_kernel(kernel)
     sketch = SKETCHES.params(cfg.sketch)
+    if cfg.centroids == "projected" and not SKETCHES.get(sketch.name).impl.is_projection:
+        projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.is_projection]
+        raise ConfigError(
+            "centroids", cfg.centroids,
+            f"lifted (sketch {sketch.name} is not a projection embedding; projected centroids "
+            f"need one of: {', '.join(projections)})",
+        )
     clustering = CLUSTERERS.params(cfg.clustering)
     CLUSTERERS.get(clustering.name).impl(clustering).validate()
+    budget = memory.budget_bytes(cfg.memory_budget_gb)
     return RunSpec(
         cfg=cfg, n=n, n_test=n_test, k=k, gamma=gamma, ms=ms, seed=seed,
-        data_seed=data_seed, dtype=cfg.dtype, budget=memory.budget_bytes(cfg.memory_budget_gb),
+        data_seed=data_seed, dtype=cfg.dtype, budget=budget,
         dataset=dataset, kernel=kernel, sketch=sketch, clustering=clustering,
+        centroids=cfg.centroids,
+        risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
+        reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
+        bounds=build_bounds_spec(cfg),
     )
+
+
+def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> ReferenceSpec:
+    """A ``reference`` value: auto | exact | none | nystrom:<m> (m checked like ``m``)."""
+    text = str(value).strip() if isinstance(value, str) else None
+    if text in ("auto", "exact", "none"):
+        return ReferenceSpec(text, n_init)
+    if text is not None and text.startswith("nystrom:"):
+        item = text.split(":", 1)[1].strip()
+        try:
+            rule, m = resolve_m(int(item) if item.isdigit() else item, n, k, gamma)
+        except ConfigError as exc:
+            raise ConfigError("reference", value, f"{REFERENCE_ALLOWED}; {exc.allowed}") from None
+        return ReferenceSpec("nystrom", n_init, m, rule)
+    raise ConfigError("reference", value, REFERENCE_ALLOWED)
 
 
 # -- command-line shorthand ----------------------------------------------------------------

@@ -1,9 +1,12 @@
 """One run: config → rows (DESIGN §2).
 
-dataset → kernel → sketch (one per m, nested for a list of m) → clustering → risk and
-metrics → row → store. Every row's identity (:func:`row_identity`) is the resolved config
-with the single resolved m and its rule; its hash names the run file, so m=10 run alone
-and m=10 inside ``m=[10,20,40]`` are the same run, computed once.
+dataset → kernel → reference (cached, :mod:`kktheory.reference`) → sketch (one per m,
+nested for a list of m) → clustering → risk (lifted or projected centroids,
+:mod:`kktheory.risk`), excess risk and metrics → row → store. Every row's identity
+(:func:`row_identity`) is the resolved config with the single resolved m and its rule; its
+hash names the run file, so m=10 run alone and m=10 inside ``m=[10,20,40]`` are the same
+run, computed once. ``time_total`` is the method's cost (load, embed, cluster, evaluate);
+``time_reference`` is reported apart.
 """
 
 from __future__ import annotations
@@ -20,18 +23,22 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
+from kktheory.bounds import BoundEngine
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.kernels import Kernel, make_kernel
 from kktheory.metrics import partition_scores
-from kktheory.risk import lifted_risk
+from kktheory.reference import excess_columns, reference_columns
+from kktheory.risk import lifted, projected_risk
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
+from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
 from kktheory.store import Store, run_id
 
 #: top-level fields that do not change what a run computes (left out of its identity)
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m")
+#: group fields that say where data live or how they are produced, not what they are
+NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size")
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +75,11 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
+    for name in NOT_IDENTITY_FIELDS:
+        ident.pop(name, None)
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
+    if not spec.bounds.names:  # bound settings change a row only when bounds are computed
+        ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
     return ident
 
 
@@ -87,16 +98,36 @@ def load_data(spec: RunSpec) -> Dataset:
 
 
 def evaluate(
-    spec: RunSpec, kernel: Kernel, data: Dataset, labels: np.ndarray
-) -> tuple[dict[str, float], dict[str, np.ndarray]]:
-    """Risks and partition scores of a training partition; arrays to keep."""
-    risk = lifted_risk(kernel, data.X_train, labels, data.X_test, spec.k, spec.budget)
-    cols: dict[str, Any] = {
-        "train_risk": risk.train_risk, "objective": risk.objective, "test_risk": risk.test_risk,
-    }
+    spec: RunSpec, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Risks (with SEs) and partition scores of a training partition; arrays to keep.
+
+    Train scores use the returned partition; test scores use the centroid rule's labels of
+    the evaluated test points (all of them unless the lifted risk was subsampled).
+    ``train_reassigned`` is the fraction of evaluated training points whose nearest
+    centroid is not their own (0 at a Lloyd fixed point in the RKHS).
+    """
+    labels = np.asarray(part.labels)
+    if spec.centroids == "projected":
+        F_train = part.features if part.features is not None else sketch.transform(data.X_train)
+        risk = projected_risk(
+            F_train, sketch.residual(data.X_train), labels,
+            sketch.transform(data.X_test), sketch.residual(data.X_test), spec.k,
+        )
+    else:
+        risk = lifted(kernel, data.X_train, labels, data.X_test, spec.k, spec.risk,
+                      component_rng(spec.seed, "risk"))
+    cols: dict[str, Any] = risk.columns()
+    own = labels if risk.train_eval is None else labels[risk.train_eval]
+    cols["train_reassigned"] = float(np.mean(risk.train_nearest != own))
+    y_test = data.y_test if risk.test_eval is None else data.y_test[risk.test_eval]
     cols.update({f"train_{k}": v for k, v in partition_scores(data.y_train, labels).items()})
-    cols.update({f"test_{k}": v for k, v in partition_scores(data.y_test, risk.test_labels).items()})
-    return cols, {"test_labels": risk.test_labels}
+    cols.update({f"test_{k}": v for k, v in partition_scores(y_test, risk.test_labels).items()})
+    arrays = {"test_labels": risk.test_labels, "train_nearest": risk.train_nearest}
+    for name, idx in (("train_eval_idx", risk.train_eval), ("test_eval_idx", risk.test_eval)):
+        if idx is not None:
+            arrays[name] = idx
+    return cols, arrays
 
 
 def run(cfg: DictConfig) -> RunOutcome:
@@ -123,6 +154,8 @@ def run(cfg: DictConfig) -> RunOutcome:
     data = load_data(spec)
     kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
     time_load = time.perf_counter() - t0
+    ref_cols, ref_labels = reference_columns(spec, data, kernel, cfg.results_dir)
+    bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
     nested = sketch_entry.impl.fit_nested(
@@ -139,8 +172,10 @@ def run(cfg: DictConfig) -> RunOutcome:
         time_cluster = time.perf_counter() - t0
 
         t0 = time.perf_counter()
-        cols, arrays = evaluate(spec, kernel, data, part.labels)
+        cols, arrays = evaluate(spec, kernel, data, part, sketch)
         time_evaluate = time.perf_counter() - t0
+        cols.update(ref_cols, **excess_columns(cols, ref_cols))
+        cols.update(bounds.row(sketch, part, cols, m))
 
         ident = row_identity(spec, rules[m], m)
         row: dict[str, Any] = {"run_id": ids[m], **ident}
@@ -159,6 +194,8 @@ def run(cfg: DictConfig) -> RunOutcome:
         )
         if sketch.landmarks_ is not None:
             arrays["landmarks"] = np.asarray(sketch.landmarks_)
+        if ref_labels is not None:
+            arrays["ref_train_labels"] = np.asarray(ref_labels)
         store.write(ids[m], row, arrays)
         outcome.rows.append(row)
         t0 = time.perf_counter()

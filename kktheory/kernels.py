@@ -79,6 +79,20 @@ class Kernel:
         np.exp(G, out=G)
         return G
 
+    def paired(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """κ(x_i, y_i) for matching rows of X and Y (float64), by the same formulas as a block."""
+        dt = np.dtype(self.dtype)
+        X = np.asarray(X, dtype=dt)
+        Y = np.asarray(Y, dtype=dt)
+        g = np.einsum("ij,ij->i", X, Y)
+        if self.name == "linear":
+            return g.astype(np.float64)
+        if self.name == "polynomial":
+            return ((g + self.coef0) ** self.degree).astype(np.float64)
+        sq = np.einsum("ij,ij->i", X, X) + np.einsum("ij,ij->i", Y, Y) - 2.0 * g
+        np.maximum(sq, 0.0, out=sq)
+        return np.exp(sq * (-1.0 / (2.0 * self.sigma**2))).astype(np.float64)
+
     def diag(self, X: np.ndarray) -> np.ndarray:
         """κ(x_i, x_i) for every row, float64."""
         X = np.asarray(X, dtype=np.float64)

@@ -1,40 +1,128 @@
-"""Clustering risk in the RKHS with lifted centroids, through the kernel trick (DESIGN §3.4).
+"""Clustering risk in the RKHS of a partition, with lifted or projected centroids (DESIGN §3.4).
 
-A partition C_1..C_k of the training set defines lifted centroids c_j = (1/|C_j|) Σ_{l∈C_j} φ_l
-(Yin et al. 2022, eq. 11), and for any point x
+A partition C_1..C_k of the training set (N_j = |C_j|) becomes centroids in one of two ways.
 
-    ‖φ(x) − c_j‖² = κ(x, x) − (2/|C_j|) Σ_{l∈C_j} κ(x, x_l) + (1/|C_j|²) Σ_{l,l'∈C_j} κ(x_l, x_l').
+Lifted (Yin et al. 2022, eq. 11): c_j = (1/N_j) Σ_{l∈C_j} φ_l, and by the kernel trick
 
-With Z the n×k matrix Z_lj = 1/|C_j| if l ∈ C_j (0 otherwise), the middle term is
-2·(κ(x, X) Z)_j and the last is q_j = (ZᵀKZ)_jj. Reported (Calandriello eq. 1, Wang's f/n):
+    ‖φ(x) − c_j‖² = κ(x, x) − 2 s_j(x) + q_j,
+    s_j(x) = (1/N_j) Σ_{l∈C_j} κ(x, x_l),   q_j = (1/N_j²) Σ_{l,l'∈C_j} κ(x_l, x_l').
 
-- ``train_risk`` = W(C, μ_n) = (1/n) Σ_i min_j ‖φ_i − c_j‖²  (nearest centroid),
-- ``objective``  = (1/n) Σ_j Σ_{i∈C_j} ‖φ_i − c_j‖²           (cost of the returned partition),
-- ``test_risk``  = W(C, μ_test), and the test labels argmin_j ‖φ(x) − c_j‖².
+Projected (Calandriello & Rosasco 2018, eq. 2), for a projection embedding φ̃ = coordinates
+of Π_m φ in H_m: c̃_j = (1/N_j) Σ_{l∈C_j} φ̃_l ∈ H_m and
 
-One pass over row blocks of κ(X_train, X_train) gives the train quantities and q, one pass
-over κ(X_test, X_train) the test ones: O((n + n_test)·n·d) time, memory of one block
-(sized from the budget) plus O((n + n_test)·k). Empty clusters have no centroid.
+    ‖φ(x) − c̃_j‖² = ‖Π_m^⊥ φ(x)‖² + ‖φ̃(x) − c̃_j‖² = residual(x) + ‖φ̃(x) − c̃_j‖².
+
+Reported for either rule, with D_j(x) the squared distance to centroid j:
+
+- ``train_risk`` = W(C, μ_n) = (1/n) Σ_i min_j D_j(x_i)   (nearest centroid, Calandriello eq. 1),
+- ``objective``  = (1/n) Σ_j Σ_{i∈C_j} D_j(x_i)           (cost of the returned partition, Wang's f/n),
+- ``test_risk``  = W(C, μ_test), and labels argmin_j D_j(x) of train and test points.
+
+Empty clusters have no centroid (D_j = +∞).
+
+Exact lifted computation (n ≤ ``exact_limit``)
+-----------------------------------------------
+With Z_lj = 1/N_j for l ∈ C_j, s_j(x) = (κ(x, X) Z)_j and q_j = Σ_l Z_lj s_j(x_l). One pass
+over row blocks of κ(X_train, X_train) and one over κ(X_test, X_train), each block sized
+from the memory budget: O((n + n_test)·n·d) time, memory of one block plus O((n+n_test)·k).
+
+Projected computation: O((n + n_test)·r·k) from the features, always exact.
+
+Subsampling estimator of the lifted risks (n > ``exact_limit``)
+----------------------------------------------------------------
+The only quadratic quantities are the within-cluster sums q_j; the cross terms s_j(x) cost
+O(n·d) per point. The estimator therefore keeps s_j exact at sampled evaluation points and
+estimates q_j from sampled pairs:
+
+1. q̂_j (unbiased). With the diagonal Σ_{l∈C_j} κ_ll exact,
+   q_j = [Σ_{l∈C_j} κ_ll + N_j(N_j − 1) μ_j] / N_j², μ_j = mean of κ(x_l, x_l') over ordered
+   pairs l ≠ l' of C_j. μ̂_j is the mean over P i.i.d. uniform ordered distinct pairs — an
+   incomplete U-statistic (Blom 1976; Janson 1984) with E μ̂_j = μ_j and
+   Var μ̂_j = σ_j²/P, estimated by the pair sample variance / P. Hence E q̂_j = q_j and
+   v_j = Var q̂_j = ((N_j − 1)/N_j)² Var μ̂_j. When N_j(N_j − 1) ≤ P the sum is computed
+   exactly (v_j = 0). Clusters are sampled independently. Cost O(k·P·d).
+2. ``objective`` (unbiased). Since Σ_{i∈C_j} s_j(x_i) = N_j q_j,
+   objective = (1/n)[Σ_i κ_ii − Σ_j N_j q_j], which is linear in q:
+   ôbj = (1/n)[Σ_i κ_ii − Σ_j N_j q̂_j], E ôbj = objective, SE² = Σ_j (N_j/n)² v_j.
+3. ``train_risk`` and ``test_risk``. A simple random sample T of b evaluation points
+   (without replacement, b = min(``points``, N) out of the N training or test points), with
+   s_j(x) computed exactly for x ∈ T (O(b·n·d)), and
+   R̂ = (1/b) Σ_{x∈T} g(x; q̂),  g(x; q) = min_j [κ(x,x) − 2 s_j(x) + q_j].
+   Given q̂, R̂ is the sample mean of a fixed function, unbiased for R(q̂) = (1/N) Σ_x g(x; q̂)
+   with Var = (1 − b/N) S²/b (finite-population correction, S² the variance of g over the
+   N points, estimated by the sample variance). The min makes R(q̂) a concave function of
+   q̂, so no unbiased estimator of R(q) = R(q̂ = q) exists from q̂ alone; instead
+       −E max_j |q̂_j − q_j| ≤ E R̂ − R ≤ 0,
+   since g(x; q̂) ≤ g(x; q) + (q̂ − q)_{j*(x)} (whose mean is 0) and g is 1-Lipschitz in
+   ‖·‖_∞. The bias is thus below ``risk_bias_bound`` = √(Σ_j v_j) ≥ E‖q̂ − q‖_∞ in absolute
+   value (and in practice second order: only points near a tie between two centroids
+   contribute). With exact q (all clusters small) R̂ is exactly unbiased. The reported SE
+   adds the first-order effect of q̂: SE² = (1 − b/N) s²/b + Σ_j π̂_j² v_j, π̂_j the fraction
+   of sampled points nearest to centroid j (dR/dq_j = π_j).
+   The labels (and hence the test NMI, ARI, accuracy) are those of the sampled points, whose
+   indices are kept with the run.
+
+``risk_estimator`` names the estimator of each row: ``exact`` or
+``subsample(b=…,pairs=…)``; ``*_se`` columns are 0 for exact values.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from kktheory import memory
 from kktheory.kernels import Kernel
 
 
+@dataclass(frozen=True)
+class RiskSettings:
+    """How lifted risks are computed: exact up to ``exact_limit`` training points."""
+
+    budget: int  # memory budget in bytes (block sizes)
+    exact_limit: int  # exact when n ≤ exact_limit, else the subsampling estimator
+    points: int  # evaluation points b (train and test each) of the estimator
+    pairs: int  # pairs per cluster P for the within-cluster sums q̂_j
+
+
 @dataclass
-class LiftedRisk:
-    """Risks of a partition and the nearest-centroid labels of train and test points."""
+class Risk:
+    """Risks of a partition, their standard errors, and the centroid-rule labels."""
 
     train_risk: float
     objective: float
     test_risk: float
-    train_nearest: np.ndarray
-    test_labels: np.ndarray
+    train_nearest: np.ndarray  # argmin_j D_j of the evaluated training points
+    test_labels: np.ndarray  # argmin_j D_j of the evaluated test points
+    train_risk_se: float = 0.0
+    objective_se: float = 0.0
+    test_risk_se: float = 0.0
+    estimator: str = "exact"
+    train_eval: np.ndarray | None = None  # indices of evaluated training points (None: all)
+    test_eval: np.ndarray | None = None  # indices of evaluated test points (None: all)
+    bias_bound: float = 0.0  # bound on |bias| of train_risk / test_risk (subsampling)
+
+    @classmethod
+    def from_distances(cls, D_train: np.ndarray, D_test: np.ndarray, labels: np.ndarray) -> "Risk":
+        """Exact risks from squared distances to every centroid (rows: points)."""
+        return cls(
+            train_risk=float(D_train.min(axis=1).mean()),
+            objective=float(D_train[np.arange(len(labels)), labels].mean()),
+            test_risk=float(D_test.min(axis=1).mean()),
+            train_nearest=D_train.argmin(axis=1),
+            test_labels=D_test.argmin(axis=1),
+        )
+
+    def columns(self) -> dict[str, Any]:
+        """The row columns of these risks."""
+        return {
+            "train_risk": self.train_risk, "train_risk_se": self.train_risk_se,
+            "objective": self.objective, "objective_se": self.objective_se,
+            "test_risk": self.test_risk, "test_risk_se": self.test_risk_se,
+            "risk_estimator": self.estimator, "risk_bias_bound": self.bias_bound,
+        }
 
 
 def membership(labels: np.ndarray, k: int) -> np.ndarray:
@@ -61,27 +149,131 @@ def sq_dist_to_centroids(diag: np.ndarray, S: np.ndarray, q: np.ndarray, nonempt
     return D
 
 
-def lifted_risk(
-    kernel: Kernel,
-    X_train: np.ndarray,
-    labels: np.ndarray,
-    X_test: np.ndarray,
-    k: int,
-    budget: int,
-) -> LiftedRisk:
-    """Exact lifted train risk, objective and test risk of a partition (blocked)."""
+def _labels_k(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     labels = np.asarray(labels, dtype=np.int64)
+    return labels, np.bincount(labels, minlength=k) > 0
+
+
+def lifted_risk(
+    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int, budget: int
+) -> Risk:
+    """Exact lifted train risk, objective and test risk of a partition (blocked)."""
+    labels, nonempty = _labels_k(labels, k)
     Z = membership(labels, k)
-    nonempty = np.bincount(labels, minlength=k) > 0
     S_train = _cross_sums(kernel, X_train, X_train, Z, budget, "risk (train)")
     q = np.einsum("ij,ij->j", Z, S_train)
     D_train = sq_dist_to_centroids(kernel.diag(X_train), S_train, q, nonempty)
     S_test = _cross_sums(kernel, X_test, X_train, Z, budget, "risk (test)")
     D_test = sq_dist_to_centroids(kernel.diag(X_test), S_test, q, nonempty)
-    return LiftedRisk(
-        train_risk=float(D_train.min(axis=1).mean()),
-        objective=float(D_train[np.arange(len(labels)), labels].mean()),
-        test_risk=float(D_test.min(axis=1).mean()),
-        train_nearest=D_train.argmin(axis=1),
-        test_labels=D_test.argmin(axis=1),
+    return Risk.from_distances(D_train, D_test, labels)
+
+
+def within_cluster_sums(
+    kernel: Kernel, X: np.ndarray, labels: np.ndarray, k: int, pairs: int,
+    rng: np.random.Generator, budget: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(q̂_j, Var q̂_j) for every cluster: exact when N_j(N_j−1) ≤ pairs, else from pairs."""
+    q = np.zeros(k)
+    var = np.zeros(k)
+    itemsize = np.dtype(kernel.dtype).itemsize
+    for j in range(k):
+        idx = np.flatnonzero(labels == j)
+        N = len(idx)
+        if N == 0:
+            continue
+        Xj = X[idx]
+        if N * (N - 1) <= pairs:
+            q[j] = sum(float(b.sum(dtype=np.float64)) for _, b in kernel.row_blocks(Xj, Xj, budget)) / N**2
+            continue
+        a = rng.integers(N, size=pairs)
+        b = rng.integers(N - 1, size=pairs)
+        b += b >= a  # uniform over the N−1 points other than a
+        vals = np.empty(pairs)
+        step = memory.block_rows(2 * X.shape[1], itemsize, budget, pairs)
+        for s in range(0, pairs, step):
+            vals[s : s + step] = kernel.paired(Xj[a[s : s + step]], Xj[b[s : s + step]])
+        q[j] = (kernel.diag(Xj).sum() + N * (N - 1) * vals.mean()) / N**2
+        var[j] = ((N - 1) / N) ** 2 * vals.var(ddof=1) / pairs
+    return q, var
+
+
+def _sampled_risk(
+    kernel: Kernel, X_eval: np.ndarray, X_train: np.ndarray, Z: np.ndarray, q: np.ndarray,
+    q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
+    budget: int, desc: str,
+) -> tuple[float, float, np.ndarray, np.ndarray | None]:
+    """(R̂, SE, labels of the sampled points, their indices or None for all)."""
+    N = len(X_eval)
+    b = min(points, N)
+    idx = np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
+    Xs = X_eval if idx is None else X_eval[idx]
+    S = _cross_sums(kernel, Xs, X_train, Z, budget, desc)
+    D = sq_dist_to_centroids(kernel.diag(Xs), S, q, nonempty)
+    g = D.min(axis=1)
+    nearest = D.argmin(axis=1)
+    var_points = (1.0 - b / N) * g.var(ddof=1) / b if b > 1 else 0.0
+    pi = np.bincount(nearest, minlength=len(q)) / b
+    se = float(np.sqrt(var_points + np.sum(pi**2 * q_var)))
+    return float(g.mean()), se, nearest, idx
+
+
+def lifted_risk_subsampled(
+    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
+    settings: RiskSettings, rng: np.random.Generator,
+) -> Risk:
+    """The subsampling estimator of the module docstring, with standard errors."""
+    labels, nonempty = _labels_k(labels, k)
+    n = len(labels)
+    sizes = np.bincount(labels, minlength=k).astype(np.float64)
+    q, q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
+    objective = (kernel.diag(X_train).sum() - np.sum(sizes * q)) / n
+    objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
+    Z = membership(labels, k)
+    args = (q, q_var, nonempty, settings.points, rng, settings.budget)
+    tr, tr_se, tr_lab, tr_idx = _sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
+    te, te_se, te_lab, te_idx = _sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
+    return Risk(
+        train_risk=tr, objective=float(objective), test_risk=te,
+        train_nearest=tr_lab, test_labels=te_lab,
+        train_risk_se=tr_se, objective_se=objective_se, test_risk_se=te_se,
+        estimator=f"subsample(b={settings.points},pairs={settings.pairs})",
+        train_eval=tr_idx, test_eval=te_idx, bias_bound=float(np.sqrt(q_var.sum())),
     )
+
+
+def lifted(
+    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
+    settings: RiskSettings, rng: np.random.Generator,
+) -> Risk:
+    """Lifted risks: exact when n ≤ settings.exact_limit, else the subsampling estimator."""
+    if len(X_train) <= settings.exact_limit:
+        return lifted_risk(kernel, X_train, labels, X_test, k, settings.budget)
+    return lifted_risk_subsampled(kernel, X_train, labels, X_test, k, settings, rng)
+
+
+def _euclidean_sq(F: np.ndarray, C: np.ndarray) -> np.ndarray:
+    D = np.einsum("ij,ij->i", F, F)[:, None] - 2.0 * F @ C.T + np.einsum("ij,ij->i", C, C)[None, :]
+    return np.maximum(D, 0.0)
+
+
+def projected_risk(
+    F_train: np.ndarray, res_train: np.ndarray, labels: np.ndarray,
+    F_test: np.ndarray, res_test: np.ndarray, k: int,
+) -> Risk:
+    """Risks with projected centroids c̃_j = mean of φ̃ over C_j (Calandriello eq. 2), exact."""
+    labels, nonempty = _labels_k(labels, k)
+    F_train = np.asarray(F_train, dtype=np.float64)
+    F_test = np.asarray(F_test, dtype=np.float64)
+    sizes = np.bincount(labels, minlength=k).astype(np.float64)
+    C = np.zeros((k, F_train.shape[1]))
+    np.add.at(C, labels, F_train)
+    C[nonempty] /= sizes[nonempty, None]
+
+    def dist(F: np.ndarray, res: np.ndarray) -> np.ndarray:
+        D = np.asarray(res, dtype=np.float64)[:, None] + _euclidean_sq(F, C)
+        D[:, ~nonempty] = np.inf
+        return D
+
+    D_train = dist(F_train, res_train)
+    D_test = dist(F_test, res_test)
+    return Risk.from_distances(D_train, D_test, labels)

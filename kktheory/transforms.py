@@ -5,9 +5,14 @@
   O(n log n) per column by the butterfly recursion H_{2h} = [[H_h, H_h], [H_h, −H_h]].
 - :func:`dct`: the orthonormal DCT-II along axis 0 (``scipy.fft.dct(norm="ortho")``),
   any length, O(n log n) per column.
+- :func:`orthonormal`: A·u along axis 0 for A = H_n/√n (``hadamard``) or the orthonormal
+  DCT-II (``dct``), the two bounded-entry orthogonal matrices of the ROS sketches.
+- :class:`SRHT`: the subsampled randomised Hadamard (or DCT) test matrix.
 """
 
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 import scipy.fft
@@ -43,6 +48,20 @@ def dct(A: np.ndarray) -> np.ndarray:
     return scipy.fft.dct(np.asarray(A), type=2, norm="ortho", axis=0)
 
 
+#: the orthonormal transforms with bounded entries (|A_ij| ≤ √(2/n)) offered by ROS sketches
+TRANSFORMS = ("hadamard", "dct")
+
+
+def orthonormal(A: np.ndarray, transform: str) -> np.ndarray:
+    """A_n·A along axis 0 with A_n = H_n/√n (``hadamard``, n a power of two) or the
+    orthonormal DCT-II (``dct``, any n); O(n log n) per column, A_n never formed."""
+    if transform == "hadamard":
+        return fwht(A) / np.sqrt(np.asarray(A).shape[0])
+    if transform == "dct":
+        return dct(A)
+    raise ValueError(f"unknown transform {transform!r}; expected one of {TRANSFORMS}")
+
+
 class SRHT:
     """Subsampled randomised Hadamard transform Ω = D·H_N·R/√c, an N × c test matrix.
 
@@ -52,10 +71,20 @@ class SRHT:
     increasing c are nested). With this scaling E[Ω Ωᵀ] = I_N (Tropp 2011; Pourkamali-
     Anaraki & Becker Alg. 1; Wang et al. Table 2). ``right(A)`` = A·Ω[:n] costs
     O(rows·N log N) and never forms Ω.
+
+    ``transform="dct"`` gives the subsampled randomised DCT Ω = D·C_nᵀ·R·√(n/c) instead
+    (C_n the orthonormal DCT-II, N = n, no padding), with the same E[Ω Ωᵀ] = I_n; the
+    random draws are the same as for the Hadamard case of the same N.
     """
 
-    def __init__(self, n: int, c: int, rng: np.random.Generator) -> None:
-        self.n, self.c, self.N = n, c, next_power_of_two(n)
+    def __init__(
+        self, n: int, c: int, rng: np.random.Generator, transform: str = "hadamard"
+    ) -> None:
+        if transform not in TRANSFORMS:
+            raise ValueError(f"unknown transform {transform!r}; expected one of {TRANSFORMS}")
+        self.transform = transform
+        self.n, self.c = n, c
+        self.N = next_power_of_two(n) if transform == "hadamard" else n
         if not 1 <= c <= self.N:
             raise ValueError(f"SRHT needs 1 ≤ c ≤ {self.N}, got {c}")
         self.signs = rng.choice(np.array([-1.0, 1.0]), size=n)
@@ -66,7 +95,18 @@ class SRHT:
         A = np.asarray(A)
         padded = np.zeros((self.N, A.shape[0]), dtype=np.result_type(A, np.float32))
         padded[: self.n] = A.T * self.signs[:, None]
+        if self.transform == "dct":
+            return dct(padded)[self.cols].T * np.sqrt(self.N / self.c)
         return fwht(padded)[self.cols].T / np.sqrt(self.c)
+
+    def prefix(self, c: int) -> "SRHT":
+        """The SRHT of the first c sampled columns: what ``SRHT(n, c, rng)`` draws from the
+        same generator state (nested sketches); Ω_c = Ω[:, :c]·√(c_max/c)."""
+        if not 1 <= c <= self.c:
+            raise ValueError(f"prefix needs 1 ≤ c ≤ {self.c}, got {c}")
+        out = copy.copy(self)
+        out.c, out.cols = c, self.cols[:c]
+        return out
 
     def dense(self) -> np.ndarray:
         """Ω[:n] as a dense n × c matrix (tests and small n only)."""

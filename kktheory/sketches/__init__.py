@@ -5,7 +5,13 @@ config file ``configs/sketch/<name>.yaml``.
 """
 
 from kktheory.registry import import_submodules
-from kktheory.sketches.base import SKETCHES, Partition, Sketch, SketchConfig, SketchContext
+from kktheory.sketches.base import (
+    SKETCHES,
+    Partition,
+    Sketch,
+    SketchConfig,
+    SketchContext,
+)
 
 import_submodules(__name__)
 

@@ -16,21 +16,33 @@ duplicated landmarks create.
 Landmarks: uniform without replacement (default; Calandriello §3.1) or with replacement
 (``replace=true``; duplicates then add nothing to H_m). Landmarks are the first m entries
 of one random permutation (or one i.i.d. sequence), so sketches for a list of m are
-nested, and K_{n,m_max} is computed once for the whole list.
+nested, and K_{n,m_max} is computed once for the whole list. Subclasses change only how
+landmarks are drawn (``nystrom_rls``) or how many (``nystrom_liu``).
 
 Cost: K_nm in O(nmd) time (BLAS, row blocks), the eigendecomposition of K_mm in O(m³),
 the features in O(nm²); memory O(nm).
+
+Deviations: the paper writes K_mm⁺; we drop eigenvalues below ``eig_cutoff``·λ_max (a
+pseudo-inverse with a stated threshold, as any numerical pseudo-inverse does). Row
+column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks).
+
+``nystrom_liu``: the baseline "Nyström (Liu)" of Yin et al. 2022 (§5, Table 2), i.e. the
+Nyström kernel k-means of Liu, "Refined learning bounds for kernel and approximate
+k-means" (NeurIPS 2021), whose O(√(k/n)) rate needs m = Ω(√(nk)): the same embedding with
+m = ⌈√(n·k)⌉ landmarks whatever the run's m (recorded as the row's ``m_used``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
+from kktheory.sketches.projection import KernelProjection, check_eig_cutoff, whitening
 
 
 @dataclass
@@ -40,44 +52,35 @@ class NystromConfig(SketchConfig):
     eig_cutoff: float = 1e-12  # drop eigenvalues of K_mm below eig_cutoff * λ_max
 
 
-def whitening(K_mm: np.ndarray, eig_cutoff: float) -> np.ndarray:
-    """U_r Λ_r^{-1/2} for the eigenpairs of K_mm with λ > eig_cutoff·λ_max (m × r)."""
-    lam, U = np.linalg.eigh(np.asarray(K_mm, dtype=np.float64))
-    keep = lam > eig_cutoff * max(lam[-1], 0.0) if lam[-1] > 0 else np.zeros_like(lam, bool)
-    return U[:, keep] / np.sqrt(lam[keep])
-
-
 @SKETCHES.register("nystrom", NystromConfig)
-class Nystrom(Sketch):
+class Nystrom(KernelProjection):
     """Nyström embedding with uniform landmarks (Calandriello Alg. 1)."""
 
-    is_projection = True
+    def validate(self, m: int) -> None:
+        check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
 
-    def draw_landmarks(self, n: int, m: int, rng: np.random.Generator) -> np.ndarray:
+    def draw_landmarks(
+        self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
+    ) -> np.ndarray:
         """First m entries of a permutation (or an i.i.d. uniform sequence) of 0..n−1."""
+        n = len(X)
         if self.params.replace:
             return rng.integers(0, n, size=m)
         return rng.permutation(n)[:m]
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Nystrom":
-        idx = self.draw_landmarks(len(X), m, rng)
-        return self._fit_columns(X, kernel, idx, None)
+        idx = self.draw_landmarks(X, kernel, self.resolve_m(m), rng)
+        return self.fit_landmarks(X, kernel, idx, None)
 
-    def _fit_columns(
+    def fit_landmarks(
         self, X: np.ndarray, kernel: Kernel, idx: np.ndarray, K_nm: np.ndarray | None
     ) -> "Nystrom":
         """Fit from landmark indices; K_nm (n × m, optional) are their kernel columns."""
-        self.kernel = kernel
-        self.X_fit_ = X
         self.landmarks_ = np.asarray(idx)
-        self.X_landmarks_ = np.asarray(X)[idx]
-        if K_nm is None:
-            K_mm = kernel(self.X_landmarks_, self.X_landmarks_)
-        else:
-            K_mm = K_nm[idx]
-        self.K_nm_train_ = K_nm
-        self.W_ = whitening(K_mm, self.params.eig_cutoff)
-        self.info_ = {"rank_Kmm": int(self.W_.shape[1])}
+        K_mm = kernel(X[idx], X[idx]) if K_nm is None else K_nm[idx]
+        W = whitening(K_mm, self.params.eig_cutoff)
+        self.set_map(X, kernel, self.landmarks_, W, train_columns=K_nm)
+        self.info_["rank_Kmm"] = int(W.shape[1])
         return self
 
     @classmethod
@@ -92,23 +95,23 @@ class Nystrom(Sketch):
     ) -> Iterator[tuple[int, "Nystrom"]]:
         """One landmark sequence and one K_{n,m_max} for the whole list of m."""
         probe = cls(params, ctx)
-        idx = probe.draw_landmarks(len(X), max(ms), make_rng())
+        used = [probe.resolve_m(m) for m in ms]
+        idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
         K = kernel.matrix(X, X[idx], ctx.budget)
-        for m in ms:
-            yield m, cls(params, ctx)._fit_columns(X, kernel, idx[:m], K[:, :m])
+        for m, mu in zip(ms, used):
+            sketch = cls(params, ctx)
+            sketch.info_.update(probe.info_)
+            yield m, sketch.fit_landmarks(X, kernel, idx[:mu], K[:, :mu])
 
-    def kernel_columns(self, X: np.ndarray) -> np.ndarray:
-        """κ(X, landmarks), reusing the columns computed at fit for the training set."""
-        if self.K_nm_train_ is not None and X is self.X_fit_:
-            return self.K_nm_train_
-        return self.kernel.matrix(X, self.X_landmarks_, self.ctx.budget)
 
-    def transform(self, X: np.ndarray) -> np.ndarray:
-        """φ̃(x) = Λ^{-1/2} Uᵀ κ(landmarks, x) for every row of X (n × rank)."""
-        K = self.kernel_columns(X)
-        return K @ self.W_.astype(K.dtype, copy=False)
+@dataclass
+class NystromLiuConfig(NystromConfig):
+    name: str = "nystrom_liu"
 
-    def residual(self, X: np.ndarray) -> np.ndarray:
-        """‖Π_m^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖², clipped at 0 against round-off."""
-        F = self.transform(X).astype(np.float64, copy=False)
-        return np.maximum(self.kernel.diag(X) - np.einsum("ij,ij->i", F, F), 0.0)
+
+@SKETCHES.register("nystrom_liu", NystromLiuConfig)
+class NystromLiu(Nystrom):
+    """Nyström with m = ⌈√(n·k)⌉ landmarks (Yin et al.'s baseline "Nyström (Liu)")."""
+
+    def resolve_m(self, m: int) -> int:
+        return math.ceil(math.sqrt(self.ctx.n * self.ctx.k) - 1e-9)

@@ -1,0 +1,37 @@
+"""Empirical checks of the papers' lemmas and theorems, and the theory curves (DESIGN §3.6–3.7).
+
+- :mod:`~kktheory.bounds.gamma` — γ-preservation (Calandriello Def. 2) and d_eff (Def. 3);
+- :mod:`~kktheory.bounds.trace` — trace-norm errors (Wang Thm 1, Pourkamali Thm 1);
+- :mod:`~kktheory.bounds.jl` — pairwise distortion (Yin Lemma 5) and the kernel-column
+  objective (Yin Lemma 6);
+- :mod:`~kktheory.bounds.theory` — required m, gap bounds, rate shapes, slope fits;
+- :mod:`~kktheory.bounds.spectral` — exact and randomized eigenvalue / trace primitives;
+- :mod:`~kktheory.bounds.engine` — the per-run glue that writes the bound columns;
+- :mod:`~kktheory.bounds.spec` — the ``bounds`` / ``bound_*`` config fields.
+
+The array-level functions take matrices, not sketch objects, so each can be checked on
+its own against a dense recomputation.
+"""
+
+from kktheory.bounds.engine import COLUMNS, BoundEngine
+from kktheory.bounds.gamma import EIG_CUTOFF, GammaPreservation, effective_dimension, gamma_preservation, residual_matrix
+from kktheory.bounds.jl import PairRatios, jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
+from kktheory.bounds.spec import BOUND_NAMES, BoundsSpec, build_bounds_spec
+from kktheory.bounds.theory import (
+    SlopeFit, calandriello_thm1_shape, fit_loglog_slope, lemma1_required_m, lemma2_bound,
+    lemma3_required_m, pourkamali_bound, wang_thm2_bound, yin_implied_eps, yin_lemma6_bound,
+    yin_required_m, yin_thm2_shape,
+)
+from kktheory.bounds.trace import (
+    TraceNorms, approximation_error_dense, approximation_error_psd, trace_norms_dense, trace_norms_psd,
+)
+
+__all__ = [
+    "BOUND_NAMES", "COLUMNS", "EIG_CUTOFF", "BoundEngine", "BoundsSpec", "GammaPreservation",
+    "PairRatios", "SlopeFit", "TraceNorms", "approximation_error_dense", "approximation_error_psd",
+    "build_bounds_spec", "calandriello_thm1_shape", "effective_dimension", "fit_loglog_slope",
+    "gamma_preservation", "jl_distortion", "kernel_columns_objective", "lemma1_required_m",
+    "lemma2_bound", "lemma3_required_m", "pair_ratios", "pourkamali_bound", "projection_ratios",
+    "residual_matrix", "trace_norms_dense", "trace_norms_psd", "wang_thm2_bound",
+    "yin_implied_eps", "yin_lemma6_bound", "yin_required_m", "yin_thm2_shape",
+]

@@ -1,0 +1,360 @@
+"""The bound checks of a run: one :class:`BoundEngine` per data draw, one row part per m.
+
+The engine holds what every m of a run shares — the kernel matrix (dense path), the
+spectrum of K, d_eff(γ), K² for the JL check, the k-means reference on kernel columns,
+the sample of points for pair ratios — and :meth:`BoundEngine.row` computes the columns
+of the selected checks for one fitted sketch and its partition. Which checks apply depends
+on the sketch (DESIGN §3.6); a check that does not apply leaves its columns empty (NaN for
+numbers, None for booleans), never zero:
+
+==================  ==========================================  =========================
+sketch kind         how it is recognised                        checks that apply
+==================  ==========================================  =========================
+projection          ``is_projection`` (Nyström family, KPCA)    all; ``jl`` → proj_ratio_*
+JL family           ``jl_scale()`` is not None (k_i ↦ R·k_i)    ``jl`` (Lemma 5, Lemma 6)
+other embedding     features approximating K (RFF, one-pass)    trace, pourkamali,
+                                                                wang_thm2 (exact path only)
+no embedding        comparators (``is_embedding=False``)        none
+==================  ==========================================  =========================
+
+The checks against the exact solution (Lemma 2, Lemma 6, Pourkamali Thm 1, Wang Thm 2)
+take ``ref_train_risk`` / ``ref_objective`` from the row's risk columns and are left empty
+when the run has no reference. The papers state them for optimal partitions (ERMs);
+here both sides are the partitions the algorithms returned, so a violation is a finding
+about the algorithms as run, not necessarily about the lemma.
+
+Exact path (n ≤ ``bound_exact_max_n``): K is held in float64 (memory checked first), its
+full spectrum comes from one dense eigendecomposition per data draw, all pairs are used.
+Randomized path: products with K are recomputed in row blocks unless K fits a quarter of
+the budget; top eigenvalues by subspace iteration, d_eff by Hutchinson + CG, pair ratios
+over a seeded sample of ``bound_sample_points`` points (the max over a sample is a lower
+estimate of the max over all pairs), and the checks that need dense n×n algebra
+(kernel-column reference, indefinite nuclear norms) are left empty. Errors of randomized
+values are in the ``*_err`` columns (0 for exact values); ``bounds_method`` says which path.
+
+Spectra, d_eff and the kernel-column reference are cached on disk with joblib.Memory
+under ``<results_dir>/cache``, keyed by the kktheory version, the dataset config, n,
+n_test, data_seed, the resolved kernel and (where they matter) the number of eigenvalues,
+γ, the tolerance and the clustering config. The exact path caches the whole spectrum of
+K once per data draw, which serves every s.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from joblib import Memory
+
+from kktheory import __version__
+from kktheory.bounds import theory
+from kktheory.bounds.gamma import EIG_CUTOFF, effective_dimension, gamma_preservation, residual_matrix
+from kktheory.bounds.jl import jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
+from kktheory.bounds.spectral import (
+    KernelOperator, effective_dimension_hutchinson, lambda_max_dense, require_dense, top_eigenpairs,
+)
+from kktheory.bounds.trace import (
+    TraceNorms, approximation_error_dense, approximation_error_psd, trace_norms_dense, trace_norms_psd,
+)
+from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.kernels import Kernel
+from kktheory.seeding import component_rng
+
+if TYPE_CHECKING:
+    from kktheory.config import RunSpec
+    from kktheory.datasets import Dataset
+    from kktheory.sketches import Partition, Sketch
+
+NAN = float("nan")
+
+#: columns of each check; booleans are empty as None, numbers as NaN
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "gamma": (
+        "gamma_rho", "gamma_ratio", "gamma_eps", "gamma_eps_err", "gamma_residual",
+        "gamma_residual_err", "deff", "deff_err", "lemma1_m", "lemma3_m",
+        "lemma2_gap", "lemma2_bound", "lemma2_holds",
+    ),
+    "trace": ("trace_s", "trace_norm_sketch", "trace_norm_best", "trace_ratio", "trace_ratio_err"),
+    "jl": (
+        "jl_scale", "jl_eps", "jl_eps_free", "jl_ratio_min", "jl_ratio_max", "jl_pairs",
+        "jl_required_m", "jl_eps_implied", "lemma6_bound", "lemma6_gap_risk", "lemma6_holds_risk",
+        "kc_objective", "kc_ref_objective", "lemma6_gap_kc", "lemma6_holds_kc",
+        "lemma6_bound_kc_rel", "lemma6_holds_kc_rel",
+        "proj_ratio_min", "proj_ratio_mean", "proj_ratio_max", "proj_pairs",
+    ),
+    "pourkamali": (
+        "approx_nuclear", "pourkamali_gap", "pourkamali_bound", "pourkamali_holds",
+        "pourkamali_bound_psd", "pourkamali_holds_psd",
+    ),
+    "wang_thm2": ("wang_s", "wang_eps", "wang_ratio", "wang_bound", "wang_holds"),
+}
+#: number of Hutchinson probes for d_eff on the randomized path
+DEFF_PROBES = 64
+
+
+def empty(name: str) -> dict[str, Any]:
+    """The columns of one check, all empty."""
+    return {c: (None if "holds" in c else NAN) for c in COLUMNS[name]}
+
+
+def _holds(value: float, bound: float) -> bool | None:
+    return None if not (math.isfinite(value) and not math.isnan(bound)) else bool(value <= bound)
+
+
+def _ref(cols: dict[str, Any], name: str) -> float:
+    value = cols.get(name)
+    return float(value) if value is not None and np.isfinite(value) else NAN
+
+
+# -- cached computations (module level so that joblib can key them) -------------------------
+def full_spectrum(key: dict[str, Any], K: np.ndarray) -> np.ndarray:
+    """All eigenvalues of K, descending (dense, O(n³))."""
+    return np.linalg.eigvalsh(K)[::-1].copy()
+
+
+def top_spectrum(key: dict[str, Any], t: int, tol: float, seed: int, op: KernelOperator) -> tuple[np.ndarray, np.ndarray]:
+    """Top-t eigenvalues of K and their residual errors (subspace iteration)."""
+    ritz = top_eigenpairs(op, op.n, t, component_rng(seed, "bounds-spectrum"), tol)
+    return ritz.values, ritz.residuals
+
+
+def deff_estimate(key: dict[str, Any], gamma: float, tol: float, seed: int, op: KernelOperator) -> tuple[float, float]:
+    """d_eff(γ) and its stated error by Hutchinson + CG."""
+    est = effective_dimension_hutchinson(
+        op, op.n, gamma, component_rng(seed, "bounds-deff"), DEFF_PROBES, tol,
+    )
+    return est.value, est.error
+
+
+def kernel_columns_reference(
+    key: dict[str, Any], k: int, clustering: ClusteringConfig, seed: int, K: np.ndarray
+) -> float:
+    """W_kc of the run's clusterer applied to the kernel columns k_i (Yin Lemma 6's C_n)."""
+    clusterer = CLUSTERERS.get(clustering.name).impl(clustering)
+    labels = clusterer.fit(K, k, component_rng(seed, "bounds-kc-reference")).labels
+    return kernel_columns_objective(K, labels, k)
+
+
+class BoundEngine:
+    """Bound checks of one run (one data draw, one kernel), for any number of sketches."""
+
+    def __init__(self, spec: "RunSpec", kernel: Kernel, data: "Dataset") -> None:
+        self.b = spec.bounds
+        self.names = self.b.names
+        self.n, self.k, self.gamma = spec.n, spec.k, spec.gamma
+        self.seed, self.data_seed, self.budget = spec.seed, spec.data_seed, spec.budget
+        self.clustering = spec.clustering
+        self.kernel = replace(kernel, dtype="float64")
+        self.X = np.asarray(data.X_train, dtype=np.float64)
+        self.exact = self.n <= self.b.exact_max_n
+        kernel_key = {k: v for k, v in asdict(self.kernel).items() if k != "dtype"}
+        self.key = {
+            "version": __version__, "dataset": asdict(spec.dataset), "n": spec.n, "n_test": spec.n_test,
+            "data_seed": spec.data_seed, "kernel": kernel_key,
+        }
+        self.memory = Memory(Path(spec.cfg.results_dir) / "cache", verbose=0) if self.names else None
+        self._lazy: dict[str, Any] = {}
+
+    # -- shared, lazily computed ---------------------------------------------------------
+    def _get(self, name: str, make) -> Any:
+        if name not in self._lazy:
+            self._lazy[name] = make()
+        return self._lazy[name]
+
+    @property
+    def K(self) -> np.ndarray:
+        """The dense float64 training kernel matrix (exact path)."""
+        def make() -> np.ndarray:
+            require_dense(self.n, 4, self.budget)
+            return self.kernel.matrix(self.X, self.X, self.budget)
+        return self._get("K", make)
+
+    @property
+    def op(self) -> KernelOperator:
+        """Products with K: the dense matrix on the exact path, blocked otherwise."""
+        return self._get("op", lambda: KernelOperator(
+            self.kernel, self.X, self.budget, self.K if self.exact else None))
+
+    @property
+    def trace_K(self) -> float:
+        return self._get("trace_K", lambda: float(self.kernel.diag(self.X).sum()))
+
+    @property
+    def kappa2(self) -> float:
+        """κ² = max_i κ(x_i, x_i) (the sup over the sample)."""
+        return self._get("kappa2", lambda: float(self.kernel.diag(self.X).max()))
+
+    def spectrum(self, t: int) -> tuple[np.ndarray, float]:
+        """(top-t eigenvalues of K, stated error of their sum)."""
+        if self.exact:
+            lam = self._get("spectrum", lambda: self.memory.cache(full_spectrum, ignore=["K"])(self.key, self.K))
+            return lam[:t], 0.0
+        vals, res = self._get(f"top{t}", lambda: self.memory.cache(top_spectrum, ignore=["op"])(
+            self.key, t, self.b.tol, self.data_seed, self.op))
+        return vals, float(np.sum(res))
+
+    def deff(self) -> tuple[float, float]:
+        """d_eff(γ) with its stated error (0 when exact)."""
+        if self.exact:
+            return effective_dimension(self.spectrum(self.n)[0], self.gamma), 0.0
+        return self._get("deff", lambda: self.memory.cache(deff_estimate, ignore=["op"])(
+            self.key, self.gamma, self.b.tol, self.data_seed, self.op))
+
+    @property
+    def sample(self) -> np.ndarray:
+        """Sorted indices of the points whose pairs give distance ratios."""
+        def make() -> np.ndarray:
+            if self.exact or self.b.sample_points >= self.n:
+                return np.arange(self.n)
+            rng = component_rng(self.seed, "bounds-pairs")
+            return np.sort(rng.choice(self.n, self.b.sample_points, replace=False))
+        return self._get("sample", make)
+
+    def _column_gram(self) -> np.ndarray:
+        """Gram matrix of the kernel columns of the sample: K_{:,S}ᵀ K_{:,S}."""
+        def make() -> np.ndarray:
+            if self.exact:
+                return self.K @ self.K
+            C = self.kernel.matrix(self.X, self.X[self.sample], self.budget)
+            return C.T @ C
+        return self._get("K2", make)
+
+    def _point_gram(self) -> np.ndarray:
+        """K restricted to the sample (the RKHS Gram matrix of the sampled points)."""
+        if self.exact:
+            return self.K
+        return self._get("K_sample", lambda: self.kernel.matrix(self.X[self.sample], self.X[self.sample], self.budget))
+
+    # -- one row -------------------------------------------------------------------------
+    def row(self, sketch: "Sketch", part: "Partition", cols: dict[str, Any], m: int) -> dict[str, Any]:
+        """The bound columns of one fitted sketch, its partition and its risk columns."""
+        if not self.names:
+            return {}
+        t0 = time.perf_counter()
+        F = None
+        if sketch.is_embedding and part.features is not None:
+            F = np.asarray(part.features, dtype=np.float64)
+        kind = None
+        if F is not None:
+            kind = "jl" if sketch.jl_scale() is not None else (
+                "projection" if sketch.is_projection else "lowrank")
+        out: dict[str, Any] = {"bounds_method": "exact" if self.exact else "randomized"}
+        trace = self._trace(sketch, F, kind) if {"trace", "wang_thm2"} & set(self.names) else None
+        for name in self.names:
+            if name == "gamma":
+                out.update(self._gamma(sketch, F, kind, cols))
+            elif name == "trace":
+                out.update(trace.columns() if trace is not None else empty("trace"))
+            elif name == "jl":
+                out.update(self._jl(sketch, F, kind, part.labels, cols, sketch.resolve_m(m)))
+            elif name == "pourkamali":
+                out.update(self._pourkamali(F, kind, cols))
+            elif name == "wang_thm2":
+                out.update(self._wang(trace, cols))
+        out["time_bounds"] = time.perf_counter() - t0
+        return out
+
+    def target_rank(self, sketch: "Sketch", F: np.ndarray) -> int:
+        """s of Wang Thm 1/2: the sketch's resolved target rank ``s_``, an integer
+        ``params.s``, the feature dimension when ``params.s`` is a rule the sketch resolved
+        (its features then have s columns), else k."""
+        s = getattr(sketch, "s_", None)
+        if s is None:
+            p = getattr(sketch.params, "s", None)
+            s = p if isinstance(p, (int, np.integer)) and not isinstance(p, bool) else (
+                F.shape[1] if p is not None else self.k)
+        return int(min(max(int(s), 1), self.n))
+
+    def _gamma(self, sketch: "Sketch", F: np.ndarray | None, kind: str | None, cols: dict[str, Any]) -> dict[str, Any]:
+        if kind != "projection":
+            return empty("gamma")
+        lam_max_K = float(self.spectrum(1)[0][0])
+        if self.exact:
+            lam_E, err = lambda_max_dense(residual_matrix(self.K, F), component_rng(self.seed, "bounds-gamma"))
+        else:
+            op = self.op
+            ritz = top_eigenpairs(lambda V: op(V) - F @ (F.T @ V), self.n, 1,
+                                  component_rng(self.seed, "bounds-gamma"), self.b.tol)
+            lam_E, err = float(ritz.values[0]), float(ritz.residuals[0])
+        gp = gamma_preservation(lam_E, self.gamma, lam_max_K, err, EIG_CUTOFF)
+        deff, deff_err = self.deff()
+        dictionary = sketch.landmarks_ is not None
+        bound = theory.lemma2_bound(self.k, deff, gp.gamma_eps, self.gamma, self.n)
+        gap = float(cols["train_risk"]) - _ref(cols, "ref_train_risk")
+        return {
+            **gp.columns(), "deff": deff, "deff_err": deff_err,
+            "lemma1_m": theory.lemma1_required_m(self.n, self.gamma, self.b.delta, self.b.eps, self.kappa2) if dictionary else NAN,
+            "lemma3_m": theory.lemma3_required_m(self.n, deff, self.b.delta, self.b.eps, self.kappa2) if dictionary else NAN,
+            "lemma2_gap": gap, "lemma2_bound": bound, "lemma2_holds": _holds(gap, bound),
+        }
+
+    def _trace(self, sketch: "Sketch", F: np.ndarray | None, kind: str | None) -> TraceNorms | None:
+        if kind not in ("projection", "lowrank"):
+            return None
+        s = self.target_rank(sketch, F)
+        if kind == "projection":
+            top, err = self.spectrum(s)
+            return trace_norms_psd(self.trace_K, top, F, s, err)
+        if not self.exact:
+            return None
+        return trace_norms_dense(self.K, self.spectrum(s)[0], F, s)
+
+    def _jl(self, sketch: "Sketch", F: np.ndarray | None, kind: str | None, labels: np.ndarray,
+            cols: dict[str, Any], m: int) -> dict[str, Any]:
+        out = empty("jl")
+        S = self.sample
+        if kind == "projection":
+            H = F[S] @ F[S].T
+            out.update(projection_ratios(pair_ratios(self._point_gram(), H)))
+        elif kind == "jl":
+            H = F[S] @ F[S].T
+            jl = jl_distortion(pair_ratios(self._column_gram(), H), float(sketch.jl_scale()))
+            eps = jl["jl_eps"]
+            bound = theory.yin_lemma6_bound(eps)
+            gap_risk = float(cols["train_risk"]) - _ref(cols, "ref_train_risk")
+            out.update(jl)
+            out.update(
+                jl_required_m=theory.yin_required_m(self.n, self.b.delta, self.b.eps),
+                jl_eps_implied=theory.yin_implied_eps(self.n, self.b.delta, m),
+                lemma6_bound=bound, lemma6_gap_risk=gap_risk, lemma6_holds_risk=_holds(gap_risk, bound),
+            )
+            if self.exact:
+                kc = kernel_columns_objective(self.K, labels, self.k)
+                ref = self._get("kc_ref", lambda: self.memory.cache(kernel_columns_reference, ignore=["K"])(
+                    self.key, self.k, self.clustering, self.seed, self.K))
+                rel = bound * ref
+                out.update(
+                    kc_objective=kc, kc_ref_objective=ref, lemma6_gap_kc=kc - ref,
+                    lemma6_holds_kc=_holds(kc - ref, bound), lemma6_bound_kc_rel=rel,
+                    lemma6_holds_kc_rel=_holds(kc - ref, rel),
+                )
+        return out
+
+    def _pourkamali(self, F: np.ndarray | None, kind: str | None, cols: dict[str, Any]) -> dict[str, Any]:
+        out = empty("pourkamali")
+        if kind == "projection":
+            nuclear = approximation_error_psd(self.trace_K, F)
+        elif kind == "lowrank" and self.exact:
+            nuclear = approximation_error_dense(self.K, F)
+        else:
+            return out
+        gap = self.n * (float(cols["objective"]) - _ref(cols, "ref_objective"))
+        bound = theory.pourkamali_bound(nuclear)
+        out.update(approx_nuclear=nuclear, pourkamali_gap=gap, pourkamali_bound=bound,
+                   pourkamali_holds=_holds(gap, bound))
+        if kind == "projection":  # E = K − FFᵀ ⪰ 0: the tr(E) form applies
+            out.update(pourkamali_bound_psd=nuclear, pourkamali_holds_psd=_holds(gap, nuclear))
+        return out
+
+    def _wang(self, trace: TraceNorms | None, cols: dict[str, Any]) -> dict[str, Any]:
+        if trace is None or not math.isfinite(trace.ratio):
+            return empty("wang_thm2")
+        eps = trace.ratio - 1.0
+        bound = theory.wang_thm2_bound(eps, self.k, trace.s)
+        ratio = float(cols["objective"]) / _ref(cols, "ref_objective") if _ref(cols, "ref_objective") > 0 else NAN
+        return {"wang_s": trace.s, "wang_eps": eps, "wang_ratio": ratio, "wang_bound": bound,
+                "wang_holds": _holds(ratio, bound)}

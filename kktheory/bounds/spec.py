@@ -1,0 +1,91 @@
+"""Which bound checks a run computes, and their parameters (top-level config fields).
+
+=========================  ==============================================================
+``bounds``                 list of checks (default ``[]``: bounds cost extra), or ``all``:
+
+                           - ``gamma``: γ-preservation (Calandriello Def. 2), d_eff,
+                             Lemma 1/3 required m, Lemma 2 gap check;
+                           - ``trace``: trace-norm ratio (Wang Thm 1);
+                           - ``jl``: JL distortion and Lemma 6 (Yin) for k_i ↦ R·k_i
+                             sketches, distance ratios for projection embeddings;
+                           - ``pourkamali``: Pourkamali-Anaraki & Becker Thm 1 gap check;
+                           - ``wang_thm2``: Wang Thm 2 objective ratio check.
+``bound_exact_max_n``      exact (dense, O(n³)) computation up to this n; above it,
+                           randomized estimates with a stated error (default 3000)
+``bound_delta``            failure probability δ of the lemmas' required m (default 0.1)
+``bound_eps``              target ε of the lemmas' required m (default 0.5)
+``bound_sample_points``    above ``bound_exact_max_n``: points whose pairs give the
+                           distance ratios (default 2000, i.e. ~2·10⁶ pairs)
+``bound_tol``              relative tolerance of randomized eigenvalue and trace
+                           estimates (default 1e-6)
+=========================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from omegaconf import DictConfig, ListConfig
+
+from kktheory.errors import ConfigError
+
+BOUND_NAMES = ("gamma", "trace", "jl", "pourkamali", "wang_thm2")
+ALLOWED = f"a list of {' | '.join(BOUND_NAMES)}, or all (e.g. bounds=[gamma,trace])"
+
+
+@dataclass(frozen=True)
+class BoundsSpec:
+    """Validated bound settings of a run."""
+
+    names: tuple[str, ...] = ()
+    exact_max_n: int = 3000
+    delta: float = 0.1
+    eps: float = 0.5
+    sample_points: int = 2000
+    tol: float = 1e-6
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    items = list(value) if isinstance(value, (list, tuple, ListConfig)) else [value]
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str) or item not in (*BOUND_NAMES, "all"):
+            raise ConfigError("bounds", item if len(items) > 1 else value, ALLOWED)
+        for name in BOUND_NAMES if item == "all" else (item,):
+            if name not in out:
+                out.append(name)
+    return tuple(out)
+
+
+def _number(cfg: DictConfig, name: str, lo: float, hi: float, what: str) -> float:
+    value = cfg.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+        math.isfinite(value) and lo < value < hi
+    ):
+        raise ConfigError(name, value, what)
+    return float(value)
+
+
+def _integer(cfg: DictConfig, name: str, lo: int) -> int:
+    value = cfg.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise ConfigError(name, value, f"an integer ≥ {lo}")
+    return value
+
+
+def build_bounds_spec(cfg: DictConfig) -> BoundsSpec:
+    """Validate the ``bounds`` and ``bound_*`` fields of a composed config."""
+    if "bounds" not in cfg:  # a config composed without the bound fields
+        return BoundsSpec()
+    return BoundsSpec(
+        names=_names(cfg.get("bounds")),
+        exact_max_n=_integer(cfg, "bound_exact_max_n", 0),
+        delta=_number(cfg, "bound_delta", 0.0, 1.0, "a probability 0 < δ < 1"),
+        eps=_number(cfg, "bound_eps", 0.0, 1.0, "a target accuracy 0 < ε < 1"),
+        sample_points=_integer(cfg, "bound_sample_points", 2),
+        tol=_number(cfg, "bound_tol", 0.0, 1.0, "a relative tolerance 0 < tol < 1"),
+    )

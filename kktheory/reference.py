@@ -1,0 +1,182 @@
+"""Reference solution for excess risk, cached on disk (DESIGN §3.4).
+
+Config field ``reference``:
+
+- ``exact``: exact kernel k-means C_n (:func:`kktheory.kernel_kmeans.kernel_kmeans`,
+  ``reference_n_init`` restarts, Lloyd run to a fixed point or ``REFERENCE_MAX_ITER``
+  iterations). K is stored when it fits the memory budget, otherwise every Lloyd product is
+  recomputed in blocks: memory stays bounded but the time is O(n²d) per restart and more —
+  asked for explicitly, it is done (and logged), never refused.
+- ``auto`` (default): ``exact`` when K (n²·itemsize) fits the memory budget, else ``none``,
+  so that a large n never silently starts O(n²)-memory work; the row's
+  ``ref_description`` says what was used and why.
+- ``none``: no reference; the ref_* and excess_* columns are NaN.
+- ``nystrom:<m>``: Nyström (uniform landmarks, m an integer or an m rule such as
+  ``4*sqrt_n``) with k-means++ (``reference_n_init`` restarts): a large-m stand-in for
+  exact kernel k-means when n is too large (DESIGN §3.4).
+
+The reference partition is scored with lifted centroids by :mod:`kktheory.risk`
+(exact up to ``risk_exact_limit``, the subsampling estimator above), giving
+``ref_train_risk``, ``ref_objective``, ``ref_test_risk`` and their ``*_se``. Each row gets
+``excess_test_risk`` = test_risk − ref_test_risk and ``excess_train_risk`` =
+train_risk − ref_train_risk with standard errors √(se² + ref_se²) (the two estimates use
+independent draws). With ``centroids=projected`` the run's risks use its projected
+centroids while the reference keeps lifted ones (it has no embedding).
+
+Caching: ``joblib.Memory`` under ``<results_dir>/cache``, keyed by what the reference
+depends on — dataset config, n, n_test, data_seed, kernel config, dtype, k, the resolved
+reference and its settings, the risk estimator settings when n exceeds the exact limit, and
+the package version — and not by the sketch, the clustering or the run's seed: all runs of a
+sweep on one data draw share one reference. Its randomness comes from ``data_seed``
+(streams "reference" and "reference-risk"). Rows carry ``ref_cached`` (True when read
+from the cache) and ``time_reference`` (seconds spent obtaining it in this process).
+Concurrent jobs that miss the cache at the same moment may each compute it once; the
+results are identical.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from joblib import Memory
+
+from kktheory import __version__, memory
+from kktheory.cluster import KMeansPP, ClusteringConfig
+from kktheory.datasets import Dataset
+from kktheory.gram import Gram, gram_fits
+from kktheory.kernel_kmeans import kernel_kmeans
+from kktheory.kernels import Kernel
+from kktheory.risk import RiskSettings, lifted_risk, lifted_risk_subsampled
+from kktheory.seeding import component_rng
+from kktheory.sketches.base import SketchContext
+from kktheory.sketches.nystrom import Nystrom, NystromConfig
+
+if TYPE_CHECKING:
+    from kktheory.config import RunSpec
+
+log = logging.getLogger(__name__)
+
+REFERENCE_KINDS = ("auto", "exact", "none", "nystrom")
+REFERENCE_ALLOWED = "auto | exact | none | nystrom:<m> (m an integer or an m rule, e.g. nystrom:5000)"
+REFERENCE_MAX_ITER = 300
+REFERENCE_TOL = 0.0  # Lloyd to a fixed point
+CACHE = "cache"
+RISK_KEYS = ("train_risk", "objective", "test_risk")
+
+
+@dataclass(frozen=True)
+class ReferenceSpec:
+    """A validated ``reference`` value: kind, and m for ``nystrom``."""
+
+    kind: str
+    n_init: int = 10
+    m: int | None = None
+    m_rule: str | None = None
+
+
+def resolve(ref: ReferenceSpec, n: int, dtype: str, budget: int) -> tuple[ReferenceSpec, str]:
+    """Replace ``auto`` by ``exact`` or ``none`` (memory budget); (resolved, note)."""
+    if ref.kind != "auto":
+        return ref, ""
+    need = n * n * np.dtype(dtype).itemsize
+    if gram_fits(n, dtype, budget):
+        return ReferenceSpec("exact", ref.n_init), "auto"
+    return ReferenceSpec("none", ref.n_init), (
+        f"auto: K needs {memory.fmt_bytes(need)} > budget {memory.fmt_bytes(budget)}"
+    )
+
+
+def describe(ref: ReferenceSpec) -> str:
+    """Short description of a resolved reference."""
+    if ref.kind == "exact":
+        return f"exact(n_init={ref.n_init})"
+    if ref.kind == "nystrom":
+        return f"nystrom(m={ref.m},n_init={ref.n_init})"
+    return "none"
+
+
+def _compute(key: dict[str, Any], data: Dataset, kernel: Kernel, budget: int) -> dict[str, Any]:
+    """The reference partition and its lifted risks (the cached function: see ``key``)."""
+    k = key["k"]
+    rng = component_rng(key["data_seed"], "reference")
+    X = data.X_train
+    out: dict[str, Any] = {}
+    if key["reference"] == "exact":
+        gram = Gram(kernel, X, budget)
+        if not gram.stored:
+            log.warning("exact reference with K recomputed in blocks (n=%d): O(n²d) per product", len(X))
+        res = kernel_kmeans(gram, k, rng, key["n_init"], key["max_iter"], key["tol"])
+        labels = res.labels
+        out.update(ref_n_iter=res.n_iter, ref_kernel_stored=gram.stored)
+        del gram
+    else:
+        ctx = SketchContext(n=len(X), k=k, gamma=np.nan, budget=budget, dtype=kernel.dtype)  # γ unused
+        sketch = Nystrom(NystromConfig(), ctx).fit(X, kernel, key["m"], rng)
+        clusterer = KMeansPP(ClusteringConfig(name="kmeanspp", n_init=key["n_init"]))
+        labels = clusterer.fit(sketch.transform(X), k, rng).labels
+    s = key["risk"]  # None: n within the exact limit
+    if s is None:
+        risk = lifted_risk(kernel, X, labels, data.X_test, k, budget)
+    else:
+        rng_risk = component_rng(key["data_seed"], "reference-risk")
+        risk = lifted_risk_subsampled(kernel, X, labels, data.X_test, k, RiskSettings(budget, **s), rng_risk)
+    for name in RISK_KEYS:
+        out[f"ref_{name}"] = getattr(risk, name)
+        out[f"ref_{name}_se"] = getattr(risk, f"{name}_se")
+    out["ref_risk_estimator"] = risk.estimator
+    out["labels"] = labels
+    return out
+
+
+def cache_key(spec: "RunSpec", ref: ReferenceSpec) -> dict[str, Any]:
+    """Everything the reference depends on (and nothing about the sketch or the run seed)."""
+    s = spec.risk
+    risk = (
+        None if spec.n <= s.exact_limit
+        else {"exact_limit": s.exact_limit, "points": s.points, "pairs": s.pairs}
+    )
+    return {
+        "version": __version__, "dataset": asdict(spec.dataset), "n": spec.n,
+        "n_test": spec.n_test, "data_seed": spec.data_seed, "kernel": asdict(spec.kernel),
+        "dtype": spec.dtype, "k": spec.k, "reference": ref.kind, "m": ref.m,
+        "n_init": ref.n_init, "max_iter": REFERENCE_MAX_ITER, "tol": REFERENCE_TOL, "risk": risk,
+    }
+
+
+def reference_columns(
+    spec: "RunSpec", data: Dataset, kernel: Kernel, results_dir: str
+) -> tuple[dict[str, Any], np.ndarray | None]:
+    """Row columns of the run's reference (computed or read from the cache), and its labels."""
+    t0 = time.perf_counter()
+    ref, note = resolve(spec.reference, spec.n, spec.dtype, spec.budget)
+    desc = describe(ref) + (f" [{note}]" if note else "")
+    cols: dict[str, Any] = {"ref_description": desc}
+    if ref.kind == "none":
+        cols.update({f"ref_{n}{se}": np.nan for n in RISK_KEYS for se in ("", "_se")})
+        cols.update(ref_cached=False, time_reference=time.perf_counter() - t0)
+        return cols, None
+    key = cache_key(spec, ref)
+    func = Memory(str(Path(results_dir) / CACHE), verbose=0).cache(
+        _compute, ignore=["data", "kernel", "budget"]
+    )
+    cached = bool(func.check_call_in_cache(key, data, kernel, spec.budget))
+    out = dict(func(key, data, kernel, spec.budget))
+    labels = out.pop("labels")
+    elapsed = time.perf_counter() - t0
+    log.info("reference %s: ref_cached=%s, %.2f s", desc, cached, elapsed)
+    cols.update(out, ref_cached=cached, time_reference=elapsed)
+    return cols, labels
+
+
+def excess_columns(cols: dict[str, Any], ref_cols: dict[str, Any]) -> dict[str, float]:
+    """excess_{train,test}_risk = risk − reference risk, with their standard errors."""
+    out: dict[str, float] = {}
+    for name in ("train_risk", "test_risk"):
+        out[f"excess_{name}"] = cols[name] - ref_cols[f"ref_{name}"]
+        out[f"excess_{name}_se"] = float(np.hypot(cols[f"{name}_se"], ref_cols[f"ref_{name}_se"]))
+    return out

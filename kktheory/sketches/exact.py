@@ -1,0 +1,122 @@
+"""Exact kernel k-means and the exact kernel features (DESIGN §3.2, §3.3).
+
+Partition: the sketch runs exact kernel k-means on K = κ(X, X)
+(:func:`kktheory.kernel_kmeans.kernel_kmeans`: Lloyd on K with k-means++ seeding in the
+RKHS), with ``n_init``, ``max_iter`` and ``tol`` from the clustering config (whichever
+clusterer is selected, the algorithm is Lloyd on K). K is stored when it fits the memory
+budget and recomputed in blocks otherwise; row column ``kernel_stored`` says which.
+Cost: O(n²d) for K, O(n²k) for the first product of each restart, then O(n·moved·k) per
+iteration; memory n² (stored) or one block.
+
+Features: with K = V Λ Vᵀ (eigenvalues above ``eig_cutoff``·λ_max kept, rank r), the
+training features are V_r Λ_r^{1/2}, so that ‖f_i − f_j‖² = (e_i − e_j)ᵀ K (e_i − e_j) is
+every RKHS distance. This is the projection onto H_n = span{φ(x_1..x_n)} in an
+orthonormal basis (Nyström with every training point as a landmark), so a new point maps
+to φ̃(x) = Λ_r^{-1/2} V_rᵀ κ(X, x) and residual(x) = κ(x, x) − ‖φ̃(x)‖²; projected centroids
+then coincide with lifted ones. The features are not needed for the partition and are
+computed on first use of ``transform``: a dense eigendecomposition, O(n³) time and about
+3·n² floats of memory (K, V and LAPACK's workspace), refused above the budget — small n
+only.
+
+The sketch size m of the run is ignored: ``m_used`` = n.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from kktheory import memory
+from kktheory.cluster import Clusterer, count_empty
+from kktheory.errors import ConfigError
+from kktheory.gram import Gram
+from kktheory.kernel_kmeans import kernel_kmeans
+from kktheory.kernels import Kernel
+from kktheory.sketches.base import SKETCHES, Partition, Sketch, SketchConfig
+
+#: dense symmetric eigendecomposition: K, V and workspace, in float64
+EIGH_COPIES = 3
+
+
+@dataclass
+class ExactConfig(SketchConfig):
+    name: str = "exact"
+    eig_cutoff: float = 1e-12  # features: drop eigenvalues of K below eig_cutoff·λ_max
+    n_local_trials: Optional[int] = None  # k-means++ candidates per centre (None: 2+⌊ln k⌋)
+
+
+@SKETCHES.register("exact", ExactConfig)
+class Exact(Sketch):
+    """Exact kernel k-means on K; exact kernel features V Λ^{1/2} on demand."""
+
+    is_projection = True  # onto span{φ(x_i)}: residual is defined, projected = lifted
+    is_embedding = False  # the partition comes from Lloyd on K, not from k-means on features
+
+    def validate(self, m: int) -> None:
+        p = self.params
+        if not 0 <= p.eig_cutoff < 1:
+            raise ConfigError("sketch.eig_cutoff", p.eig_cutoff, "a number in [0, 1)")
+        if p.n_local_trials is not None and p.n_local_trials < 1:
+            raise ConfigError("sketch.n_local_trials", p.n_local_trials, "null or an integer ≥ 1")
+
+    def resolve_m(self, m: int) -> int:
+        return self.ctx.n
+
+    def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Exact":
+        self.kernel = kernel
+        self.X_fit_ = X
+        self._gram: Gram | None = None
+        self._basis: np.ndarray | None = None  # V_r Λ_r^{-1/2}
+        self._train_features: np.ndarray | None = None
+        return self
+
+    def gram(self) -> Gram:
+        """K of the training points (stored when it fits the budget), built once."""
+        if self._gram is None:
+            self._gram = Gram(self.kernel, self.X_fit_, self.ctx.budget)
+        return self._gram
+
+    def _eigen(self) -> None:
+        n = len(self.X_fit_)
+        memory.require(
+            EIGH_COPIES * n * n * 8, self.ctx.budget, f"exact kernel features (eigendecomposition of a {n}×{n} K)",
+            "use a smaller n (the exact partition itself does not need the features)",
+        )
+        gram = self.gram()
+        K = gram.K if gram.stored else self.kernel.matrix(self.X_fit_, self.X_fit_, self.ctx.budget)
+        lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))
+        keep = lam > self.params.eig_cutoff * lam[-1] if lam[-1] > 0 else np.zeros(n, bool)
+        lam, V = lam[keep], V[:, keep]
+        self._train_features = V * np.sqrt(lam)
+        self._basis = V / np.sqrt(lam)
+        self.info_ = {"rank_K": int(keep.sum())}
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """V_r Λ_r^{1/2} for the training points; Λ_r^{-1/2} V_rᵀ κ(X_train, x) for others."""
+        if self._basis is None:
+            self._eigen()
+        if X is self.X_fit_:
+            return self._train_features
+        return self.kernel.matrix(X, self.X_fit_, self.ctx.budget).astype(np.float64) @ self._basis
+
+    def residual(self, X: np.ndarray) -> np.ndarray:
+        """‖Π^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖², clipped at 0 (≈ 0 on the training points)."""
+        F = self.transform(X)
+        return np.maximum(self.kernel.diag(X) - np.einsum("ij,ij->i", F, F), 0.0)
+
+    def partition(
+        self, X: np.ndarray, features: np.ndarray | None, k: int, clusterer: Clusterer,
+        rng: np.random.Generator,
+    ) -> Partition:
+        """Exact kernel k-means on K with the clustering config's n_init, max_iter, tol."""
+        p = clusterer.params
+        gram = self.gram()
+        res = kernel_kmeans(gram, k, rng, p.n_init, p.max_iter, p.tol, self.params.n_local_trials)
+        info = {
+            "n_iter": res.n_iter, "n_empty_reseeds": res.n_empty_reseeds,
+            "n_empty_clusters": count_empty(res.labels, k),
+            "kernel_stored": gram.stored,
+        }
+        return Partition(labels=res.labels, info=info)

@@ -1,0 +1,97 @@
+"""Random Fourier features for the Gaussian kernel (Rahimi & Recht 2007), with the rank
+reduction of Wang, Gittens & Mahoney (2019), §5.1.
+
+For κ(x, y) = exp(−‖x − y‖²/(2σ²)) (σ = ``kernel.sigma``), Bochner's theorem gives
+κ(x, y) = E[2 cos(ωᵀx + b) cos(ωᵀy + b)] with ω ~ N(0, σ^{-2} I_d) and b ~ U[0, 2π], so
+with D i.i.d. draws (ω_j, b_j) the features
+
+    z(x) = √(2/D) [cos(ω_jᵀx + b_j)]_{j=1..D}
+
+give an unbiased estimate z(x)ᵀz(y) of κ(x, y) with O(1/√D) error (Rahimi & Recht 2007,
+Claim 1). D is the run's sketch size m (Wang compares Nyström and RFM at the same c).
+
+Reduction (Wang §5.1, "to make the comparison fair"): with R = [z(x_1), …, z(x_n)]ᵀ
+(n × D) and V_s its top-s right singular vectors, the features are B = R·V_s (so that
+B·Bᵀ = (R·Rᵀ)_s). ``s``: null (no reduction, Wang's s = c), an integer, ``k`` or
+``sqrt_kc`` (⌈√(k·D)⌉), Wang's three choices. New points get z(x)·V_s.
+
+Gaussian kernel only: any other kernel is a ConfigError (raised at fit, since the
+sketch's validate() does not see the kernel config).
+
+Cost: O(nDd) time for R, O(nD²) for the reduction; memory O(nD). Nested sketches: the ω_j
+and the b_j come from two independent child streams of the sketch generator, each drawn
+in order, so the first D features are the same for any larger D.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kktheory import memory
+from kktheory.errors import ConfigError
+from kktheory.kernels import Kernel
+from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
+from kktheory.sketches.linalg import reduce_rank, resolve_rank
+
+
+@dataclass
+class RFFConfig(SketchConfig):
+    name: str = "rff"
+    s: Any = None  # reduced dimension: null (no reduction) | integer | k | sqrt_kc
+
+
+@SKETCHES.register("rff", RFFConfig)
+class RandomFourierFeatures(Sketch):
+    """z(x) = √(2/D) cos(Ωx + b), optionally reduced to s dimensions (Wang §5.1)."""
+
+    def target_dim(self, m: int) -> int:
+        return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, hi=m)
+
+    def validate(self, m: int) -> None:
+        self.target_dim(m)
+        memory.require(
+            16 * self.ctx.n * m, self.ctx.budget,
+            f"random Fourier features ({self.ctx.n}×{m}, float64, and a reduced copy)",
+            "use a smaller n or m",
+        )
+
+    def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "RandomFourierFeatures":
+        if kernel.name != "gaussian":
+            raise ConfigError(
+                "kernel.name", kernel.name,
+                "sketch=rff needs the gaussian kernel (random Fourier features of exp(−‖x−y‖²/(2σ²)))",
+            )
+        omega_rng, phase_rng = rng.spawn(2)
+        self.kernel = kernel
+        self.omega_ = omega_rng.standard_normal((m, X.shape[1])) / kernel.sigma  # D × d
+        self.phase_ = phase_rng.uniform(0.0, 2.0 * math.pi, size=m)
+        self.X_fit_ = X
+        Z = self.fourier_features(X)
+        s = self.target_dim(m)
+        self.V_ = None
+        if s < m:
+            Z, self.V_ = reduce_rank(Z, s)
+        self.features_ = Z.astype(kernel.dtype, copy=False)
+        self.info_ = {"rff_s": int(s)}
+        return self
+
+    def fourier_features(self, X: np.ndarray) -> np.ndarray:
+        """z(x) for every row of X (len(X) × D, float64)."""
+        Z = np.asarray(X, dtype=np.float64) @ self.omega_.T
+        Z += self.phase_
+        np.cos(Z, out=Z)
+        Z *= math.sqrt(2.0 / len(self.phase_))
+        return Z
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """z(x), or z(x)·V_s after reduction, for every row of X."""
+        if X is self.X_fit_:
+            return self.features_
+        Z = self.fourier_features(X)
+        if self.V_ is not None:
+            Z = Z @ self.V_
+        return Z.astype(self.kernel.dtype, copy=False)

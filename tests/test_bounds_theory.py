@@ -1,0 +1,61 @@
+"""Theory curves (DESIGN §3.7) and the log–log slope fit with its t-interval."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from kktheory.bounds import calandriello_thm1_shape, fit_loglog_slope, pourkamali_bound, wang_thm2_bound, yin_thm2_shape
+
+
+def test_shapes():
+    n = np.array([100.0, 1e4, 1e6])
+    assert np.allclose(calandriello_thm1_shape(n, 10, np.sqrt(n)), 10 / np.sqrt(n) + 10 * np.sqrt(n) / n)
+    assert np.allclose(yin_thm2_shape(n, 10), np.sqrt(10 / n) * np.log(np.sqrt(n)) ** 2)
+    # with γ = √n Calandriello's shape is 2k/√n: slope exactly −1/2
+    assert fit_loglog_slope(n, calandriello_thm1_shape(n, 10, np.sqrt(n))).slope == pytest.approx(-0.5)
+    # Yin's log² factor: local slope −1/2 + 2/log n
+    n2 = np.array([1e4, 1.0001e4])
+    assert fit_loglog_slope(n2, yin_thm2_shape(n2, 10)).slope == pytest.approx(-0.5 + 2 / math.log(1e4), rel=1e-3)
+    assert wang_thm2_bound(0.2, 10, 20) == pytest.approx(1.7)
+    assert pourkamali_bound(3.0) == 6.0
+
+
+def test_slope_fit_matches_ols_t_interval():
+    rng = np.random.default_rng(0)
+    x = np.repeat([250.0, 500, 1000, 2000, 4000], 4)
+    y = 3.0 * x**-0.5 * np.exp(0.1 * rng.standard_normal(x.size))
+    fit = fit_loglog_slope(x, y, level=0.9)
+    lx, ly = np.log(x), np.log(y)
+    sxx = np.sum((lx - lx.mean()) ** 2)
+    slope = np.sum((lx - lx.mean()) * (ly - ly.mean())) / sxx
+    resid = ly - ly.mean() - slope * (lx - lx.mean())
+    se = math.sqrt(np.sum(resid**2) / (x.size - 2) / sxx)
+    half = stats.t.ppf(0.95, x.size - 2) * se
+    assert fit.slope == pytest.approx(slope, rel=1e-12)
+    assert fit.intercept == pytest.approx(ly.mean() - slope * lx.mean(), rel=1e-12)
+    assert fit.stderr == pytest.approx(se, rel=1e-10)
+    assert (fit.ci_low, fit.ci_high) == pytest.approx((slope - half, slope + half), rel=1e-10)
+    assert fit.n_points == 20 and fit.level == 0.9
+
+
+def test_slope_interval_coverage():
+    rng = np.random.default_rng(1)
+    x = np.array([100.0, 200, 400, 800, 1600, 3200])
+    hits = sum(
+        fit_loglog_slope(x, x**-0.5 * np.exp(0.2 * rng.standard_normal(x.size))).contains(-0.5)
+        for _ in range(400)
+    )
+    assert 0.92 <= hits / 400 <= 0.98
+
+
+def test_slope_fit_rejects_bad_input():
+    with pytest.raises(ValueError):
+        fit_loglog_slope([1.0, 2.0, 3.0], [1.0, -1.0, 2.0])
+    with pytest.raises(ValueError):
+        fit_loglog_slope([2.0, 2.0, 2.0], [1.0, 2.0, 3.0])
+    two = fit_loglog_slope([1.0, 10.0], [1.0, 0.1])
+    assert two.slope == pytest.approx(-1.0) and math.isinf(two.ci_high)

@@ -1,0 +1,87 @@
+"""Clusterers: minibatch, localsearch (LocalSearch++, Lattanzi & Sohler 2019), validation."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from kktheory.cluster import (
+    CLUSTERERS, LocalSearch, LocalSearchConfig, MiniBatch, MiniBatchConfig, local_search,
+    localsearch_pp,
+)
+from kktheory.errors import ConfigError
+
+
+def blobs(n=600, d=4, k=6, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = 2.5 * rng.standard_normal((k, d))
+    return centres[rng.integers(k, size=n)] + rng.standard_normal((n, d))
+
+
+def cost(F, C):
+    """Σ_i min_j ‖F_i − C_j‖² by explicit differences."""
+    return ((F[:, None, :] - C[None, :, :]) ** 2).sum(axis=2).min(axis=1).sum()
+
+
+def partition_cost(F, labels):
+    return sum(((F[labels == j] - F[labels == j].mean(axis=0)) ** 2).sum() for j in np.unique(labels))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_localsearch_never_worse_than_its_kmeanspp_start(seed):
+    F = blobs(seed=seed)
+    p = LocalSearchConfig(n_init=1, Z=15)
+    seeds, searched, swaps = localsearch_pp(F, 6, p.Z, np.random.default_rng(seed))
+    assert cost(F, F[searched]) <= cost(F, F[seeds]) * (1 + 1e-12)
+    res = LocalSearch(p).fit(F, 6, np.random.default_rng(seed))  # same stream: same start
+    final = partition_cost(F, res.labels)
+    assert final <= cost(F, F[searched]) * (1 + 1e-12)
+    assert res.info["init_cost"] == pytest.approx(cost(F, F[seeds]) / len(F), rel=1e-10)
+    assert res.info["search_cost"] == pytest.approx(cost(F, F[searched]) / len(F), rel=1e-10)
+    assert res.info["n_swaps"] == swaps
+
+
+def one_step(seed):
+    """Z = 1: the sampled p replaces the centre whose removal costs least, if that lowers the cost."""
+    F = blobs(n=200, k=5, seed=seed)
+    start = np.random.default_rng(100 + seed).choice(len(F), 5, replace=False)
+    rng = np.random.default_rng(seed)
+    probe = copy.deepcopy(rng)
+    new, swaps = local_search(F, start, 1, rng)
+    d1 = ((F[:, None, :] - F[start][None]) ** 2).sum(axis=2).min(axis=1)
+    p = int(np.argmax(np.cumsum(d1) > probe.random() * d1.sum()))  # D² sampling by inverse CDF
+    costs = [cost(F, F[np.where(np.arange(5) == q, p, start)]) for q in range(5)]
+    q = int(np.argmin(costs))
+    expect = start.copy()
+    if costs[q] < cost(F, F[start]):
+        expect[q] = p
+    assert swaps == int(not np.array_equal(expect, start))
+    np.testing.assert_array_equal(new, expect)
+    return swaps
+
+
+def test_one_local_search_step_is_the_best_swap():
+    assert sum(one_step(seed) for seed in range(6)) >= 1  # and some steps did swap
+
+
+def test_minibatch_and_registry():
+    F = blobs()
+    assert {"kmeanspp", "minibatch", "localsearch"} <= set(CLUSTERERS.names())
+    res = MiniBatch(MiniBatchConfig(batch_size=128)).fit(F, 6, np.random.default_rng(0))
+    assert res.labels.shape == (len(F),) and set(res.labels) <= set(range(6))
+    assert res.centers.shape == (6, F.shape[1]) and res.info["n_steps"] >= 1
+    again = MiniBatch(MiniBatchConfig(batch_size=128)).fit(F, 6, np.random.default_rng(0))
+    np.testing.assert_array_equal(res.labels, again.labels)
+
+
+@pytest.mark.parametrize("impl,params,field", [
+    (LocalSearch, LocalSearchConfig(Z=-1), "clustering.Z"),
+    (MiniBatch, MiniBatchConfig(batch_size=0), "clustering.batch_size"),
+    (LocalSearch, LocalSearchConfig(n_init=0), "clustering.n_init"),
+])
+def test_bad_parameters_are_config_errors(impl, params, field):
+    with pytest.raises(ConfigError) as exc:
+        impl(params).validate()
+    assert exc.value.field == field
