@@ -94,7 +94,7 @@ def fig45_table(nys, rfm, two):
     level = {wang.NYS: nys, wang.RFM: rfm, wang.TWO: two}
     grid = [{"dataset.name": "pendigits", "sketch.name": meth, "sketch.s": s, "m": c}
             for c in (30, 90, 270, 810) for meth, ss in ((wang.NYS, ("k", "sqrt_kc", "half_c")),
-                                                          (wang.RFM, ("k", "sqrt_kc", "half_c")),
+                                                          (wang.RFM, ("k", "sqrt_kc", None)),
                                                           (wang.TWO, ("k",))) for s in ss]
 
     def values(r, rng):

@@ -1,10 +1,10 @@
 """Wang, Gittens & Mahoney (JMLR 2019): Fig. 2, Fig. 3, Figs. 4–5 and Table 2.
 
-All use the rank-restricted Nyström method of their Alg. 2 (``sketch=nystrom_rr``): sketch
-size c (the run's m), truncation ℓ (``sketch.ell``), target rank s (``sketch.s`` as
-configured, ``s`` resolved), sketching matrix P (``sketch.P``). NMI is the arithmetic NMI of the training partition against the
-classes (``train_nmi``); the objective is the kernel k-means cost of the returned partition
-divided by n (``objective``, Wang's f/n).
+All use the rank-restricted Nyström method of their Alg. 2 (``sketch=nystrom_rr``):
+sketch size c (the run's m), truncation ℓ (``sketch.ell``), target rank s (``sketch.s``
+as configured, ``s`` resolved), sketching matrix P (``sketch.P``). NMI is the arithmetic
+NMI of the training partition against the classes (``train_nmi``); the objective is the
+kernel k-means cost of the returned partition divided by n (``objective``, Wang's f/n).
 """
 
 from __future__ import annotations
@@ -260,15 +260,28 @@ FIG45_LABELS = {NYS: "Nyström", RFM: "RFM", TWO: "two-step"}
 S_CHOICE_COL = "s_choice"  # k | sqrt_kc | c, as the sketch's s rule was written
 
 
+#: the s rules that mean "no dimensionality reduction": ℓ for Nyström (R itself), none for RFM
+NO_REDUCTION = ("half_c", "c", "None", "nan", "none")
+
+
+def _s_choice(rule: object) -> str:
+    """k | sqrt_kc | c (no reduction) | an integer, from a row's ``sketch.s``."""
+    text = str(rule)
+    return "c" if text in NO_REDUCTION else text
+
+
 def _fig45_frame(df: pd.DataFrame) -> pd.DataFrame:
     d = ok_rows(df)
     d = d[d["sketch.name"].isin([NYS, RFM, TWO])].copy()
-    d[S_CHOICE_COL] = d[S_RULE_COL].astype(str).where(d["sketch.name"] != TWO, "—") if S_RULE_COL in d else "—"
+    if S_RULE_COL in d:
+        d[S_CHOICE_COL] = d[S_RULE_COL].map(_s_choice).where(d["sketch.name"] != TWO, "—")
+    else:
+        d[S_CHOICE_COL] = "—"
     return d
 
 
 def _s_label(s: str) -> str:
-    return {"k": "s = k", "sqrt_kc": "s = √(kc)", "c": "no reduction (s = c)"}.get(s, f"s = {s}")
+    return {"k": "s = k", "sqrt_kc": "s = √(kc)", "c": "no reduction"}.get(s, f"s = {s}")
 
 
 def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, title: str) -> list[Path]:
