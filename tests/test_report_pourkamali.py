@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from kktheory import reproduce
 from kktheory.kernels import Kernel
 from kktheory.report import pourkamali
 from kktheory.report.common import NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.store import load_arrays
 from tests.report_tables import rows
 
 #: Pourkamali-Anaraki & Becker Table 1: (sketch, m) → (kernel approximation error, accuracy)
@@ -94,3 +96,28 @@ def test_method_labels_carry_nystrom_m():
     df = pd.DataFrame({"sketch.name": ["kpca", "nystrom_rr", "onepass"], "m": [2, 20, 12]})
     assert list(pourkamali.method_of(df)) == ["kpca", "nystrom_rr:20", "onepass"]
     assert pourkamali.label("nystrom_rr:20") == "Nyström, m = 20"
+
+
+def test_augment_rebuilds_each_run_exactly(tmp_path):
+    """The refit sketch has the run's landmarks; KPCA's error is the spectral tail of K."""
+    sweep = reproduce.run_sweep(
+        "pourkamali_table1_fig2_small", tmp_path / "results",
+        ["n=300", "n_test=20", "seed=0", "pourkamali/method=nystrom,exact_eig", "m=[20]"], log=lambda _: None)
+    assert sweep.ran == 2 and sweep.failed == 0
+    rows = sweep.rows
+    ny = rows[rows["sketch.name"] == "nystrom_rr"].iloc[0]
+    F, X, kernel, _ = pourkamali.embed(ny[pourkamali.CONFIG_COL], int(ny["m"]))
+    assert F.shape == (300, 2)
+    landmarks = load_arrays(ny["run_id"], tmp_path / "results")["landmarks"]
+    assert len(landmarks) == 20
+    # the rebuilt features equal the rank-2 Nyström built by hand on the stored landmarks
+    K = kernel(X, X)
+    C, W = K[:, landmarks], K[np.ix_(landmarks, landmarks)]
+    lam, U = np.linalg.eigh(W)
+    R = C @ U[:, -2:] / np.sqrt(lam[-2:])  # C W_2^+ C^T = R R^T
+    assert np.allclose(F @ F.T, R @ R.T, atol=1e-8)
+    out = pourkamali.augment(rows)
+    kp = out[out["sketch.name"] == "kpca"].iloc[0]
+    ev = np.linalg.eigvalsh(K)
+    assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
+    assert set(out.attrs["features"]) == {"kpca", "nystrom_rr:20"}

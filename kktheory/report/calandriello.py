@@ -17,7 +17,7 @@ import pandas as pd
 
 from kktheory.report import Entry
 from kktheory.report.common import (
-    Check, Verdict, band, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot,
+    Check, Verdict, band, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
     require_columns, save_figure, sqrt_n_line,
 )
 
@@ -98,6 +98,7 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str) -> list[Path]:
         band(ax, s["m"].to_numpy(), s, f"Nyström, uniform (mean, 95% CI, {runs} runs)", "nystrom")
         sqrt_n_line(ax, n)
         ax.set_xscale("log")
+        grid_ticks(ax, s["m"])
         ax.set_xlabel("number of landmarks m (log scale)")
         ax.set_ylabel(ylabel)
         ax.legend(loc="best")

@@ -244,6 +244,21 @@ def band(ax: Any, x: np.ndarray, s: pd.DataFrame, label: str, key: str, i: int =
         ax.fill_between(x, s["lo"], s["hi"], color=color, alpha=0.18, lw=0)
 
 
+def grid_ticks(ax: Any, values: Any, axis: str = "x") -> None:
+    """Major ticks at the grid values with plain integer labels (for log axes), no minor ticks."""
+    from matplotlib.ticker import NullLocator
+
+    vals = sorted({int(round(v)) for v in values if np.isfinite(v) and v > 0})
+    if len(vals) > 9:  # keep labels apart: every other value
+        vals = vals[::2]
+    set_ticks, set_labels, ax_obj = (
+        (ax.set_xticks, ax.set_xticklabels, ax.xaxis) if axis == "x" else (ax.set_yticks, ax.set_yticklabels, ax.yaxis)
+    )
+    set_ticks(vals)
+    set_labels([f"{v:,}" for v in vals])
+    ax_obj.set_minor_locator(NullLocator())
+
+
 def sqrt_n_line(ax: Any, n: float, label: bool = True) -> None:
     """The vertical line at m = √n."""
     ax.axvline(math.sqrt(n), color="0.35", ls="--", lw=1.1,

@@ -17,7 +17,7 @@ import pandas as pd
 
 from kktheory.report import Entry
 from kktheory.report.common import (
-    Check, Verdict, band, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows,
+    Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
     pyplot, require_columns, save_figure, spearman,
 )
 
@@ -60,6 +60,7 @@ def draw_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         st["lo"], st["hi"] = st["mean"] - st["sd"], st["mean"] + st["sd"]
         band(axes[0], st["m"].to_numpy(), st, f"s = {int(s)}", f"s{int(s)}", i, errorbars=True)
     axes[0].set_xscale("log")
+    grid_ticks(axes[0], by_c["m"].unique())
     axes[0].set_xlabel("sketch size c (log scale)")
     axes[0].set_ylabel("NMI")
     axes[0].set_title("(a) NMI vs c, s fixed")
@@ -68,6 +69,7 @@ def draw_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     st["lo"], st["hi"] = st["mean"] - st["sd"], st["mean"] + st["sd"]
     band(axes[1], st["s"].to_numpy(), st, f"c = {int(c_fixed)}", "nystrom_rr", errorbars=True)
     axes[1].set_xscale("log", base=2)
+    grid_ticks(axes[1], by_s["s"].unique())
     axes[1].set_xlabel("target rank s (log scale)")
     axes[1].set_ylabel("NMI")
     axes[1].set_title(f"(b) NMI vs s, c = {int(c_fixed)}")
@@ -140,10 +142,10 @@ FIG2 = Entry(
     draw=draw_fig2,
     judge=judge_fig2,
     changes={
-        "small": "MNIST n = 3000 (3 runs), c = 1.25–10·√n (69–548), s ∈ {10,…,160} at c = 10√n, "
+        "small": "MNIST n = 3000 (3 runs), c = 1.5–12·√n (83–658), s ∈ {10,…,160} at c = 12√n, "
                  "instead of MNIST8M with c ∈ {100, 400, 1600} and s ∈ {10,…,320} at c = 1600; ℓ = c",
-        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a Spark cluster), c = 1.25–10·√n "
-                 "(307–2450), s ∈ {10,…,320} at c = 10√n, 10 runs; ℓ = c",
+        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a Spark cluster), c = 1.5–12·√n "
+                 "(368–2940), s ∈ {10,…,320} at c = 12√n, 10 runs; ℓ = c",
     },
 )
 
@@ -190,6 +192,7 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         axes[r, 1].set_title(f"{ds}: NMI vs time")
         axes[r, 0].set_xlabel("sketch size c (log scale)")
         axes[r, 0].set_xscale("log")
+        grid_ticks(axes[r, 0], sub["m"].unique())
         axes[r, 1].set_xlabel("time of the embedding (s, excluding k-means; log scale)")
         axes[r, 1].set_xscale("log")
         for ax in axes[r]:
@@ -390,8 +393,10 @@ FIG4_5 = Entry(
     draw=draw_fig45,
     judge=judge_fig45,
     changes={
-        "small": "n = 2000 per data set and 3 runs instead of the full data sets and 500 runs",
-        "paper": "full MNIST / Mushrooms / PenDigits training sets, 20 runs (paper: 500)",
+        "small": "n = 2000 per data set and 3 runs instead of the full data sets and 500 runs; "
+                 "Nyström keeps all of W (ℓ = c, see the config)",
+        "paper": "full MNIST / Mushrooms / PenDigits training sets, 20 runs (paper: 500); Nyström keeps "
+                 "all of W (ℓ = c) so that s = √(kc) ≤ ℓ at c = 3k",
     },
 )
 
@@ -409,6 +414,7 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.axhline(1 + TRACE_EPS, color="0.4", ls="--", lw=1, label=f"1 + ε (ε = {TRACE_EPS})")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    grid_ticks(ax, d["m"].unique())
     ax.set_xlabel("sketch size c (log scale)")
     ax.set_ylabel(r"$\|K-(CW^+C^T)_s\|_* \,/\, \|K-K_s\|_*$ (log scale)")
     s = _s_of(d).dropna()

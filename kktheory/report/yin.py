@@ -25,7 +25,7 @@ import pandas as pd
 
 from kktheory.report import Entry
 from kktheory.report.common import (
-    Check, Verdict, band, color_marker, failed_rows, fmt, judge_checks, mean_ci, not_run,
+    Check, Verdict, band, color_marker, failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run,
     ok_rows, pyplot, require_columns, save_figure, sqrt_n_line,
 )
 
@@ -96,6 +96,7 @@ def draw_fig1(df: pd.DataFrame, out_dir: Path) -> list[Path]:
                 band(ax, s["m"].to_numpy(), s, LABELS[meth], meth, i)
         sqrt_n_line(ax, n)
         ax.set_xscale("log")
+        grid_ticks(ax, d["m"].unique())
         ax.set_xlabel("sketch dimension m (log scale)")
         ax.set_ylabel(ylabel)
     axes[1].set_yscale("log")
