@@ -238,12 +238,17 @@ def within_cluster_sums(
     return q, var
 
 
-def _sampled_risk(
+def sampled_risk(
     kernel: Kernel, X_eval: Rows, X_train: Rows, Z: np.ndarray, q: np.ndarray,
     q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
     budget: int, desc: str,
 ) -> tuple[float, float, np.ndarray, np.ndarray | None]:
-    """(R̂, SE, labels of the sampled points, their indices or None for all)."""
+    """(R̂, SE, labels of the sampled points, their indices or None for all).
+
+    Step 3 of the estimator for one set of evaluation points. With ``points`` ≥ len(X_eval)
+    every point is evaluated: R̂ is then the exact risk for the given q (exact q: the exact
+    risk, as :func:`lifted_risk` computes it).
+    """
     N = len(X_eval)
     b = min(points, N)
     idx = np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
@@ -275,8 +280,8 @@ def lifted_risk_subsampled(
     objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
     Z = membership(labels, k)
     args = (q, q_var, nonempty, settings.points, rng, settings.budget)
-    tr, tr_se, tr_lab, tr_idx = _sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
-    te, te_se, te_lab, te_idx = _sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
+    tr, tr_se, tr_lab, tr_idx = sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
+    te, te_se, te_lab, te_idx = sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
     return Risk(
         train_risk=tr, objective=float(objective), test_risk=te,
         train_nearest=tr_lab, test_labels=te_lab,
