@@ -337,8 +337,8 @@ class DaskRows(Rows):
     """:class:`kktheory.risk.Rows` on a Dask array of row chunks (nothing n-sized gathered)."""
 
     def __init__(self, X: Any) -> None:
-        self.X = X
-        self._blocks, self._off = _blocks(X)
+        self.X = X if len(X.chunks[1]) == 1 else X.rechunk({1: -1})
+        self._blocks, self._off = _blocks(self.X)
 
     def __len__(self) -> int:
         return int(self.X.shape[0])

@@ -34,7 +34,7 @@ from kktheory.bounds import BoundEngine
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids
 from kktheory.datasets import DATASETS, Dataset
-from kktheory.kernels import Kernel, KernelConfig, make_kernel
+from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import Risk, RiskSettings, lifted, projected_risk
@@ -140,6 +140,7 @@ class Method:
 
     def check(self, n: int, ms: list[int]) -> None:
         """Method-level validation before any work (ConfigError / MemoryBudgetError)."""
+        validate_kernel(self.kernel)
         check_centroids(self.centroids, self.sketch.name)
         self.clusterer().validate()
         probe = self.sketch_class(self.sketch, self.context(n))
