@@ -42,6 +42,7 @@ optional extra ``pip install -e ".[dask]"``; they are imported only when this ba
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -292,6 +293,7 @@ def kmeans_parallel(method: "Method", F: Any) -> Partition:
     """dask-ml KMeans (k-means|| then Lloyd) on the feature chunks; labels gathered (n ints)."""
     from dask_ml.cluster import KMeans
 
+    logging.getLogger("dask_ml").setLevel(logging.WARNING)  # one INFO line per Lloyd step
     p = method.clustering
     variance = float(F.astype(np.float64).var(axis=0).mean().compute())
     km = KMeans(
