@@ -8,24 +8,23 @@ import time
 
 import numpy as np
 import pytest
+from sklearn.metrics import normalized_mutual_info_score
 
-da = pytest.importorskip("dask.array")
+from kktheory import dask_backend
+from kktheory.config import build_spec
+from kktheory.errors import ConfigError
+from kktheory.estimator import SketchedKernelKMeans
+from kktheory.experiment import Method, load_data, run
+from kktheory.kernels import Kernel
+from kktheory.risk import RiskSettings, Rows, lifted_risk_subsampled, membership
+from kktheory.seeding import component_rng
+from kktheory.store import load_arrays
+from tests.conftest import run_files
+from tests.hydra_cfg import make_cfg
+
+da = pytest.importorskip("dask.array")  # the optional extra: pip install -e ".[dask]"
 pytest.importorskip("dask_ml")
 distributed = pytest.importorskip("distributed")
-
-from sklearn.metrics import normalized_mutual_info_score  # noqa: E402
-
-from kktheory import dask_backend  # noqa: E402
-from kktheory.errors import ConfigError  # noqa: E402
-from kktheory.estimator import SketchedKernelKMeans  # noqa: E402
-from kktheory.experiment import Method, load_data, run  # noqa: E402
-from kktheory.config import build_spec  # noqa: E402
-from kktheory.kernels import Kernel  # noqa: E402
-from kktheory.risk import RiskSettings, Rows, lifted_risk_subsampled, membership  # noqa: E402
-from kktheory.seeding import component_rng  # noqa: E402
-from kktheory.store import load_arrays  # noqa: E402
-from tests.conftest import run_files  # noqa: E402
-from tests.hydra_cfg import make_cfg  # noqa: E402
 
 KERNELS = [Kernel("gaussian", sigma=1.3), Kernel("polynomial", degree=2, coef0=0.5)]
 
