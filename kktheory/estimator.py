@@ -3,10 +3,12 @@
 :class:`SketchedKernelKMeans` is the method of a kktheory run
 (:class:`kktheory.experiment.Method`: kernel with its bandwidth rule, any registered sketch,
 any registered clusterer, lifted or projected centroids) with scikit-learn's interface. It
-calls the same code as ``python run.py``, so for the same data and ``random_state=seed``
-its ``labels_`` are the training labels of the run with ``seed`` and its ``score`` on the
-run's test points is minus the run's ``test_risk`` (exact lifted risks, n ≤
-``risk_exact_limit``; tests/test_estimator.py checks both).
+calls the same code as ``python run.py``, so with the run's parameters (note the defaults
+differ: the estimator's bandwidth rule is ``wang``, the default run's is ``fixed`` σ = 2),
+the run's training points and ``random_state=seed``, its ``labels_`` are the run's training
+labels, ``predict`` gives the run's test labels and ``score`` on the run's test points is
+minus the run's ``test_risk`` (exact lifted risks, n ≤ ``risk_exact_limit``;
+tests/test_estimator.py checks all three).
 
 Centroid rules (DESIGN §3.4), used by ``predict`` (nearest centroid) and ``score``:
 
