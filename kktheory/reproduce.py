@@ -247,6 +247,12 @@ def command_line(name: str, scale: str, overrides: Sequence[str]) -> tuple[str, 
 
 
 # -- one entry ----------------------------------------------------------------------------
+def _compute_time(rows: pd.DataFrame) -> float:
+    """Seconds the stored rows took when they were computed (sum of their time_total)."""
+    return float(rows["time_total"].sum()) if "time_total" in rows else 0.0
+
+
+
 def pending_text(name: str) -> str:
     """INDEX.md text of an entry that was never reproduced here."""
     return (
@@ -291,7 +297,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         command=command, sweep_command=sweep_command,
         files=[f.name for f in files],
         rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
-              f"{sweep.failed} could not run); {elapsed:.0f} s for this entry; load average "
+              f"{sweep.failed} could not run); {_compute_time(ok):.0f} s of run time in the rows, "
+              f"{elapsed:.0f} s for this invocation; load average "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
