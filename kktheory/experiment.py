@@ -25,14 +25,14 @@ from omegaconf import DictConfig, OmegaConf
 from kktheory import __version__, memory
 from kktheory.bounds import BoundEngine
 from kktheory.cluster import CLUSTERERS
-from kktheory.config import RunSpec, build_spec
+from kktheory.config import RunSpec, build_spec, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.kernels import Kernel, make_kernel
 from kktheory.metrics import partition_scores
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import lifted, projected_risk
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
+from kktheory.sketches import SKETCHES, Partition, Sketch
 from kktheory.store import Store, run_id
 
 #: top-level fields that do not change what a run computes (left out of its identity)
@@ -141,13 +141,11 @@ def run(cfg: DictConfig) -> RunOutcome:
 
     sketch_entry = SKETCHES.get(spec.sketch.name)
     clusterer = CLUSTERERS.get(spec.clustering.name).impl(spec.clustering)
-    ctx = SketchContext(n=spec.n, k=spec.k, gamma=spec.gamma, budget=spec.budget, dtype=spec.dtype)
-    probe = sketch_entry.impl(spec.sketch, ctx)
-    for _, m in todo:
-        probe.validate(m)
+    ctx = spec.sketch_context()  # the sketch was validated for every m by build_spec
 
     t0 = time.perf_counter()
     data = load_data(spec)
+    check_data(spec, data)
     kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
     time_load = time.perf_counter() - t0
     ref_cols, ref_labels = reference_columns(spec, data, kernel, cfg.results_dir)

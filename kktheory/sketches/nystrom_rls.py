@@ -52,7 +52,7 @@ from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig
 from kktheory.sketches.nystrom import Nystrom
-from kktheory.sketches.projection import check_eig_cutoff, whitening
+from kktheory.sketches.projection import whitening
 from kktheory.sketching_matrices import draw_with_replacement
 
 RLS_METHODS = ("auto", "exact", "bless")
@@ -177,7 +177,7 @@ class NystromRLS(Nystrom):
             raise ConfigError("sketch.exact_max_n", p.exact_max_n, "an integer ≥ 1")
         if not p.bless_oversample > 0:
             raise ConfigError("sketch.bless_oversample", p.bless_oversample, "a number > 0")
-        check_eig_cutoff("sketch.eig_cutoff", p.eig_cutoff)
+        super().validate(m)  # eig_cutoff, and K_nm with the features
         if self.method(self.ctx.n) == "exact":
             memory.require(
                 exact_memory(self.ctx.n), self.ctx.budget,
