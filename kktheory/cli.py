@@ -3,12 +3,20 @@
 Hydra is asked to let exceptions through (HYDRA_FULL_ERROR=1) so that every error the user
 can fix — ours (:class:`~kktheory.errors.UserError`) or Hydra's and OmegaConf's
 composition and type errors — is printed as one line with exit status 2.
+
+Ctrl-C (SIGINT) and SIGTERM (e.g. a scheduler's preemption) end the process through an
+exception, so that the store's temporary files are removed on the way out; only whole run
+files remain, and rerunning the same command computes exactly the missing runs. The exit
+status is 128 + the signal number (130, 143), with one line saying so. (SIGKILL cannot be
+caught: its temporary files are removed by the next run, see :mod:`kktheory.store`.)
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +26,17 @@ from kktheory.errors import UserError
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 EXIT_USER_ERROR = 2
+INTERRUPTED = (
+    "interrupted: every finished run is stored whole; rerun the same command to compute the missing runs"
+)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that cleanup runs."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
 
 
 def default_groups(config_dir: Path = CONFIG_DIR) -> dict[str, str]:
@@ -78,10 +97,15 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
 
     os.environ["HYDRA_FULL_ERROR"] = "1"
     sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
     try:
         main()
     except SystemExit as exc:
         return int(exc.code or 0)
+    except KeyboardInterrupt as exc:
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
     except UserError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USER_ERROR
@@ -91,6 +115,9 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
             inner = inner.__cause__ or inner.__context__
         print(str(inner) if inner is not None else one_line(exc, sys.argv[1:]), file=sys.stderr)
         return EXIT_USER_ERROR
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     return 0
 
 

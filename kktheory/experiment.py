@@ -24,11 +24,13 @@ from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
 from kktheory.bounds import BoundEngine
+from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunSpec, build_spec, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.kernels import Kernel, make_kernel
 from kktheory.metrics import partition_scores
+from kktheory.nan_reason import nan_reason
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import lifted, projected_risk
 from kktheory.seeding import component_rng
@@ -182,6 +184,10 @@ def run(cfg: DictConfig) -> RunOutcome:
             time_wall=time.perf_counter() - t_start, peak_rss_mb=memory.peak_rss_mb(),
             version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        )
+        row["nan_reason"] = nan_reason(
+            {c: v for c, v in row.items() if c not in ident}, feature_kind(sketch, part),
+            sketch.landmarks_ is not None,
         )
         arrays.update(
             train_labels=np.asarray(part.labels), train_idx=data.train_idx, test_idx=data.test_idx,
