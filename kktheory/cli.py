@@ -88,6 +88,16 @@ def one_line(exc: BaseException, argv: list[str]) -> str:
     return f"config error: {first}"
 
 
+def results_dir_error(exc: OSError, argv: list[str]) -> str | None:
+    """One line for a file-system error inside ``results_dir`` (None for any other error)."""
+    value = _argv_value("results_dir", argv) or "results"
+    root = Path(value).expanduser().absolute()
+    path = Path(str(exc.filename or "")).absolute()
+    if exc.filename is None or root != path and root not in path.parents:
+        return None
+    return f"config error: results_dir={value!r}: a folder this user can write to ({path}: {exc.strerror})"
+
+
 def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
     """Run Hydra's main with the shorthand expanded; map user errors to exit status 2."""
     from hydra.errors import HydraException
@@ -114,6 +124,12 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
         while inner is not None and not isinstance(inner, UserError):
             inner = inner.__cause__ or inner.__context__
         print(str(inner) if inner is not None else one_line(exc, sys.argv[1:]), file=sys.stderr)
+        return EXIT_USER_ERROR
+    except OSError as exc:  # Hydra creates its output folder under results_dir first
+        line = results_dir_error(exc, sys.argv[1:])
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
         return EXIT_USER_ERROR
     finally:
         if main_thread:
