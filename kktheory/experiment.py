@@ -39,6 +39,8 @@ from kktheory.store import Store, run_id
 
 #: top-level fields that do not change what a run computes (left out of its identity)
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m")
+#: group fields that say where data live or how they are produced, not what they are
+NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size")
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +77,8 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
+    for name in NOT_IDENTITY_FIELDS:
+        ident.pop(name, None)
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
     if not spec.bounds.names:  # bound settings change a row only when bounds are computed
         ident = {k: v for k, v in ident.items() if not k.startswith("bound")}

@@ -104,6 +104,17 @@ class Risk:
     test_eval: np.ndarray | None = None  # indices of evaluated test points (None: all)
     bias_bound: float = 0.0  # bound on |bias| of train_risk / test_risk (subsampling)
 
+    @classmethod
+    def from_distances(cls, D_train: np.ndarray, D_test: np.ndarray, labels: np.ndarray) -> "Risk":
+        """Exact risks from squared distances to every centroid (rows: points)."""
+        return cls(
+            train_risk=float(D_train.min(axis=1).mean()),
+            objective=float(D_train[np.arange(len(labels)), labels].mean()),
+            test_risk=float(D_test.min(axis=1).mean()),
+            train_nearest=D_train.argmin(axis=1),
+            test_labels=D_test.argmin(axis=1),
+        )
+
     def columns(self) -> dict[str, Any]:
         """The row columns of these risks."""
         return {
@@ -154,13 +165,7 @@ def lifted_risk(
     D_train = sq_dist_to_centroids(kernel.diag(X_train), S_train, q, nonempty)
     S_test = _cross_sums(kernel, X_test, X_train, Z, budget, "risk (test)")
     D_test = sq_dist_to_centroids(kernel.diag(X_test), S_test, q, nonempty)
-    return Risk(
-        train_risk=float(D_train.min(axis=1).mean()),
-        objective=float(D_train[np.arange(len(labels)), labels].mean()),
-        test_risk=float(D_test.min(axis=1).mean()),
-        train_nearest=D_train.argmin(axis=1),
-        test_labels=D_test.argmin(axis=1),
-    )
+    return Risk.from_distances(D_train, D_test, labels)
 
 
 def within_cluster_sums(
@@ -271,10 +276,4 @@ def projected_risk(
 
     D_train = dist(F_train, res_train)
     D_test = dist(F_test, res_test)
-    return Risk(
-        train_risk=float(D_train.min(axis=1).mean()),
-        objective=float(D_train[np.arange(len(labels)), labels].mean()),
-        test_risk=float(D_test.min(axis=1).mean()),
-        train_nearest=D_train.argmin(axis=1),
-        test_labels=D_test.argmin(axis=1),
-    )
+    return Risk.from_distances(D_train, D_test, labels)

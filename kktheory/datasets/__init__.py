@@ -1,8 +1,12 @@
-"""Data sets: one module per source, registered by name in ``DATASETS``."""
+"""Data sets: one module per source, registered by name in ``DATASETS`` (DESIGN §7).
 
-from kktheory.datasets.base import DATASETS, Dataset, DatasetConfig
+Table data sets (read from a finite source, then split and subsampled by
+:func:`kktheory.datasets.base.finish`) also have their full-source reader in ``TABLES``.
+"""
+
+from kktheory.datasets.base import DATASETS, TABLES, Dataset, DatasetConfig, resolve_data_dir
 from kktheory.registry import import_submodules
 
 import_submodules(__name__)
 
-__all__ = ["DATASETS", "Dataset", "DatasetConfig"]
+__all__ = ["DATASETS", "TABLES", "Dataset", "DatasetConfig", "resolve_data_dir"]
