@@ -59,6 +59,7 @@ from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
 from kktheory.bounds.spectral import require_dense
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.datasets import DATASETS, Dataset
+from kktheory.datasets.base import check_finite
 from kktheory.errors import ConfigError, DataError
 from kktheory.gram import gram_fits
 from kktheory.kernels import KernelConfig, validate_kernel
@@ -370,12 +371,13 @@ def require_bounds(spec: RunSpec) -> None:
 
 
 def check_data(spec: RunSpec, data: Dataset) -> None:
-    """Post-load checks of a data set: shapes against n, n_test, and finite values.
+    """Post-load checks of a data set: shapes against n and n_test, and finite values.
 
-    Loaders of finite sources already refuse n + n_test above their size and drop rows
-    with NaN/inf on request (``dataset.drop_nonfinite``); this is the one place every
-    loader's output passes through, so that no run starts on non-finite data. O((n +
-    n_test)·d).
+    Loaders of finite sources refuse n + n_test above their size and scan the source for
+    NaN/inf (:func:`kktheory.datasets.base.check_finite`, with ``drop_nonfinite``);
+    generated data sets are finite when their (checked, finite) parameters are. This is
+    the one place every loader's output passes through, so that no run starts on
+    malformed data whatever the loader. O((n + n_test)·d).
     """
     name = spec.dataset.name
     for part, X, y, size in (("train", data.X_train, data.y_train, spec.n),
@@ -386,11 +388,11 @@ def check_data(spec: RunSpec, data: Dataset) -> None:
                 f"dataset {name}: the {part} part has shape {X.shape} with {len(y)} labels, "
                 f"expected {size} rows of at least one feature"
             )
-        bad = int(np.count_nonzero(~np.isfinite(X)))
+        bad = size - len(check_finite(name, X, drop=True))
         if bad:
             raise DataError(
-                f"dataset {name}: {bad} non-finite values (NaN/inf) in the {part} points; "
-                "clean the data or, for data sets read from files, set dataset.drop_nonfinite=true"
+                f"dataset {name}: {bad} {part} points with non-finite values (NaN/inf) after "
+                "loading; check the dataset's parameters (files: dataset.drop_nonfinite=true drops such rows)"
             )
 
 

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tests.conftest import ROOT, run_files
@@ -59,6 +60,21 @@ CASES = [
     (("dataset.dim=abc",), "dataset.dim="),
     (("dataset.std=nan",), "dataset.std="),
     (("dataset.bogus=1",), "dataset.bogus="),
+    (("dataset.dim=0",), "dataset.dim="),
+    (("dataset.std=-1",), "dataset.std="),
+    (("dataset=moons", "dataset.noise=-1"), "dataset.noise="),
+    (("dataset=wang_rings", "dataset.radii=[1]"), "dataset.radii="),
+    (("dataset=digits", "n=5000"), "n="),
+    (("dataset=digits", "n_test=5000"), "n_test="),
+    (("dataset=digits", "dataset.split=bogus"), "dataset.split="),
+    (("dataset=digits", "dataset.split=own"), "dataset.split="),
+    (("dataset=digits", "dataset.test_fraction=1.5"), "dataset.test_fraction="),
+    (("dataset=digits", "dataset.normalize=l3"), "dataset.normalize="),
+    (("dataset=segment", "dataset.source=bogus"), "dataset.source="),
+    (("dataset=augmented_mnist", "dataset.sigma=0"), "dataset.sigma="),
+    # data files absent: the message names the folder and the field that moves it
+    (("dataset=mnist", "dataset.data_dir=/nonexistent", "dataset.download=false"), "dataset.data_dir"),
+    (("dataset=a8a", "dataset.data_dir=/nonexistent"), "dataset.data_dir"),
     # kernel
     (("kernel=nope",), "kernel="),
     (("kernel.sigma=0",), "kernel.sigma="),
@@ -116,6 +132,34 @@ def check_refused(res, expect: str, results) -> None:
 def test_bad_input(tmp_path, args, expect):
     results = tmp_path / "results"
     check_refused(run_inprocess(*SMALL, *args, results_dir=results), expect, results)
+
+
+def write_libsvm_with_nonfinite(folder) -> None:
+    """A 40-point, 2-class LIBSVM file ``mushrooms`` with NaN in 2 rows and inf in 1."""
+    rng = np.random.default_rng(0)
+    lines = []
+    for i in range(40):
+        y = 1 if i % 2 else -1
+        values = [f"{v:.4f}" for v in rng.normal(size=3) + 2 * y]
+        if i in (3, 17):
+            values[1] = "nan"
+        if i == 25:
+            values[0] = "inf"
+        lines.append(f"{y} " + " ".join(f"{j + 1}:{v}" for j, v in enumerate(values)))
+    (folder / "libsvm").mkdir(parents=True)
+    (folder / "libsvm" / "mushrooms").write_text("\n".join(lines) + "\n")
+
+
+def test_nonfinite_file_data_refused_unless_dropped(tmp_path):
+    write_libsvm_with_nonfinite(tmp_path / "data")
+    args = ("dataset=mushrooms", f"dataset.data_dir={tmp_path / 'data'}", "n=20", "n_test=8", "k=2", "m=5")
+    results = tmp_path / "results"
+    res = run_inprocess(*args, results_dir=results)
+    check_refused(res, "dataset mushrooms: 3 non-finite values (NaN/inf) in 3 rows", results)
+    assert "dataset.drop_nonfinite=true" in res.stderr
+    res = run_inprocess(*args, "dataset.drop_nonfinite=true", results_dir=results)
+    assert res.returncode == 0, res.stderr
+    assert len(run_files(results)) == 1
 
 
 def test_cases_cover_every_group():
@@ -179,5 +223,5 @@ def test_non_finite_data_is_refused_after_loading(tmp_path, monkeypatch):
     res = run_inprocess(*SMALL, results_dir=results)
     assert res.returncode == 2, res.stderr
     line = res.stderr.strip()
-    assert "\n" not in line and "dataset yin_hypercube: 2 non-finite values" in line
+    assert "\n" not in line and "dataset yin_hypercube: 2 train points with non-finite values" in line
     assert run_files(results) == []
