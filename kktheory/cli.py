@@ -4,6 +4,10 @@ Hydra is asked to let exceptions through (HYDRA_FULL_ERROR=1) so that every erro
 can fix — ours (:class:`~kktheory.errors.UserError`) or Hydra's and OmegaConf's
 composition and type errors — is printed as one line with exit status 2.
 
+In a sweep (``-m``), a job that fails validation prints its line prefixed with the job's
+number and overrides, and the other jobs still run; the sweep then ends with status 2
+(validation comes before any work, so a failed job costs nothing and writes nothing).
+
 Ctrl-C (SIGINT) and SIGTERM (e.g. a scheduler's preemption) end the process through an
 exception, so that the store's temporary files are removed on the way out; only whole run
 files remain, and rerunning the same command computes exactly the missing runs. The exit
@@ -29,6 +33,16 @@ EXIT_USER_ERROR = 2
 INTERRUPTED = (
     "interrupted: every finished run is stored whole; rerun the same command to compute the missing runs"
 )
+
+
+SWEEP_FAILED = (
+    "sweep: the jobs above failed and wrote no row; every other job ran. Fix them and rerun "
+    "the same command: finished runs are skipped"
+)
+
+
+class JobFailed(UserError):
+    """A job of a sweep ended with a user error (already printed); the sweep goes on."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -150,7 +164,23 @@ def run_job(cfg: DictConfig) -> None:
     OmegaConf.set_struct(cfg, True)
     try:
         outcome = run(cfg)
-    except UserError as exc:  # raised past Hydra's job wrapper, which would log it at length
-        print(str(exc), file=sys.stderr)
-        raise SystemExit(EXIT_USER_ERROR) from None
+    except UserError as exc:
+        job = sweep_job()
+        if job is None:  # single run: raised past Hydra's job wrapper, which would log it at length
+            print(str(exc), file=sys.stderr)
+            raise SystemExit(EXIT_USER_ERROR) from None
+        # sweep: Hydra records the failure and runs the other jobs, then raises it
+        print(f"job {job}: {exc}", file=sys.stderr)
+        raise JobFailed(SWEEP_FAILED) from None
     print(summary(outcome.rows, outcome.skipped, results_dir))
+
+
+def sweep_job() -> str | None:
+    """``<number> (<overrides>)`` of the running job in a multirun, None in a single run."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    if not HydraConfig.initialized() or HydraConfig.get().mode != RunMode.MULTIRUN:
+        return None
+    hc = HydraConfig.get()
+    return f"{hc.job.num} ({' '.join(hc.overrides.task)})"

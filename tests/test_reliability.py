@@ -193,3 +193,14 @@ def test_sweep_orphans_removes_only_dead_writers_files(tmp_path):
     assert store.sweep_orphans() == 3
     left = {p.name for p in store.runs.iterdir()}
     assert left == {files["alive_here"], files["other_host_fresh"]}
+
+
+def test_a_bad_job_does_not_stop_the_sweep(tmp_path):
+    """m=100000 > n fails validation (nothing computed); the other jobs run; status 2."""
+    results = tmp_path / "results"
+    res = run_inprocess("-m", "n=200", "n_test=50", "k=3", "m=8,100000,16", results_dir=results)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert any(line.startswith("job 1 (") and "config error: m=100000: 1 ≤ m ≤ n=200" in line for line in lines)
+    assert lines[-1].startswith("sweep: the jobs above failed")
+    assert sorted(load(results).m) == [8, 16]
