@@ -7,9 +7,11 @@ of its row must be explained by ``nan_reason`` (never "unexplained"). Where the 
 known in closed form it is checked against an independent computation:
 
 - K = I (tiny σ): any partition with N_j points in cluster j has lifted objective
-  (1/n) Σ_j N_j (1 − 1/N_j) = 1 − k'/n (k' non-empty clusters), train risk the same (the
-  own centroid is the nearest: 1 − 1/N_j < 1 + 1/N_l), and a test point (κ = 0 with every
-  training point) is at 1 + 1/N_j from centroid j, so test risk = 1 + 1/max_j N_j;
+  (1/n) Σ_j N_j (1 − 1/N_j) = 1 − k'/n (k' non-empty clusters), and the same train risk
+  (the own centroid is the nearest: 1 − 1/N_j < 1 + 1/N_l); the test points here are
+  copies of the training points, so the test risk is the same too. Before the kernel's
+  round-off guard, σ = 1e-6 gave κ(x, x) ≈ 1 − 1e-4 in kernel blocks and missed these by
+  6e-6;
 - K = 1 (huge σ, or all points identical): every risk is 0;
 - k ≥ number of distinct points: the optimum puts each distinct point in its own
   cluster, risk 0;
@@ -132,14 +134,14 @@ def test_identical_points_with_a_bandwidth_rule(use_data):
 
 @pytest.mark.parametrize("sketch", SKETCHES)
 def test_tiny_bandwidth(use_data, sketch):
-    """σ = 1e-6: K = I to machine precision; closed-form lifted risks of the partition."""
+    """σ = 1e-6: K = I exactly; closed-form lifted risks of the returned partition."""
     ((row, arrays),) = use_data("normal", f"sketch={sketch}", "kernel.sigma=1e-6", "k=3", "m=16", "bounds=all")
     check_explained(row)
     sizes = np.bincount(arrays["train_labels"], minlength=3)
     nonempty = int((sizes > 0).sum())
     assert row["objective"] == pytest.approx(1.0 - nonempty / N, abs=1e-9)
     assert row["train_risk"] == pytest.approx(1.0 - nonempty / N, abs=1e-9)
-    assert row["test_risk"] == pytest.approx(1.0 + 1.0 / sizes.max(), abs=1e-9)
+    assert row["test_risk"] == pytest.approx(1.0 - nonempty / N, abs=1e-9)
 
 
 @pytest.mark.parametrize("sketch", SKETCHES)
@@ -148,3 +150,25 @@ def test_huge_bandwidth(use_data, sketch):
     ((row, arrays),) = use_data("normal", f"sketch={sketch}", "kernel.sigma=1e6", "k=3", "m=16", "bounds=all")
     check_explained(row)
     assert 0 <= row["train_risk"] < 1e-9 and 0 <= row["test_risk"] < 1e-9
+
+
+def test_kernel_roundoff_guard():
+    """Tiny σ: κ(x, x) = 1 exactly in blocks and pairs (consistent with diag); ordinary σ:
+    the guard is off and blocks match the dense formula."""
+    from kktheory.kernels import Kernel
+
+    X = np.random.default_rng(3).standard_normal((30, 4)) * 10.0
+    tiny = Kernel("gaussian", sigma=1e-7)
+    K = tiny(X, X)
+    assert np.array_equal(np.diag(K), np.ones(30))
+    assert np.array_equal(tiny.paired(X, X), np.ones(30))
+    assert np.all(K[~np.eye(30, dtype=bool)] == 0.0)
+    # pairs closer than the identity's round-off (d² ≈ 4e-14 < 8·eps·800 ≈ 1.4e-12) cannot be
+    # resolved by it and count as duplicates; pairs well above it keep κ = 0 at this σ
+    Y = X + 1e-7 * np.random.default_rng(4).standard_normal(X.shape)
+    assert np.array_equal(tiny.paired(X, Y), np.ones(30))
+    assert np.array_equal(tiny.paired(X, X + 1e-3), np.zeros(30))
+    ordinary = Kernel("gaussian", sigma=2.0)
+    assert not ordinary.roundoff_shows(np.dtype("float64"), 2 * float((X**2).sum(axis=1).max()))
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    assert np.allclose(ordinary(X, X), np.exp(-D2 / 8.0), rtol=1e-12, atol=1e-15)
