@@ -202,7 +202,7 @@ class RunSpec:
         """The run-level quantities handed to the sketch."""
         return SketchContext(
             n=self.n, k=self.k, gamma=self.gamma, budget=self.budget, dtype=self.dtype,
-            kernel=self.kernel.name,
+            kernel=self.kernel.name, centroids=self.centroids,
         )
 
 

@@ -85,6 +85,7 @@ def test_exact_at_n_200000_subprocess(cli):
 
 @pytest.mark.parametrize("overrides, what", [
     (("reference=exact",), "reference=exact (the 200000×200000 kernel matrix K"),
+    (("sketch=exact", "centroids=projected"), "exact kernel features (eigendecomposition"),
     (("bounds=[gamma]", "bound_exact_max_n=200000"), "the dense bound checks at n=200000"),
     (("sketch=power",), "the power method multiplies by K"),
     (("sketch=kernel_columns",), "kernel_columns uses all of K"),

@@ -45,6 +45,7 @@ class SketchContext:
     budget: int  # memory budget in bytes
     dtype: str = "float64"
     kernel: str | None = None  # the kernel's name, for checks in validate(m) (None: unknown)
+    centroids: str = "lifted"  # lifted | projected: projected centroids need transform/residual
 
 
 @dataclass

@@ -65,6 +65,8 @@ class Exact(Sketch):
         if p.n_local_trials is not None and p.n_local_trials < 1:
             raise ConfigError("sketch.n_local_trials", p.n_local_trials, "null or an integer ≥ 1")
         n = self.ctx.n
+        if self.ctx.centroids == "projected":  # scored through the features
+            self.require_features(n)
         if not p.allow_blocked and not gram_fits(n, self.ctx.dtype, self.ctx.budget):
             memory.require(
                 n * n * np.dtype(self.ctx.dtype).itemsize, self.ctx.budget,
@@ -90,12 +92,16 @@ class Exact(Sketch):
             self._gram = Gram(self.kernel, self.X_fit_, self.ctx.budget)
         return self._gram
 
-    def _eigen(self) -> None:
-        n = len(self.X_fit_)
+    def require_features(self, n: int) -> None:
+        """Refuse the exact features (a dense eigendecomposition) above the budget."""
         memory.require(
             EIGH_COPIES * n * n * 8, self.ctx.budget, f"exact kernel features (eigendecomposition of a {n}×{n} K)",
-            "use a smaller n (the exact partition itself does not need the features)",
+            "use a smaller n, or centroids=lifted (the exact partition itself does not need the features)",
         )
+
+    def _eigen(self) -> None:
+        n = len(self.X_fit_)
+        self.require_features(n)
         gram = self.gram()
         K = gram.K if gram.stored else self.kernel.matrix(self.X_fit_, self.X_fit_, self.ctx.budget)
         lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))
