@@ -64,6 +64,12 @@ estimates q_j from sampled pairs:
 
 ``risk_estimator`` names the estimator of each row: ``exact`` or
 ``subsample(b=…,pairs=…)``; ``*_se`` columns are 0 for exact values.
+
+Data access: the estimator reads the training (and evaluation) points through
+:class:`Rows` — a few sampled rows, per-cluster sums of κ(x, x), the cross sums
+κ(Y, X)·Z and kernel values of sampled pairs. :class:`Rows` holds the points in memory;
+:class:`kktheory.dask_backend.DaskRows` computes the same quantities chunk by chunk on a
+Dask array, so the estimator above is one implementation for both backends.
 """
 
 from __future__ import annotations
@@ -125,6 +131,52 @@ class Risk:
         }
 
 
+class Rows:
+    """Points as the risk computations read them (here: a NumPy array in memory).
+
+    Only :meth:`take` returns points, and only a few sampled ones; everything that touches
+    all points goes through :meth:`diag_sum`, :meth:`cross_sums` and :meth:`paired`.
+    """
+
+    def __init__(self, X: np.ndarray) -> None:
+        self.X = X
+
+    def __len__(self) -> int:
+        return len(self.X)
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+    def take(self, idx: np.ndarray | None) -> np.ndarray:
+        """The rows ``idx`` (None: all) as a NumPy array."""
+        return self.X if idx is None else self.X[idx]
+
+    def diag_sum(self, kernel: Kernel, idx: np.ndarray | None = None) -> float:
+        """Σ κ(x_i, x_i) over the rows ``idx`` (None: all)."""
+        return float(kernel.diag(self.take(idx)).sum())
+
+    def cross_sums(self, kernel: Kernel, Y: np.ndarray, Z: np.ndarray, budget: int, desc: str) -> np.ndarray:
+        """S = κ(Y, X)·Z (len(Y) × Z.shape[1], float64), in row blocks of Y."""
+        S = np.empty((len(Y), Z.shape[1]))
+        for sl, block in kernel.row_blocks(Y, self.X, budget, desc=desc):
+            S[sl] = block.astype(np.float64, copy=False) @ Z
+        return S
+
+    def paired(self, kernel: Kernel, ia: np.ndarray, ib: np.ndarray, budget: int) -> np.ndarray:
+        """κ(x_ia[t], x_ib[t]) for every t (float64), in blocks sized by the budget."""
+        vals = np.empty(len(ia))
+        step = memory.block_rows(2 * self.n_features, np.dtype(kernel.dtype).itemsize, budget, len(ia))
+        for s in range(0, len(ia), step):
+            vals[s : s + step] = kernel.paired(self.X[ia[s : s + step]], self.X[ib[s : s + step]])
+        return vals
+
+
+def as_rows(X: np.ndarray | Rows) -> Rows:
+    """``X`` itself if it is already a :class:`Rows`, else the in-memory Rows of X."""
+    return X if isinstance(X, Rows) else Rows(X)
+
+
 def membership(labels: np.ndarray, k: int) -> np.ndarray:
     """Z with Z_lj = 1/|C_j| for l ∈ C_j (zero columns for empty clusters)."""
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
@@ -135,10 +187,7 @@ def membership(labels: np.ndarray, k: int) -> np.ndarray:
 
 def _cross_sums(kernel: Kernel, X: np.ndarray, X_train: np.ndarray, Z: np.ndarray, budget: int, desc: str) -> np.ndarray:
     """S = κ(X, X_train) Z, in row blocks (float64 accumulation)."""
-    S = np.empty((len(X), Z.shape[1]))
-    for sl, block in kernel.row_blocks(X, X_train, budget, desc=desc):
-        S[sl] = block.astype(np.float64, copy=False) @ Z
-    return S
+    return Rows(X_train).cross_sums(kernel, X, Z, budget, desc)
 
 
 def sq_dist_to_centroids(diag: np.ndarray, S: np.ndarray, q: np.ndarray, nonempty: np.ndarray) -> np.ndarray:
@@ -169,45 +218,47 @@ def lifted_risk(
 
 
 def within_cluster_sums(
-    kernel: Kernel, X: np.ndarray, labels: np.ndarray, k: int, pairs: int,
+    kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, pairs: int,
     rng: np.random.Generator, budget: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(q̂_j, Var q̂_j) for every cluster: exact when N_j(N_j−1) ≤ pairs, else from pairs."""
+    rows = as_rows(X)
     q = np.zeros(k)
     var = np.zeros(k)
-    itemsize = np.dtype(kernel.dtype).itemsize
     for j in range(k):
         idx = np.flatnonzero(labels == j)
         N = len(idx)
         if N == 0:
             continue
-        Xj = X[idx]
         if N * (N - 1) <= pairs:
+            Xj = rows.take(idx)
             q[j] = sum(float(b.sum(dtype=np.float64)) for _, b in kernel.row_blocks(Xj, Xj, budget)) / N**2
             continue
         a = rng.integers(N, size=pairs)
         b = rng.integers(N - 1, size=pairs)
         b += b >= a  # uniform over the N−1 points other than a
-        vals = np.empty(pairs)
-        step = memory.block_rows(2 * X.shape[1], itemsize, budget, pairs)
-        for s in range(0, pairs, step):
-            vals[s : s + step] = kernel.paired(Xj[a[s : s + step]], Xj[b[s : s + step]])
-        q[j] = (kernel.diag(Xj).sum() + N * (N - 1) * vals.mean()) / N**2
+        vals = rows.paired(kernel, idx[a], idx[b], budget)
+        q[j] = (rows.diag_sum(kernel, idx) + N * (N - 1) * vals.mean()) / N**2
         var[j] = ((N - 1) / N) ** 2 * vals.var(ddof=1) / pairs
     return q, var
 
 
-def _sampled_risk(
-    kernel: Kernel, X_eval: np.ndarray, X_train: np.ndarray, Z: np.ndarray, q: np.ndarray,
+def sampled_risk(
+    kernel: Kernel, X_eval: Rows, X_train: Rows, Z: np.ndarray, q: np.ndarray,
     q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
     budget: int, desc: str,
 ) -> tuple[float, float, np.ndarray, np.ndarray | None]:
-    """(R̂, SE, labels of the sampled points, their indices or None for all)."""
+    """(R̂, SE, labels of the sampled points, their indices or None for all).
+
+    Step 3 of the estimator for one set of evaluation points. With ``points`` ≥ len(X_eval)
+    every point is evaluated: R̂ is then the exact risk for the given q (exact q: the exact
+    risk, as :func:`lifted_risk` computes it).
+    """
     N = len(X_eval)
     b = min(points, N)
     idx = np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
-    Xs = X_eval if idx is None else X_eval[idx]
-    S = _cross_sums(kernel, Xs, X_train, Z, budget, desc)
+    Xs = X_eval.take(idx)
+    S = X_train.cross_sums(kernel, Xs, Z, budget, desc)
     D = sq_dist_to_centroids(kernel.diag(Xs), S, q, nonempty)
     g = D.min(axis=1)
     nearest = D.argmin(axis=1)
@@ -218,20 +269,24 @@ def _sampled_risk(
 
 
 def lifted_risk_subsampled(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    settings: RiskSettings, rng: np.random.Generator,
+    kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows,
+    k: int, settings: RiskSettings, rng: np.random.Generator,
 ) -> Risk:
-    """The subsampling estimator of the module docstring, with standard errors."""
+    """The subsampling estimator of the module docstring, with standard errors.
+
+    ``X_train`` and ``X_test`` are arrays or :class:`Rows` (e.g. Dask row chunks).
+    """
+    X_train, X_test = as_rows(X_train), as_rows(X_test)
     labels, nonempty = _labels_k(labels, k)
     n = len(labels)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     q, q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
-    objective = (kernel.diag(X_train).sum() - np.sum(sizes * q)) / n
+    objective = (X_train.diag_sum(kernel) - np.sum(sizes * q)) / n
     objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
     Z = membership(labels, k)
     args = (q, q_var, nonempty, settings.points, rng, settings.budget)
-    tr, tr_se, tr_lab, tr_idx = _sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
-    te, te_se, te_lab, te_idx = _sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
+    tr, tr_se, tr_lab, tr_idx = sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
+    te, te_se, te_lab, te_idx = sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
     return Risk(
         train_risk=tr, objective=float(objective), test_risk=te,
         train_nearest=tr_lab, test_labels=te_lab,
