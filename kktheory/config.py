@@ -8,14 +8,16 @@ resolves the rules into a :class:`RunSpec`.
 
 Validation (DESIGN §10) happens in two steps, both before anything is computed or written:
 
-1. :func:`build_spec`, before the data are loaded: the type of every field (Hydra checks
-   the structured configs; our rules check the ``Any`` fields), ranges and relations
-   (m ≤ n, k ≤ n, γ > 0, the sketch's own relations in ``validate(m)`` for every m, e.g.
-   s ≤ ℓ ≤ m, r + l ≤ n, 0 < p ≤ 1, power-of-two m for the Hadamard ROS), every float of
-   every group finite, a writable ``results_dir``, and the memory guard: every step whose
-   memory grows with n² or n·m is estimated from the config alone and refused above the
-   budget (:mod:`kktheory.memory`). ``python run.py sketch=exact n=200000`` is thus
-   refused before any data are drawn.
+1. before the data are loaded — :func:`build_spec` (the run) and
+   :meth:`kktheory.experiment.Method.check` (the method: kernel, centroid rule, clusterer,
+   and each sketch's ``validate(m)`` for every m, shared with the scikit-learn estimator):
+   the type of every field (Hydra checks the structured configs; our rules check the
+   ``Any`` fields), ranges and relations (m ≤ n, k ≤ n, γ > 0, and the sketches' s ≤ ℓ ≤ m,
+   r + l ≤ n, 0 < p ≤ 1, power-of-two m for the Hadamard ROS, ...), every float of every
+   group finite, a writable ``results_dir``, and the memory guard: every step whose memory
+   grows with n² or n·m is estimated from the config alone and refused above the budget
+   (:mod:`kktheory.memory`). ``python run.py sketch=exact n=200000`` is thus refused
+   before any data are drawn.
 2. :func:`check_data`, right after the data are loaded: what only the data can tell
    (the data set's size against n + n_test and missing files are the loaders' checks;
    non-finite values and shapes are checked here for every loader).
@@ -65,7 +67,7 @@ from kktheory.gram import gram_fits
 from kktheory.kernels import KernelConfig, validate_kernel
 from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
 from kktheory.risk import RiskSettings
-from kktheory.sketches import SKETCHES, SketchContext
+from kktheory.sketches import SKETCHES
 
 DTYPES = ("float64", "float32")
 CENTROIDS = ("lifted", "projected")
@@ -204,13 +206,6 @@ class RunSpec:
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
     backend: str = "numpy"
 
-    def sketch_context(self) -> SketchContext:
-        """The run-level quantities handed to the sketch."""
-        return SketchContext(
-            n=self.n, k=self.k, gamma=self.gamma, budget=self.budget, dtype=self.dtype,
-            kernel=self.kernel.name, centroids=self.centroids,
-        )
-
 
 def one_of(name: str, value: Any, choices: tuple[str, ...]) -> None:
     """ConfigError unless ``value`` is one of ``choices``."""
@@ -266,8 +261,9 @@ def check_results_dir(value: Any) -> None:
 def build_spec(cfg: DictConfig) -> RunSpec:
     """Validate a composed config before any work and resolve its rules.
 
-    Checks every top-level field, every group (with each sketch's ``validate(m)`` for
-    every m) and the memory the run will need, from the config alone.
+    Checks every top-level field, every group's fields, and the memory of the reference and
+    the bound checks, from the config alone; the sketch's relations and memory for every m
+    are :meth:`kktheory.experiment.Method.check`'s.
     """
     for group in GROUPS:
         if group not in cfg or cfg[group] is None or OmegaConf.is_missing(cfg, group):
@@ -315,9 +311,6 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         bounds=build_bounds_spec(cfg),
         backend=cfg.backend,
     )
-    probe = SKETCHES.get(sketch.name).impl(sketch, spec.sketch_context())
-    for _, m in ms:  # the sketch's relations and memory, for every m of the run
-        probe.validate(m)
     require_reference(cfg.reference, spec)
     require_bounds(spec)
     return spec

@@ -17,9 +17,10 @@ import pytest
 
 from kktheory import memory
 from kktheory.cli import INTERRUPTED
-from kktheory.config import build_spec
+from kktheory.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS
 from kktheory.errors import MemoryBudgetError
+from kktheory.experiment import Method
 from kktheory.kernels import Kernel
 from kktheory.store import HOST, ORPHAN_AGE, Store, load
 from tests.conftest import ROOT, run_cli, run_files
@@ -47,6 +48,13 @@ def check_whole(results, n_train: int) -> None:
 
 
 # -- memory guard ----------------------------------------------------------------------------
+def validate(cfg) -> RunSpec:
+    """What a run checks before drawing data: build_spec, then the method for every m."""
+    spec = build_spec(cfg)
+    Method.of(spec).check(spec.n, [m for _, m in spec.ms])
+    return spec
+
+
 def forbid_work(monkeypatch) -> None:
     """Make drawing data or evaluating the kernel fail: a refusal must come before both."""
     entry = DATASETS.get("yin_hypercube")
@@ -102,16 +110,16 @@ def test_quadratic_steps_are_refused_at_validation(monkeypatch, overrides, what)
     forbid_work(monkeypatch)
     cfg = make_cfg("n=200000", "memory_budget_gb=8", "reference=none", *overrides)
     with pytest.raises(MemoryBudgetError) as exc:
-        build_spec(cfg)
+        validate(cfg)
     assert what in str(exc.value) and "above the budget of 8.0 GiB" in str(exc.value)
 
 
 def test_explicit_blocked_recomputation_passes_validation():
     """The slow, bounded-memory paths are allowed when asked for explicitly."""
     for overrides in (("sketch=exact", "sketch.allow_blocked=true"), ("reference=exact:blocked",)):
-        spec = build_spec(make_cfg("n=200000", "memory_budget_gb=8", *overrides))
+        spec = validate(make_cfg("n=200000", "memory_budget_gb=8", *overrides))
         assert spec.reference.kind in ("auto", "exact")
-    assert build_spec(make_cfg("n=200000", "memory_budget_gb=8")).reference.kind == "auto"
+    assert validate(make_cfg("n=200000", "memory_budget_gb=8")).reference.kind == "auto"
 
 
 # -- interrupted and concurrent sweeps --------------------------------------------------------
