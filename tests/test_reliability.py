@@ -123,19 +123,21 @@ def test_explicit_blocked_recomputation_passes_validation():
 
 
 # -- interrupted and concurrent sweeps --------------------------------------------------------
-def wait_for_first_row(proc: subprocess.Popen, results, timeout: float = 300.0) -> None:
+def wait_for_rows(proc: subprocess.Popen, results, count: int = 1, timeout: float = 300.0) -> None:
+    """Wait until the sweep has written ``count`` rows (and is still running)."""
     t0 = time.monotonic()
-    while not run_files(results):
+    while len(run_files(results)) < count:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() - t0 < timeout
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
 def test_ctrl_c_leaves_whole_files_and_the_rerun_completes(tmp_path):
     results = tmp_path / "results"
     proc = start(*SWEEP, f"results_dir={results}")
-    wait_for_first_row(proc, results)
-    time.sleep(np.random.default_rng(11).uniform(0.0, 2.0))  # a random point after the first row
+    rng = np.random.default_rng(11)
+    wait_for_rows(proc, results, int(rng.integers(1, 10)))  # a random point of the sweep:
+    time.sleep(rng.uniform(0.0, 0.3))  # after a random number of rows, then a random delay
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
@@ -155,7 +157,7 @@ def test_ctrl_c_leaves_whole_files_and_the_rerun_completes(tmp_path):
 def test_sigterm_ends_with_one_line_and_no_temporary_file(tmp_path):
     results = tmp_path / "results"
     proc = start(*SWEEP, f"results_dir={results}")
-    wait_for_first_row(proc, results)
+    wait_for_rows(proc, results)
     os.killpg(proc.pid, signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err

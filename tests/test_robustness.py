@@ -110,6 +110,7 @@ def test_constant_feature_changes_nothing(use_data, sketch):
     ((base, _),) = use_data("normal", f"sketch={sketch}", "k=3", "m=16")
     ((const, _),) = use_data("constant_feature", f"sketch={sketch}", "k=3", "m=16")
     check_explained(const)
+    assert base["nan_reason"] == const["nan_reason"] == ""  # nothing empty on ordinary data
     cols = ("ref_train_risk", "ref_test_risk") if sketch == "rff" else (
         "train_risk", "objective", "test_risk", "ref_test_risk")
     for col in cols:
