@@ -247,6 +247,11 @@ def command_line(name: str, scale: str, overrides: Sequence[str]) -> tuple[str, 
 
 
 # -- one entry ----------------------------------------------------------------------------
+def _without_title(markdown: str) -> str:
+    """A Markdown file's text without its first-level title line."""
+    return "\n".join(ln for ln in markdown.splitlines() if not ln.startswith("# ")).strip()
+
+
 def _compute_time(rows: pd.DataFrame) -> float:
     """Seconds the stored rows took when they were computed (sum of their time_total)."""
     return float(rows["time_total"].sum()) if "time_total" in rows else 0.0
@@ -296,6 +301,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         config=f"experiments/{cfg_name}.yaml",
         command=command, sweep_command=sweep_command,
         files=[f.name for f in files],
+        tables="\n\n".join(_without_title(f.read_text()) for f in files if f.suffix == ".md"),
         rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
               f"{sweep.failed} could not run); {_compute_time(ok):.0f} s of run time in the rows, "
               f"{elapsed:.0f} s for this invocation; load average "

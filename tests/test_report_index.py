@@ -36,12 +36,14 @@ def pending(name: str) -> str:
 def test_index_keeps_other_entries_and_catalogue_order(tmp_path):
     update_index(tmp_path, record("beta", NOT_REPRODUCED), ORDER, pending)
     update_index(tmp_path, record("alpha"), ORDER, pending)
-    update_index(tmp_path, record("alpha", observed="new numbers"), ORDER, pending)  # rewritten
+    update_index(tmp_path, record("alpha", observed="new numbers", tables="| a | b |\n|---|---|"),
+                 ORDER, pending)  # rewritten
     md = (tmp_path / "INDEX.md").read_text()
     sections = [line for line in md.splitlines() if line.startswith("## ")]
     assert sections == ["## alpha", "## beta", "## gamma"]
     alpha = md.split("## alpha")[1].split("## beta")[0]
     assert "new numbers" in alpha and "numbers of alpha" not in alpha
+    assert "| a | b |" in alpha
     assert "**Verdict: reproduced.**" in alpha
     assert "`python -m kktheory.reproduce alpha --scale small`" in alpha
     assert "`python run.py --config-dir experiments --config-name alpha_small -m`" in alpha

@@ -284,6 +284,7 @@ class IndexRecord:
     files: list[str] = field(default_factory=list)
     rows: str = ""
     when: str = ""
+    tables: str = ""  # Markdown tables of the entry, shown inline
 
 
 INDEX_JSON = "index.json"
@@ -351,6 +352,8 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         others = [f for f in r.files if not f.endswith(".png")]
         if others:
             lines += ["", "Files: " + ", ".join(f"[{f}]({f})" for f in others)]
+        if r.tables:
+            lines += ["", r.tables.strip()]
         for p in pics:
             lines += ["", f"![{name}]({p})"]
         if r.when:
