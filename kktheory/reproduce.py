@@ -327,10 +327,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="only draw and judge stored rows")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
     args = parser.parse_intermixed_args(argv)
-    if args.list or args.name is None:
+    if args.list:
         for e in entries.values():
             print(f"{e.name:24s} {e.title}: {e.claim}")
-        return 0 if args.list else 2
+        return 0
+    if args.name is None:
+        parser.print_usage(sys.stderr)
+        print(f"config error: name=None: one of all, {', '.join(entries)} (--list describes them)",
+              file=sys.stderr)
+        return 2
     names = list(entries) if args.name == "all" else [args.name]
     unknown = [n for n in names if n not in entries]
     if unknown:

@@ -82,3 +82,11 @@ def test_failure_rows_carry_the_job_config(tmp_path):
     assert row["error_kind"] == "ConfigError" and "sketch.p" in row["error"]
     assert row["sketch.name"] == "subgaussian" and row["n"] == 200
     assert isinstance(sweep.rows, pd.DataFrame)
+
+
+def test_unknown_or_missing_name_is_a_one_line_error(capsys):
+    assert reproduce.main(["nope"]) == 2
+    assert "config error: name='nope': one of all, calandriello_fig1" in capsys.readouterr().err
+    assert reproduce.main([]) == 2
+    assert reproduce.main(["--list"]) == 0
+    assert "theory_rates" in capsys.readouterr().out

@@ -459,7 +459,7 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
         checks.append(Check(
             f"{p}", ok,
             f"ratio {fmt(first, 4)} at c = {int(st['m'].iloc[0])} → {fmt(last, 4)} at c = "
-            f"{int(st['m'].iloc[-1])} (≤ {1 + TRACE_EPS:g}?), Spearman {fmt(rho, 2)}"
+            f"{int(st['m'].iloc[-1])} (need ≤ {1 + TRACE_EPS:g}), Spearman {fmt(rho, 2)}"
             + (f"; {below} row(s) below 1" if below else ""),
         ))
     return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}")
