@@ -73,6 +73,7 @@ class RunConfig:
     results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
     force: bool = False  # recompute runs that already have a file
     memory_budget_gb: Optional[float] = None  # default: half of physical memory
+    threads: Optional[int] = None  # BLAS/OpenMP threads; null: unchanged (joblib launcher: cpus // n_jobs)
     # bound checks (kktheory.bounds.spec): which ones, exact-vs-randomized limit, δ, ε, ...
     bounds: Any = field(default_factory=list)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
     bound_exact_max_n: int = 3000  # dense O(n³) bounds up to this n, randomized estimates above
@@ -173,6 +174,7 @@ class RunSpec:
     risk: RiskSettings | None = None
     reference: ReferenceSpec | None = None
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
+    threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.threads)
 
 
 def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
@@ -202,6 +204,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         _int_field(cfg, name, lo)
     if cfg.memory_budget_gb is not None and not cfg.memory_budget_gb > 0:
         raise ConfigError("memory_budget_gb", cfg.memory_budget_gb, "a positive number of GiB")
+    threads = None if cfg.threads is None else _int_field(cfg, "threads", 1)
     gamma = resolve_gamma(cfg.gamma, n, k)
     ms: list[tuple[str, int]] = []
     for item in m_items(cfg.m):
@@ -229,7 +232,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         centroids=cfg.centroids,
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
-        bounds=build_bounds_spec(cfg),
+        bounds=build_bounds_spec(cfg), threads=threads,
     )
 
 

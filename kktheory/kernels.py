@@ -94,11 +94,11 @@ class Kernel:
         return np.exp(sq * (-1.0 / (2.0 * self.sigma**2))).astype(np.float64)
 
     def diag(self, X: np.ndarray) -> np.ndarray:
-        """κ(x_i, x_i) for every row, float64."""
-        X = np.asarray(X, dtype=np.float64)
+        """κ(x_i, x_i) for every row, float64. The Gaussian kernel does not read X; the
+        others read it in row chunks (no float64 copy of a float32 or memory-mapped X)."""
         if self.name == "gaussian":
             return np.ones(len(X))
-        sq = np.einsum("ij,ij->i", X, X)
+        sq = row_sq_norms(X)
         if self.name == "linear":
             return sq
         return (sq + self.coef0) ** self.degree
@@ -131,11 +131,40 @@ class Kernel:
         return out
 
 
+#: rows per chunk of the O(nd) passes below: about 8 MiB of float64 per chunk
+CHUNK_BYTES = 8 * 2**20
+
+
+def row_chunks(X: np.ndarray) -> Iterator[np.ndarray]:
+    """Consecutive row chunks of X as float64 arrays of about ``CHUNK_BYTES`` each.
+
+    Each chunk is a fresh copy (callers may modify it); memory one chunk, whatever X's
+    dtype or storage (a memory map is read chunk by chunk).
+    """
+    step = max(1, CHUNK_BYTES // (8 * max(1, X.shape[1])))
+    for s in range(0, len(X), step):
+        yield np.array(X[s : s + step], dtype=np.float64)
+
+
+def row_sq_norms(X: np.ndarray) -> np.ndarray:
+    """‖x_i‖² for every row, accumulated in float64 over row chunks. O(nd)."""
+    if len(X) == 0:
+        return np.zeros(0)
+    return np.concatenate([np.einsum("ij,ij->i", c, c) for c in row_chunks(X)])
+
+
 def mean_sq_dist_to_mean(X: np.ndarray) -> float:
-    """(1/n) Σ_i ‖x_i − x̄‖², so that Σ_ij ‖x_i − x_j‖² = 2n² · this value. O(nd)."""
-    X = np.asarray(X, dtype=np.float64)
-    centred = X - X.mean(axis=0)
-    return float(np.einsum("ij,ij->", centred, centred) / len(X))
+    """(1/n) Σ_i ‖x_i − x̄‖², so that Σ_ij ‖x_i − x_j‖² = 2n² · this value.
+
+    Two passes over row chunks (the mean, then the centred squares), float64: O(nd) time,
+    memory one chunk.
+    """
+    mean = sum(c.sum(axis=0) for c in row_chunks(X)) / len(X)
+    total = 0.0
+    for c in row_chunks(X):
+        c -= mean
+        total += float(np.einsum("ij,ij->", c, c))
+    return total / len(X)
 
 
 def resolve_sigma(cfg: KernelConfig, X_train: np.ndarray) -> float:

@@ -25,8 +25,9 @@ import numpy as np
 
 from kktheory import memory
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels import Kernel, row_sq_norms
 from kktheory.sketches.base import Sketch
+from kktheory.sketches.linalg import right_singular
 
 
 def check_eig_cutoff(field: str, value: float) -> None:
@@ -62,14 +63,16 @@ def rank_restricted(
     W_ℓ is the best rank-ℓ approximation of W (its top-ℓ eigenpairs above the relative
     cutoff), R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} (R Rᵀ = C W_ℓ⁺ Cᵀ) and V_s holds the top-s
     right singular vectors of R, so M = U_{W,ℓ} Λ_{W,ℓ}^{-1/2} V_s (c × s'), s' =
-    min(s, rank R). Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
+    min(s, rank R). V_s and the squared singular values come from RᵀR (ℓ × ℓ, float64,
+    :func:`~kktheory.sketches.linalg.right_singular`); R and B stay in C's dtype.
+    Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
     """
     E = whitening(W, eig_cutoff, ell)
-    R = np.asarray(C, dtype=np.float64) @ E
-    Ur, sv, Vt = np.linalg.svd(R, full_matrices=False)
-    ev = sv**2  # eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
+    R = C @ E.astype(C.dtype, copy=False)
+    ev, V = right_singular(R)  # ev: eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
     r = min(s, int(np.sum(ev > eig_cutoff * ev[0])) if ev.size and ev[0] > 0 else 0)
-    return E @ Vt[:r].T, Ur[:, :r] * sv[:r]
+    V = V[:, :r]
+    return E @ V, R @ V.astype(R.dtype, copy=False)
 
 
 class KernelProjection(Sketch):
@@ -115,5 +118,4 @@ class KernelProjection(Sketch):
 
     def residual(self, X: np.ndarray) -> np.ndarray:
         """‖Π^⊥ φ(x)‖² = κ(x, x) − ‖f(x)‖², clipped at 0 against round-off."""
-        F = self.transform(X).astype(np.float64, copy=False)
-        return np.maximum(self.kernel.diag(X) - np.einsum("ij,ij->i", F, F), 0.0)
+        return np.maximum(self.kernel.diag(X) - row_sq_norms(self.transform(X)), 0.0)
