@@ -32,6 +32,9 @@ from kktheory import memory
 from kktheory.errors import ConfigError
 
 BANDWIDTH_RULES = ("fixed", "wang", "yin", "yin_n2")
+#: target bytes of one kernel block (cache-sized) and the fewest rows a block may have
+BLOCK_BYTES = 8 * 2**20
+MIN_BLOCK_ROWS = 256
 
 
 @dataclass
@@ -61,21 +64,43 @@ class Kernel:
 
     def __call__(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         """The block κ(X, Y), shape (len(X), len(Y)), in the kernel's dtype."""
+        return self._block(X, self._prepare(Y))
+
+    def _prepare(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The column-side terms of a block, computed once for all row blocks: Yᵀ (scaled
+        by 1/σ² for the Gaussian kernel) and, for the Gaussian, ‖y‖²/(2σ²)."""
+        dt = np.dtype(self.dtype)
+        Y = np.asarray(Y, dtype=dt)
+        if self.name != "gaussian":
+            return np.ascontiguousarray(Y.T), None
+        scale = 1.0 / self.sigma**2
+        Yt = np.ascontiguousarray(Y.T * np.asarray(scale, dtype=dt))
+        half_sq = (np.einsum("ij,ij->i", Y, Y) * (0.5 * scale)).astype(dt, copy=False)
+        return Yt, half_sq
+
+    def _block(
+        self, X: np.ndarray, prep: tuple[np.ndarray, np.ndarray | None], out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """κ(X, Y) from :meth:`_prepare`'s terms, written into ``out`` when given.
+
+        Gaussian: exp(min(⟨x, y⟩/σ² − ‖x‖²/(2σ²) − ‖y‖²/(2σ²), 0)) = exp(−‖x − y‖²/(2σ²)),
+        one GEMM and four in-place passes over the block (the min clips round-off that
+        would make a squared distance negative).
+        """
         dt = np.dtype(self.dtype)
         X = np.asarray(X, dtype=dt)
-        Y = np.asarray(Y, dtype=dt)
-        G = X @ Y.T
+        Yt, half_sq = prep
+        G = np.matmul(X, Yt, out=out)
         if self.name == "linear":
             return G
         if self.name == "polynomial":
             G += self.coef0
-            return G**self.degree if self.degree != 1 else G
-        # gaussian
-        G *= -2.0
-        G += np.einsum("ij,ij->i", X, X)[:, None]
-        G += np.einsum("ij,ij->i", Y, Y)[None, :]
-        np.maximum(G, 0.0, out=G)
-        G *= -1.0 / (2.0 * self.sigma**2)
+            if self.degree != 1:
+                np.power(G, self.degree, out=G)
+            return G
+        G -= (np.einsum("ij,ij->i", X, X) * (0.5 / self.sigma**2)).astype(dt, copy=False)[:, None]
+        G -= half_sq[None, :]
+        np.minimum(G, 0.0, out=G)
         np.exp(G, out=G)
         return G
 
@@ -106,15 +131,26 @@ class Kernel:
     def row_blocks(
         self, X: np.ndarray, Y: np.ndarray, budget: int, desc: str | None = None
     ) -> Iterator[tuple[slice, np.ndarray]]:
-        """Yield (row slice, κ(X[rows], Y)) over row blocks of X sized by the budget."""
+        """Yield (row slice, κ(X[rows], Y)) over row blocks of X.
+
+        A block has about ``BLOCK_BYTES`` (cache-sized, so that the element-wise passes
+        after the GEMM stay in cache), at least ``MIN_BLOCK_ROWS`` rows (so that the GEMM
+        stays efficient) and never more than the memory budget's block share allows.
+        """
         from kktheory.progress import progress
 
-        itemsize = np.dtype(self.dtype).itemsize
-        step = memory.block_rows(len(Y), itemsize, budget, len(X))
+        step = self.block_rows(len(X), len(Y), budget)
+        prep = self._prepare(Y)
         starts = range(0, len(X), step)
         for s in progress(starts, desc=desc, total=len(starts)):
             sl = slice(s, min(s + step, len(X)))
-            yield sl, self(X[sl], Y)
+            yield sl, self._block(X[sl], prep)
+
+    def block_rows(self, n_rows: int, n_cols: int, budget: int) -> int:
+        """Rows per block of an n_rows × n_cols kernel matrix (see :meth:`row_blocks`)."""
+        itemsize = np.dtype(self.dtype).itemsize
+        cap = memory.block_rows(n_cols, itemsize, budget, n_rows)
+        return max(1, min(cap, max(MIN_BLOCK_ROWS, BLOCK_BYTES // max(1, n_cols * itemsize))))
 
     def matrix(self, X: np.ndarray, Y: np.ndarray, budget: int) -> np.ndarray:
         """The full κ(X, Y), computed in row blocks (checked against the budget)."""
@@ -126,8 +162,10 @@ class Kernel:
             "use a smaller n or m",
         )
         out = np.empty((len(X), len(Y)), dtype=self.dtype)
-        for sl, block in self.row_blocks(X, Y, budget):
-            out[sl] = block
+        step = self.block_rows(len(X), len(Y), budget)
+        prep = self._prepare(Y)
+        for s in range(0, len(X), step):
+            self._block(X[s : s + step], prep, out=out[s : s + step])
         return out
 
 

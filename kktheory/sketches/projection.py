@@ -113,7 +113,7 @@ class KernelProjection(Sketch):
             return np.asarray(columns, dtype=dtype) @ A
         out = np.empty((len(X), A.shape[1]), dtype=dtype)
         for sl, block in self.kernel.row_blocks(X, self.X_support_, self.ctx.budget):
-            out[sl] = block @ A
+            np.matmul(block, A, out=out[sl])
         return out
 
     def residual(self, X: np.ndarray) -> np.ndarray:
