@@ -12,9 +12,8 @@ the square training matrix K = κ(X, X) with column access for k-means++ seeding
   the longer of X and Y, so that a product with a few points against a large (possibly
   memory-mapped) training set never converts that set as a whole.
 
-Products accumulate in float64 whatever the kernel's dtype: a held float32 matrix is
-converted in row chunks of about ``PRODUCT_CHUNK_BYTES`` (cache-sized, so the conversion
-costs little beyond reading A once).
+Products are returned in float64. With float32 kernels they are float32 GEMMs whose
+partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`).
 
 :class:`KernelCache` holds the blocks one run evaluates for every row of an m-list — the
 training Gram matrix, the test-versus-training block, the blocks of the subsampled
@@ -32,8 +31,8 @@ import numpy as np
 from kktheory import memory
 from kktheory.kernels import Kernel
 
-#: rows of a held float32 block converted to float64 at a time (a cache-sized chunk)
-PRODUCT_CHUNK_BYTES = 4 * 2**20
+#: terms of the inner dimension summed in float32 before float64 accumulation
+INNER_CHUNK = 2048
 #: default share of the memory budget a KernelCache may hold
 CACHE_SHARE = 0.5
 
@@ -43,14 +42,23 @@ def gram_fits(n: int, dtype: str, budget: int) -> bool:
     return n * n * np.dtype(dtype).itemsize <= budget
 
 
-def held_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
-    """A @ W accumulated in float64 (W float64); float32 A converted in row chunks."""
+def block_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """A @ W in float64 (len(A) × W.shape[1]) for a float64 W.
+
+    float64 A: one GEMM. float32 A: float32 GEMMs over chunks of ``INNER_CHUNK`` terms of
+    the inner dimension, each partial product added into a float64 result — the speed of
+    a float32 GEMM (converting A to float64 cost 3.5× as much on a 20000 × 20000 matrix,
+    benchmarks/README.md), with float32 rounding only within a chunk: relative error at
+    most INNER_CHUNK·ε₃₂ ≈ 2.4e-4 per partial sum in the worst case, about
+    √INNER_CHUNK·ε₃₂ ≈ 4e-6 in practice, the order of the float32 kernel entries' own
+    rounding over such sums.
+    """
     if A.dtype == np.float64:
         return A @ W
-    out = np.empty((A.shape[0], W.shape[1]))
-    step = max(1, PRODUCT_CHUNK_BYTES // (8 * max(1, A.shape[1])))
-    for s in range(0, A.shape[0], step):
-        out[s : s + step] = A[s : s + step].astype(np.float64) @ W
+    W32 = W.astype(A.dtype)
+    out = np.zeros((A.shape[0], W.shape[1]))
+    for s in range(0, A.shape[1], INNER_CHUNK):
+        out += A[:, s : s + INNER_CHUNK] @ W32[s : s + INNER_CHUNK]
     return out
 
 
@@ -82,14 +90,14 @@ class KernelBlock:
         """A @ W in float64 (len(X) × W.shape[1])."""
         W = np.asarray(W, dtype=np.float64)
         if self.A is not None:
-            return held_times(self.A, W)
+            return block_times(self.A, W)
         out = np.zeros((len(self.X), W.shape[1]))
         if len(self.Y) <= len(self.X):
             for sl, block in self.kernel.row_blocks(self.X, self.Y, self.budget, desc=self.desc):
-                out[sl] = block.astype(np.float64, copy=False) @ W
+                out[sl] = block_times(block, W)
         else:  # few rows against many columns: blocks of κ(Y, X) = Aᵀ
             for sl, block in self.kernel.row_blocks(self.Y, self.X, self.budget, desc=self.desc):
-                out += block.astype(np.float64, copy=False).T @ W[sl]
+                out += block_times(block.T, W[sl])
         return out
 
 
@@ -134,7 +142,7 @@ class Gram(KernelBlock):
         out = np.zeros((self.n, W.shape[1]))
         for s in range(0, len(idx), step):
             rows = self.A[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
-            out += held_times(rows.T, W[s : s + step])
+            out += block_times(rows.T, W[s : s + step])
         return out
 
 

@@ -11,17 +11,26 @@ duration of one run, through ``threadpoolctl.threadpool_limits``:
 - ``threads=<t>``: t threads for the run.
 
 The value in force is recorded in every row (``blas_threads``).
+
+Small dense LAPACK calls — the eigendecomposition of an m × m landmark matrix, m up to
+``SMALL_DENSE_MAX`` — run on one BLAS thread (:func:`small_dense`): multi-threaded
+OpenBLAS spins its threads while they wait for each other, and on a busy machine that made
+the eigendecomposition of a 1000 × 1000 K_mm take 8.2 s against 0.25 s on one thread
+(benchmarks/README.md); on an idle machine two threads save a fraction of a second.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from functools import lru_cache
 
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import ThreadpoolController, threadpool_info, threadpool_limits
 
 from kktheory.memory import cpu_count
 
+#: dense LAPACK calls on matrices up to this order run on one BLAS thread
+SMALL_DENSE_MAX = 2048
 JOBLIB_LAUNCHER = "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher"
 
 
@@ -61,3 +70,16 @@ def thread_limits(threads: int | None) -> Iterator[None]:
 def current_threads() -> int:
     """The largest thread count among the loaded BLAS/OpenMP libraries (0 if none)."""
     return max((int(p["num_threads"]) for p in threadpool_info()), default=0)
+
+
+@lru_cache(maxsize=1)
+def _controller() -> ThreadpoolController:
+    return ThreadpoolController()  # scanning the loaded libraries once, not per call
+
+
+def small_dense(order: int) -> AbstractContextManager:
+    """One BLAS thread for a dense LAPACK call on an order × order matrix when
+    order ≤ ``SMALL_DENSE_MAX`` (no change above)."""
+    if order > SMALL_DENSE_MAX:
+        return nullcontext()
+    return _controller().limit(limits=1, user_api="blas")

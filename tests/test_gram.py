@@ -20,9 +20,9 @@ def dense_gaussian(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
 
 @pytest.fixture
 def one_row_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every kernel block and every float32 product chunk is a single row."""
+    """Every kernel block is a single row; float32 products sum 7 terms at a time."""
     monkeypatch.setattr(memory, "MAX_BLOCK_BYTES", 1)
-    monkeypatch.setattr(gram, "PRODUCT_CHUNK_BYTES", 1)
+    monkeypatch.setattr(gram, "INNER_CHUNK", 7)
 
 
 @pytest.mark.parametrize("store", [False, True])
@@ -37,7 +37,7 @@ def test_block_products_equal_dense(shape: tuple[int, int], store: bool, one_row
 
 
 @pytest.mark.parametrize("store", [False, True])
-def test_float32_block_accumulates_in_float64(store: bool, one_row_blocks: None) -> None:
+def test_float32_products_sum_float32_chunks_in_float64(store: bool, one_row_blocks: None) -> None:
     rng = np.random.default_rng(1)
     X, Y = rng.standard_normal((50, 3)), rng.standard_normal((30, 3))  # row blocks of X
     W = rng.standard_normal((30, 3))
@@ -47,7 +47,11 @@ def test_float32_block_accumulates_in_float64(store: bool, one_row_blocks: None)
     assert not store or block.A.dtype == np.float32
     out = block.times(W)
     assert out.dtype == np.float64
-    np.testing.assert_allclose(out, A32.astype(np.float64) @ W, rtol=1e-12, atol=1e-12)
+    W32 = W.astype(np.float32)
+    chunks = sum((A32[:, s : s + 7] @ W32[s : s + 7]).astype(np.float64) for s in range(0, 30, 7))
+    np.testing.assert_allclose(out, chunks, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(out, A32.astype(np.float64) @ W, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, dense_gaussian(X, Y) @ W, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("store", [False, True])

@@ -27,6 +27,7 @@ import numpy as np
 
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, row_chunks
+from kktheory.threads import small_dense
 
 RANK_RULES = ("k", "sqrt_kc", "half_c", "c")
 
@@ -77,7 +78,9 @@ def gram_f64(F: np.ndarray) -> np.ndarray:
 def right_singular(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(σ², V): squared singular values of F (descending) and its right singular vectors
     (columns, signs fixed), from the eigendecomposition of FᵀF in float64."""
-    ev, V = np.linalg.eigh(gram_f64(F))
+    G = gram_f64(F)
+    with small_dense(len(G)):
+        ev, V = np.linalg.eigh(G)
     return ev[::-1], fix_signs(np.ascontiguousarray(V[:, ::-1]))
 
 

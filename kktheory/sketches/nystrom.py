@@ -26,7 +26,9 @@ all in the run's dtype.
 
 Deviations: the paper writes K_mm⁺; we drop eigenvalues below ``eig_cutoff``·λ_max (a
 pseudo-inverse with a stated threshold, as any numerical pseudo-inverse does). Row
-column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks).
+column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks). With
+``dtype=float32`` the cutoff is at least ε₃₂ ≈ 1.2e-7 (the float32 K_mm does not resolve
+smaller eigenvalues; :func:`~kktheory.sketches.projection.whitening`).
 
 ``nystrom_liu``: the baseline "Nyström (Liu)" of Yin et al. 2022 (§5, Table 2), i.e. the
 Nyström kernel k-means of Liu, "Refined learning bounds for kernel and approximate

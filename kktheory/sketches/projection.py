@@ -28,6 +28,7 @@ from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, row_sq_norms
 from kktheory.sketches.base import Sketch
 from kktheory.sketches.linalg import right_singular
+from kktheory.threads import small_dense
 
 
 def check_eig_cutoff(field: str, value: float) -> None:
@@ -45,9 +46,19 @@ def require_kernel_matrix(n: int, dtype: str, budget: int, why: str, hint: str) 
 
 def whitening(M: np.ndarray, eig_cutoff: float, rank: int | None = None) -> np.ndarray:
     """U_r Λ_r^{-1/2} for the eigenpairs of the SPSD matrix M with λ > eig_cutoff·λ_max,
-    restricted to the ``rank`` largest when given (columns in decreasing λ order)."""
+    restricted to the ``rank`` largest when given (columns in decreasing λ order).
+
+    A float32 M (a run with dtype=float32) resolves eigenvalues only down to about
+    ε₃₂·λ_max (ε₃₂ ≈ 1.2e-7: its entries carry that relative rounding), and Λ^{-1/2} would
+    amplify the rounding in the directions below; the cutoff is then at least ε₃₂.
+    The eigendecomposition itself is float64, O(m³), on one BLAS thread for m ≤ 2048
+    (:func:`kktheory.threads.small_dense`).
+    """
+    if np.asarray(M).dtype == np.float32:
+        eig_cutoff = max(eig_cutoff, float(np.finfo(np.float32).eps))
     M = np.asarray(M, dtype=np.float64)
-    lam, U = np.linalg.eigh((M + M.T) / 2)
+    with small_dense(len(M)):
+        lam, U = np.linalg.eigh((M + M.T) / 2)
     lam, U = lam[::-1], U[:, ::-1]
     keep = lam > eig_cutoff * lam[0] if lam[0] > 0 else np.zeros_like(lam, dtype=bool)
     if rank is not None:
