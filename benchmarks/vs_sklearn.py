@@ -15,6 +15,10 @@ k-means does not see) and Lloyd's algorithm on them. What differs is how:
 - scikit-learn: ``Nystroem.fit_transform`` then ``KMeans`` in float64 (what the data's
   dtype gives). A second scikit-learn line feeds it float32 data, for reference.
 
+Paired randomness: for each seed both sides use the same landmarks (scikit-learn's
+``Nystroem`` draw) and the same k-means ``random_state``; since the features differ only
+by a rotation (and rounding), both runs of k-means++ and Lloyd follow nearly the same
+path, so the NMI difference measures what the precision changes, not seed noise.
 Times are wall-clock of the whole pipeline (embedding + clustering), median over seeds,
 measured alternately in one process; NMI against the digit labels, mean over seeds.
 """
@@ -31,6 +35,14 @@ from common import machine, mnist_train, timed
 SIGMA = 5.0
 
 
+def draws(n: int, m: int, seed: int) -> tuple[np.ndarray, np.random.Generator, int]:
+    """Paired randomness: scikit-learn's landmark indices for this seed, and the k-means
+    random_state kktheory's clusterer will draw (so both sides start k-means alike)."""
+    landmarks = np.random.RandomState(seed).permutation(n)[:m]  # Nystroem's basis_inds
+    km_seed = int(np.random.default_rng(seed).integers(2**31 - 1))  # KMeansPP's draw
+    return landmarks, np.random.default_rng(seed), km_seed
+
+
 def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> np.ndarray:
     from kktheory.cluster import ClusteringConfig, KMeansPP
     from kktheory.kernels import Kernel
@@ -38,10 +50,10 @@ def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> 
     from kktheory.sketches.base import SketchContext
     from kktheory.sketches.nystrom import Nystrom, NystromConfig
 
+    landmarks, rng, _ = draws(len(X), m, seed)
     kernel = Kernel("gaussian", sigma=SIGMA, dtype="float32")
     ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype="float32")
-    rng = np.random.default_rng(seed)
-    F = Nystrom(NystromConfig(), ctx).fit(X, kernel, m, rng).transform(X)
+    F = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None).transform(X)
     km = KMeansPP(ClusteringConfig(name="kmeanspp", n_init=n_init, max_iter=300, tol=1e-4))
     return km.fit(F, k, rng).labels
 
@@ -50,8 +62,9 @@ def sklearn_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> n
     from sklearn.cluster import KMeans
     from sklearn.kernel_approximation import Nystroem
 
+    _, _, km_seed = draws(len(X), m, seed)
     F = Nystroem(kernel="rbf", gamma=1.0 / (2 * SIGMA**2), n_components=m, random_state=seed).fit_transform(X)
-    km = KMeans(n_clusters=k, n_init=n_init, max_iter=300, tol=1e-4, algorithm="lloyd", random_state=seed)
+    km = KMeans(n_clusters=k, n_init=n_init, max_iter=300, tol=1e-4, algorithm="lloyd", random_state=km_seed)
     return km.fit(F).labels_
 
 

@@ -17,12 +17,17 @@ Kernels:
 - ``linear``: κ(x, y) = ⟨x, y⟩.
 
 Blocks are computed through BLAS with the identity ‖x − y‖² = ‖x‖² + ‖y‖² − 2⟨x, y⟩, in
-row blocks sized from the memory budget, in float64 or float32.
+row blocks sized from the memory budget, in float64 or float32 (the kernel's ``dtype``):
+one GEMM per block in that dtype (2·rows·m·d flops) plus four in-place element-wise
+passes; the column-side terms are prepared once per pass over the rows. Only a block of
+rows of X is converted at a time, so X may be a float32 memory map of any size; the O(nd)
+helpers (:func:`row_sq_norms`, :func:`mean_sq_dist_to_mean`, :meth:`Kernel.diag`) read it
+in float64 row chunks of about 8 MiB and never copy it whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,11 +140,24 @@ class Kernel:
         from kktheory.progress import progress
 
         step = self.block_rows(len(X), len(Y), budget)
-        prep = self._prepare(Y)
+        block = self._block_fn(Y)
         starts = range(0, len(X), step)
         for s in progress(starts, desc=desc, total=len(starts)):
             sl = slice(s, min(s + step, len(X)))
-            yield sl, self._block(X[sl], prep)
+            yield sl, block(X[sl], None)
+
+    def _block_fn(self, Y: np.ndarray) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+        """(X, out) ↦ κ(X, Y): the Y-side terms prepared once — or, for a subclass that
+        overrides ``__call__``, that call."""
+        if type(self).__call__ is not Kernel.__call__:
+            def call(X: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+                if out is None:
+                    return self(X, Y)
+                out[...] = self(X, Y)
+                return out
+            return call
+        prep = self._prepare(Y)
+        return lambda X, out: self._block(X, prep, out)
 
     def block_rows(self, n_rows: int, n_cols: int, budget: int) -> int:
         """Rows per block of an n_rows × n_cols kernel matrix (see :meth:`row_blocks`)."""
@@ -156,9 +174,9 @@ class Kernel:
         )
         out = np.empty((len(X), len(Y)), dtype=self.dtype)
         step = self.block_rows(len(X), len(Y), budget)
-        prep = self._prepare(Y)
+        block = self._block_fn(Y)
         for s in range(0, len(X), step):
-            self._block(X[s : s + step], prep, out=out[s : s + step])
+            block(X[s : s + step], out[s : s + step])
         return out
 
 
