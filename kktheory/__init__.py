@@ -1,3 +1,18 @@
-"""kktheory: experimental checks of the theory of sketched kernel k-means."""
+"""kktheory: experimental checks of the theory of sketched kernel k-means.
+
+``kktheory.SketchedKernelKMeans`` (scikit-learn estimator, :mod:`kktheory.estimator`) is
+imported on first access, so ``import kktheory`` stays cheap.
+"""
+
+from typing import Any
 
 __version__ = "0.1.0"
+__all__ = ["SketchedKernelKMeans", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SketchedKernelKMeans":
+        from kktheory.estimator import SketchedKernelKMeans
+
+        return SketchedKernelKMeans
+    raise AttributeError(f"module 'kktheory' has no attribute {name!r}")

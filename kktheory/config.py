@@ -45,6 +45,7 @@ from kktheory.sketches import SKETCHES
 
 DTYPES = ("float64", "float32")
 CENTROIDS = ("lifted", "projected")
+BACKENDS = ("numpy", "dask")
 GROUPS = ("dataset", "kernel", "sketch", "clustering")
 
 
@@ -81,6 +82,10 @@ class RunConfig:
     bound_eps: float = 0.5  # target ε in the lemmas' required m (Calandriello Lemma 1/3, Yin Lemma 5)
     bound_sample_points: int = 2000  # above bound_exact_max_n: points whose pairs give distance ratios
     bound_tol: float = 1e-6  # relative tolerance of randomized eigenvalue / trace estimates
+    # where the method runs (kktheory.dask_backend): numpy in this process, or Dask row chunks
+    backend: str = "numpy"  # numpy | dask
+    dask_scheduler: Optional[str] = None  # dask: scheduler address (tcp://host:8786); null: local threads
+    dask_chunk_rows: int = 5000  # dask: rows of X per chunk
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
@@ -175,6 +180,25 @@ class RunSpec:
     reference: ReferenceSpec | None = None
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
     threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.threads)
+    backend: str = "numpy"
+
+
+def one_of(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    """ConfigError unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        raise ConfigError(name, value, f"one of {', '.join(choices)}")
+
+
+def check_centroids(centroids: Any, sketch_name: str) -> None:
+    """``centroids`` is lifted or projected; projected needs a projection embedding."""
+    one_of("centroids", centroids, CENTROIDS)
+    if centroids == "projected" and not SKETCHES.get(sketch_name).impl.is_projection:
+        projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.is_projection]
+        raise ConfigError(
+            "centroids", centroids,
+            f"lifted (sketch {sketch_name} is not a projection embedding; projected centroids "
+            f"need one of: {', '.join(projections)})",
+        )
 
 
 def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
@@ -196,11 +220,11 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     data_seed = seed if cfg.data_seed is None else _int_field(cfg, "data_seed", 0)
     if k > n:
         raise ConfigError("k", k, f"1 ≤ k ≤ n={n}")
-    if cfg.dtype not in DTYPES:
-        raise ConfigError("dtype", cfg.dtype, f"one of {', '.join(DTYPES)}")
-    if cfg.centroids not in CENTROIDS:
-        raise ConfigError("centroids", cfg.centroids, f"one of {', '.join(CENTROIDS)}")
-    for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2), ("reference_n_init", 1)):
+    one_of("dtype", cfg.dtype, DTYPES)
+    one_of("centroids", cfg.centroids, CENTROIDS)
+    one_of("backend", cfg.backend, BACKENDS)
+    for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2),
+                     ("reference_n_init", 1), ("dask_chunk_rows", 1)):
         _int_field(cfg, name, lo)
     if cfg.memory_budget_gb is not None and not cfg.memory_budget_gb > 0:
         raise ConfigError("memory_budget_gb", cfg.memory_budget_gb, "a positive number of GiB")
@@ -215,13 +239,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     kernel = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(KernelConfig), cfg.kernel))
     validate_kernel(kernel)
     sketch = SKETCHES.params(cfg.sketch)
-    if cfg.centroids == "projected" and not SKETCHES.get(sketch.name).impl.is_projection:
-        projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.is_projection]
-        raise ConfigError(
-            "centroids", cfg.centroids,
-            f"lifted (sketch {sketch.name} is not a projection embedding; projected centroids "
-            f"need one of: {', '.join(projections)})",
-        )
+    check_centroids(cfg.centroids, sketch.name)
     clustering = CLUSTERERS.params(cfg.clustering)
     CLUSTERERS.get(clustering.name).impl(clustering).validate()
     budget = memory.budget_bytes(cfg.memory_budget_gb)
@@ -233,6 +251,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
         bounds=build_bounds_spec(cfg), threads=threads,
+        backend=cfg.backend,
     )
 
 

@@ -7,6 +7,12 @@ nested for a list of m) → clustering → risk (lifted or projected centroids,
 hash names the run file, so m=10 run alone and m=10 inside ``m=[10,20,40]`` are the same
 run, computed once. ``time_total`` is the method's cost (load, embed, cluster, evaluate);
 ``time_reference`` is reported apart.
+
+The method itself — kernel from the training points, sketch (nested over a list of m),
+features, partition, centroid rule and risk — is :class:`Method`, a run without its data.
+:func:`run` and the scikit-learn estimator :class:`kktheory.estimator.SketchedKernelKMeans`
+both call it, so the estimator's ``labels_`` for a seed are the row's training labels.
+With ``backend=dask`` the same steps run on Dask row chunks (:mod:`kktheory.dask_backend`).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import platform
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -24,21 +31,25 @@ from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
 from kktheory.bounds import BoundEngine
-from kktheory.cluster import CLUSTERERS
-from kktheory.config import RunSpec, build_spec
+from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
+from kktheory.config import RunSpec, build_spec, check_centroids
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.gram import KernelCache
-from kktheory.kernels import Kernel, make_kernel
+from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.reference import excess_columns, reference_columns
-from kktheory.risk import lifted, projected_risk
+from kktheory.risk import Risk, RiskSettings, lifted, projected_risk
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
 from kktheory.store import Store, run_id
 from kktheory.threads import current_threads, thread_limits
 
 #: top-level fields that do not change what a run computes (left out of its identity)
-NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "threads")
+NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
+#: group fields that say where data live or how they are produced, not what they are
+NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size")
+#: fields that only matter with backend=dask (left out of the identity of numpy runs)
+DASK_FIELDS = ("backend", "dask_chunk_rows")
 
 
 @lru_cache(maxsize=1)
@@ -75,10 +86,149 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
+    for name in NOT_IDENTITY_FIELDS:
+        ident.pop(name, None)
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
     if not spec.bounds.names:  # bound settings change a row only when bounds are computed
         ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
+    if spec.backend == "numpy":  # rows of the default backend keep their identity
+        ident = {k: v for k, v in ident.items() if k not in DASK_FIELDS}
     return ident
+
+
+@dataclass(frozen=True)
+class Method:
+    """A run without its data: how training points become a partition, and how it is scored.
+
+    Steps (each a method, shared by :func:`run` and the estimator): :meth:`check` (before
+    any work), :meth:`fit_kernel` (bandwidth rules on the training points), :meth:`fit`
+    (sketches for a list of m — nested, one draw of randomness — their features and the
+    partition of the training points) and :meth:`risk` (lifted or projected centroids).
+    Random streams: ``component_rng(seed, "sketch" | "cluster" | "risk")``.
+    """
+
+    kernel: KernelConfig
+    sketch: Any  # the sketch's config dataclass
+    clustering: ClusteringConfig
+    k: int
+    gamma: float
+    seed: int
+    budget: int  # bytes
+    risk_settings: RiskSettings
+    dtype: str = "float64"
+    centroids: str = "lifted"
+    backend: str = "numpy"
+    chunk_rows: int = 5000  # backend=dask: rows per chunk of arrays given as NumPy
+
+    @classmethod
+    def of(cls, spec: RunSpec) -> "Method":
+        """The method of a validated run."""
+        return cls(
+            kernel=spec.kernel, sketch=spec.sketch, clustering=spec.clustering, k=spec.k,
+            gamma=spec.gamma, seed=spec.seed, budget=spec.budget, risk_settings=spec.risk,
+            dtype=spec.dtype, centroids=spec.centroids, backend=spec.backend,
+            chunk_rows=int(spec.cfg.dask_chunk_rows),
+        )
+
+    @property
+    def sketch_class(self) -> type[Sketch]:
+        return SKETCHES.get(self.sketch.name).impl
+
+    def context(self, n: int) -> SketchContext:
+        return SketchContext(n=n, k=self.k, gamma=self.gamma, budget=self.budget, dtype=self.dtype)
+
+    def clusterer(self) -> Clusterer:
+        return CLUSTERERS.get(self.clustering.name).impl(self.clustering)
+
+    def check(self, n: int, ms: list[int]) -> None:
+        """Method-level validation before any work (ConfigError / MemoryBudgetError)."""
+        validate_kernel(self.kernel)
+        check_centroids(self.centroids, self.sketch.name)
+        self.clusterer().validate()
+        probe = self.sketch_class(self.sketch, self.context(n))
+        for m in ms:
+            probe.validate(m)
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            dask_backend.check(self)
+
+    def inputs(self, X: Any) -> Any:
+        """X as the backend reads it (NumPy as given; a Dask array of row chunks)."""
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            return dask_backend.as_rows_array(X, self.chunk_rows)
+        return X
+
+    def fit_kernel(self, X: Any) -> Kernel:
+        """The kernel with its bandwidth rule resolved on the training points."""
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            return dask_backend.fit_kernel(self, X)
+        return make_kernel(self.kernel, X, self.dtype)
+
+    def fit(self, X: Any, kernel: Kernel, ms: list[int]) -> Iterator["Fitted"]:
+        """Yield one fitted sketch and partition per m (nested sketches for a list of m).
+
+        ``time_embed`` counts the sketch's fit (done lazily by ``fit_nested`` when the next
+        m is asked for) and the training features; ``time_cluster`` the partition.
+        """
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            yield from dask_backend.fit(self, X, kernel, ms)
+            return
+        nested = self.sketch_class.fit_nested(
+            self.sketch, self.context(len(X)), X, kernel, ms,
+            lambda: component_rng(self.seed, "sketch"),
+        )
+        clusterer = self.clusterer()
+        t0 = time.perf_counter()
+        for m, sketch in nested:
+            features = sketch.transform(X) if sketch.is_embedding else None
+            time_embed = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            part = sketch.partition(X, features, self.k, clusterer, component_rng(self.seed, "cluster"))
+            yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+
+    def risk(
+        self, kernel: Kernel, X_train: Any, X_test: Any, part: Partition, sketch: Sketch,
+        cache: KernelCache | None = None,
+    ) -> Risk:
+        """Train risk, objective and test risk of a partition under the centroid rule.
+
+        Lifted: exact up to ``risk_exact_limit`` training points, else (and always with
+        backend=dask) the subsampling estimator of :mod:`kktheory.risk`. Projected: exact.
+        ``cache`` (numpy backend) holds the lifted risk's kernel blocks across the rows of
+        an m-list (:class:`~kktheory.gram.KernelCache`: same numbers, less work).
+        """
+        labels = np.asarray(part.labels)
+        if self.centroids == "projected":
+            F_train = part.features if part.features is not None else sketch.transform(X_train)
+            return projected_risk(
+                F_train, sketch.residual(X_train), labels,
+                sketch.transform(X_test), sketch.residual(X_test), self.k,
+            )
+        rng = component_rng(self.seed, "risk")
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            return dask_backend.lifted_risk(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
+        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng, cache)
+
+
+@dataclass
+class Fitted:
+    """One m of a method fitted on training points."""
+
+    m: int
+    sketch: Sketch
+    partition: Partition
+    time_embed: float
+    time_cluster: float
 
 
 @dataclass
@@ -96,27 +246,19 @@ def load_data(spec: RunSpec) -> Dataset:
 
 
 def evaluate(
-    spec: RunSpec, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch,
-    cache: KernelCache | None = None,
+    method: Method, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch,
+    X_train: Any, X_test: Any, cache: KernelCache | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Risks (with SEs) and partition scores of a training partition; arrays to keep.
 
-    Train scores use the returned partition; test scores use the centroid rule's labels of
-    the evaluated test points (all of them unless the lifted risk was subsampled).
-    ``train_reassigned`` is the fraction of evaluated training points whose nearest
-    centroid is not their own (0 at a Lloyd fixed point in the RKHS). ``cache`` holds the
-    lifted risk's kernel blocks across the rows of an m-list (same numbers, less work).
+    ``X_train``, ``X_test`` are the data's points as the backend reads them
+    (:meth:`Method.inputs`). Train scores use the returned partition; test scores use the
+    centroid rule's labels of the evaluated test points (all of them unless the lifted
+    risk was subsampled). ``train_reassigned`` is the fraction of evaluated training points
+    whose nearest centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
     labels = np.asarray(part.labels)
-    if spec.centroids == "projected":
-        F_train = part.features if part.features is not None else sketch.transform(data.X_train)
-        risk = projected_risk(
-            F_train, sketch.residual(data.X_train), labels,
-            sketch.transform(data.X_test), sketch.residual(data.X_test), spec.k,
-        )
-    else:
-        risk = lifted(kernel, data.X_train, labels, data.X_test, spec.k, spec.risk,
-                      component_rng(spec.seed, "risk"), cache)
+    risk = method.risk(kernel, X_train, X_test, part, sketch, cache)
     cols: dict[str, Any] = risk.columns()
     own = labels if risk.train_eval is None else labels[risk.train_eval]
     cols["train_reassigned"] = float(np.mean(risk.train_nearest != own))
@@ -133,14 +275,14 @@ def evaluate(
 def run(cfg: DictConfig) -> RunOutcome:
     """Validate, then compute and store every missing row of the config, with BLAS/OpenMP
     threads limited to the config's ``threads`` (:mod:`kktheory.threads`)."""
+    t_start = time.perf_counter()
     spec = build_spec(cfg)
     with thread_limits(spec.threads):
-        return run_spec(cfg, spec)
+        return _run(cfg, spec, t_start)
 
 
-def run_spec(cfg: DictConfig, spec: RunSpec) -> RunOutcome:
+def _run(cfg: DictConfig, spec: RunSpec, t_start: float) -> RunOutcome:
     """The rows of a validated run."""
-    t_start = time.perf_counter()
     store = Store(cfg.results_dir)
     store.sweep_orphans()
     force = bool(cfg.force)
@@ -150,39 +292,39 @@ def run_spec(cfg: DictConfig, spec: RunSpec) -> RunOutcome:
     if not todo:
         return outcome
 
-    sketch_entry = SKETCHES.get(spec.sketch.name)
-    clusterer = CLUSTERERS.get(spec.clustering.name).impl(spec.clustering)
-    ctx = SketchContext(n=spec.n, k=spec.k, gamma=spec.gamma, budget=spec.budget, dtype=spec.dtype)
-    probe = sketch_entry.impl(spec.sketch, ctx)
-    for _, m in todo:
-        probe.validate(m)
+    method = Method.of(spec)
+    method.check(spec.n, [m for _, m in todo])
+    if spec.backend == "dask":
+        from kktheory import dask_backend
 
+        dask_backend.check_run(spec)
+        with dask_backend.session(cfg.dask_scheduler):
+            return _compute(spec, method, store, ids, todo, outcome, t_start)
+    return _compute(spec, method, store, ids, todo, outcome, t_start)
+
+
+def _compute(
+    spec: RunSpec, method: Method, store: Store, ids: dict[int, str],
+    todo: list[tuple[str, int]], outcome: RunOutcome, t_start: float,
+) -> RunOutcome:
+    """Load the data, then fit, evaluate and store every m of ``todo``."""
     t0 = time.perf_counter()
     data = load_data(spec)
-    kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
+    X_train, X_test = method.inputs(data.X_train), method.inputs(data.X_test)
+    kernel = method.fit_kernel(X_train)
     time_load = time.perf_counter() - t0
-    ref_cols, ref_labels = reference_columns(spec, data, kernel, cfg.results_dir)
+    ref_cols, ref_labels = reference_columns(spec, data, kernel, spec.cfg.results_dir)
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
     # several m: the lifted risk's kernel blocks are held for every row (kktheory.gram)
-    lifted_many = len(todo) > 1 and spec.centroids == "lifted"
-    cache = KernelCache(kernel, data.X_train, spec.budget) if lifted_many else None
-    nested = sketch_entry.impl.fit_nested(
-        spec.sketch, ctx, data.X_train, kernel, [m for _, m in todo],
-        lambda: component_rng(spec.seed, "sketch"),
-    )
-    t0 = time.perf_counter()
-    for m, sketch in nested:
-        features = sketch.transform(data.X_train) if sketch.is_embedding else None
-        time_embed = time.perf_counter() - t0
-
+    shared = len(todo) > 1 and method.centroids == "lifted" and method.backend == "numpy"
+    cache = KernelCache(kernel, X_train, spec.budget) if shared else None
+    for fitted in method.fit(X_train, kernel, [m for _, m in todo]):
+        m, sketch, part = fitted.m, fitted.sketch, fitted.partition
+        time_embed, time_cluster = fitted.time_embed, fitted.time_cluster
         t0 = time.perf_counter()
-        part = sketch.partition(data.X_train, features, spec.k, clusterer, component_rng(spec.seed, "cluster"))
-        time_cluster = time.perf_counter() - t0
-
-        t0 = time.perf_counter()
-        cols, arrays = evaluate(spec, kernel, data, part, sketch, cache)
+        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test, cache)
         time_evaluate = time.perf_counter() - t0
         cols.update(ref_cols, **excess_columns(cols, ref_cols))
         cols.update(bounds.row(sketch, part, cols, m))
@@ -209,5 +351,4 @@ def run_spec(cfg: DictConfig, spec: RunSpec) -> RunOutcome:
             arrays["ref_train_labels"] = np.asarray(ref_labels)
         store.write(ids[m], row, arrays)
         outcome.rows.append(row)
-        t0 = time.perf_counter()
     return outcome

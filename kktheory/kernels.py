@@ -216,12 +216,18 @@ def mean_sq_dist_to_mean(X: np.ndarray) -> float:
     return total / len(X)
 
 
-def resolve_sigma(cfg: KernelConfig, X_train: np.ndarray) -> float:
-    """σ of the Gaussian kernel exp(−‖x−y‖²/(2σ²)) for the config's bandwidth rule."""
+def resolve_sigma(cfg: KernelConfig, X_train: np.ndarray, spread: float | None = None) -> float:
+    """σ of the Gaussian kernel exp(−‖x−y‖²/(2σ²)) for the config's bandwidth rule.
+
+    ``spread`` is :func:`mean_sq_dist_to_mean` of the training points when the caller has
+    it already (the Dask backend computes it chunk by chunk); otherwise it is computed here.
+    """
     n = len(X_train)
     if cfg.bandwidth == "fixed":
         return float(cfg.sigma)
-    pair_sum = 2.0 * n * n * mean_sq_dist_to_mean(X_train)  # Σ_ij ‖x_i − x_j‖²
+    if spread is None:
+        spread = mean_sq_dist_to_mean(X_train)
+    pair_sum = 2.0 * n * n * spread  # Σ_ij ‖x_i − x_j‖²
     if cfg.bandwidth == "wang":
         return float(cfg.beta * np.sqrt(pair_sum / n**2))
     if cfg.bandwidth == "yin":  # σ_Y² = Σ_ij/n (as printed); σ² = σ_Y²/2
@@ -251,11 +257,16 @@ def validate_kernel(cfg: KernelConfig) -> None:
             raise ConfigError("kernel.coef0", cfg.coef0, "a number ≥ 0 (κ must be PSD)")
 
 
-def make_kernel(cfg: KernelConfig, X_train: np.ndarray, dtype: str = "float64") -> Kernel:
-    """Resolve the config (bandwidth rule on the training points) into a Kernel."""
+def make_kernel(
+    cfg: KernelConfig, X_train: np.ndarray, dtype: str = "float64", spread: float | None = None
+) -> Kernel:
+    """Resolve the config (bandwidth rule on the training points) into a Kernel.
+
+    ``spread``: see :func:`resolve_sigma` (X_train is then only asked for its length).
+    """
     validate_kernel(cfg)
     if cfg.name == "gaussian":
-        sigma = resolve_sigma(cfg, X_train)
+        sigma = resolve_sigma(cfg, X_train, spread)
         if not (np.isfinite(sigma) and sigma > 0):
             raise ConfigError(
                 "kernel.bandwidth",

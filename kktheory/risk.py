@@ -70,6 +70,12 @@ estimates q_j from sampled pairs:
 
 ``risk_estimator`` names the estimator of each row: ``exact`` or
 ``subsample(b=…,pairs=…)``; ``*_se`` columns are 0 for exact values.
+
+Data access: the estimator reads the training (and evaluation) points through
+:class:`Rows` — a few sampled rows, per-cluster sums of κ(x, x), the cross sums
+κ(Y, X)·Z and kernel values of sampled pairs. :class:`Rows` holds the points in memory;
+:class:`kktheory.dask_backend.DaskRows` computes the same quantities chunk by chunk on a
+Dask array, so the estimator above is one implementation for both backends.
 """
 
 from __future__ import annotations
@@ -132,6 +138,50 @@ class Risk:
         }
 
 
+class Rows:
+    """Points as the risk computations read them (here: a NumPy array in memory).
+
+    Only :meth:`take` returns points, and only a few sampled ones; everything that touches
+    all points goes through :meth:`diag_sum`, :meth:`cross_sums` and :meth:`paired`.
+    """
+
+    def __init__(self, X: np.ndarray) -> None:
+        self.X = X
+
+    def __len__(self) -> int:
+        return len(self.X)
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+    def take(self, idx: np.ndarray | None) -> np.ndarray:
+        """The rows ``idx`` (None: all) as a NumPy array."""
+        return self.X if idx is None else self.X[idx]
+
+    def diag_sum(self, kernel: Kernel, idx: np.ndarray | None = None) -> float:
+        """Σ κ(x_i, x_i) over the rows ``idx`` (None: all)."""
+        return float(kernel.diag(self.take(idx)).sum())
+
+    def cross_sums(self, kernel: Kernel, Y: np.ndarray, Z: np.ndarray, budget: int, desc: str) -> np.ndarray:
+        """S = κ(Y, X)·Z (len(Y) × Z.shape[1], float64), in row blocks of the longer of Y
+        and X (:class:`~kktheory.gram.KernelBlock`)."""
+        return KernelBlock(kernel, Y, self.X, budget, desc=desc).times(Z)
+
+    def paired(self, kernel: Kernel, ia: np.ndarray, ib: np.ndarray, budget: int) -> np.ndarray:
+        """κ(x_ia[t], x_ib[t]) for every t (float64), in blocks sized by the budget."""
+        vals = np.empty(len(ia))
+        step = memory.block_rows(2 * self.n_features, np.dtype(kernel.dtype).itemsize, budget, len(ia))
+        for s in range(0, len(ia), step):
+            vals[s : s + step] = kernel.paired(self.X[ia[s : s + step]], self.X[ib[s : s + step]])
+        return vals
+
+
+def as_rows(X: np.ndarray | Rows) -> Rows:
+    """``X`` itself if it is already a :class:`Rows`, else the in-memory Rows of X."""
+    return X if isinstance(X, Rows) else Rows(X)
+
+
 def membership(labels: np.ndarray, k: int) -> np.ndarray:
     """Z with Z_lj = 1/|C_j| for l ∈ C_j (zero columns for empty clusters)."""
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
@@ -141,14 +191,14 @@ def membership(labels: np.ndarray, k: int) -> np.ndarray:
 
 
 def _cross_sums(
-    kernel: Kernel, X: np.ndarray, X_train: np.ndarray, Z: np.ndarray, budget: int,
+    kernel: Kernel, X: np.ndarray, X_train: Rows, Z: np.ndarray, budget: int,
     desc: str, cache: KernelCache | None, key: tuple[str, str],
 ) -> np.ndarray:
-    """S = κ(X, X_train) Z (float64 accumulation): from the cache's block ``key`` when a
-    cache is given, else recomputed in row blocks."""
+    """S = κ(X, X_train) Z in float64: from the cache's block ``key`` when a cache is
+    given, else recomputed in row blocks (:meth:`Rows.cross_sums`)."""
     if cache is None:
-        return KernelBlock(kernel, X, X_train, budget, desc=desc).times(Z)
-    if not cache.serves(kernel, X_train):
+        return X_train.cross_sums(kernel, X, Z, budget, desc)
+    if type(X_train) is not Rows or not cache.serves(kernel, X_train.X):
         raise ValueError("the kernel cache belongs to another kernel or training set")
     return cache.block(key, X, desc).times(Z)
 
@@ -174,39 +224,37 @@ def lifted_risk(
     the blocks a :class:`~kktheory.gram.KernelCache` holds)."""
     labels, nonempty = _labels_k(labels, k)
     Z = membership(labels, k)
-    S_train = _cross_sums(kernel, X_train, X_train, Z, budget, "risk (train)", cache, KernelCache.key("train"))
+    train = Rows(X_train)
+    S_train = _cross_sums(kernel, X_train, train, Z, budget, "risk (train)", cache, KernelCache.key("train"))
     q = np.einsum("ij,ij->j", Z, S_train)
     D_train = sq_dist_to_centroids(kernel.diag(X_train), S_train, q, nonempty)
-    S_test = _cross_sums(kernel, X_test, X_train, Z, budget, "risk (test)", cache, KernelCache.key("test"))
+    S_test = _cross_sums(kernel, X_test, train, Z, budget, "risk (test)", cache, KernelCache.key("test"))
     D_test = sq_dist_to_centroids(kernel.diag(X_test), S_test, q, nonempty)
     return Risk.from_distances(D_train, D_test, labels)
 
 
 def within_cluster_sums(
-    kernel: Kernel, X: np.ndarray, labels: np.ndarray, k: int, pairs: int,
+    kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, pairs: int,
     rng: np.random.Generator, budget: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(q̂_j, Var q̂_j) for every cluster: exact when N_j(N_j−1) ≤ pairs, else from pairs."""
+    rows = as_rows(X)
     q = np.zeros(k)
     var = np.zeros(k)
-    itemsize = np.dtype(kernel.dtype).itemsize
     for j in range(k):
         idx = np.flatnonzero(labels == j)
         N = len(idx)
         if N == 0:
             continue
         if N * (N - 1) <= pairs:
-            Xj = X[idx]
+            Xj = rows.take(idx)
             q[j] = sum(float(b.sum(dtype=np.float64)) for _, b in kernel.row_blocks(Xj, Xj, budget)) / N**2
             continue
         a = rng.integers(N, size=pairs)
         b = rng.integers(N - 1, size=pairs)
         b += b >= a  # uniform over the N−1 points other than a
-        vals = np.empty(pairs)
-        step = memory.block_rows(2 * X.shape[1], itemsize, budget, pairs)
-        for s in range(0, pairs, step):
-            vals[s : s + step] = kernel.paired(X[idx[a[s : s + step]]], X[idx[b[s : s + step]]])
-        q[j] = (kernel.diag(X[idx]).sum() + N * (N - 1) * vals.mean()) / N**2
+        vals = rows.paired(kernel, idx[a], idx[b], budget)
+        q[j] = (rows.diag_sum(kernel, idx) + N * (N - 1) * vals.mean()) / N**2
         var[j] = ((N - 1) / N) ** 2 * vals.var(ddof=1) / pairs
     return q, var
 
@@ -217,14 +265,30 @@ def sample_points(N: int, points: int, rng: np.random.Generator) -> np.ndarray |
     return np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
 
 
-def _sampled_risk(
-    kernel: Kernel, X_eval: np.ndarray, idx: np.ndarray | None, X_train: np.ndarray,
-    Z: np.ndarray, q: np.ndarray, q_var: np.ndarray, nonempty: np.ndarray, budget: int,
-    desc: str, cache: KernelCache | None, name: str,
+def sampled_risk(
+    kernel: Kernel, X_eval: Rows, X_train: Rows, Z: np.ndarray, q: np.ndarray,
+    q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
+    budget: int, desc: str,
+) -> tuple[float, float, np.ndarray, np.ndarray | None]:
+    """(R̂, SE, labels of the sampled points, their indices or None for all).
+
+    Step 3 of the estimator for one set of evaluation points. With ``points`` ≥ len(X_eval)
+    every point is evaluated: R̂ is then the exact risk for the given q (exact q: the exact
+    risk, as :func:`lifted_risk` computes it).
+    """
+    idx = sample_points(len(X_eval), points, rng)
+    return (*risk_at_points(kernel, X_eval, idx, X_train, Z, q, q_var, nonempty, budget, desc), idx)
+
+
+def risk_at_points(
+    kernel: Kernel, X_eval: Rows, idx: np.ndarray | None, X_train: Rows, Z: np.ndarray,
+    q: np.ndarray, q_var: np.ndarray, nonempty: np.ndarray, budget: int, desc: str,
+    cache: KernelCache | None = None, name: str = "",
 ) -> tuple[float, float, np.ndarray]:
-    """(R̂, SE, labels of the sampled points ``idx`` of X_eval, None for all)."""
+    """(R̂, SE, labels) of step 3 at the sampled points ``idx`` of X_eval (None: all);
+    their kernel rows come from ``cache`` (key ``name``, ``idx``) when given."""
     N = len(X_eval)
-    Xs = X_eval if idx is None else X_eval[idx]
+    Xs = X_eval.take(idx)
     b = len(Xs)
     S = _cross_sums(kernel, Xs, X_train, Z, budget, desc, cache, KernelCache.key(name, idx))
     D = sq_dist_to_centroids(kernel.diag(Xs), S, q, nonempty)
@@ -237,26 +301,28 @@ def _sampled_risk(
 
 
 def lifted_risk_subsampled(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
+    kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows,
+    k: int, settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
 ) -> Risk:
     """The subsampling estimator of the module docstring, with standard errors.
 
-    The evaluation points are drawn first, then the pairs: the points depend only on the
-    stream, not on the partition.
+    ``X_train`` and ``X_test`` are arrays or :class:`Rows` (e.g. Dask row chunks). The
+    evaluation points are drawn first, then the pairs: the points depend only on the
+    stream, not on the partition (``cache``: in-memory rows only).
     """
+    X_train, X_test = as_rows(X_train), as_rows(X_test)
     labels, nonempty = _labels_k(labels, k)
     n = len(labels)
     tr_idx = sample_points(n, settings.points, rng)
     te_idx = sample_points(len(X_test), settings.points, rng)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     q, q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
-    objective = (kernel.diag(X_train).sum() - np.sum(sizes * q)) / n
+    objective = (X_train.diag_sum(kernel) - np.sum(sizes * q)) / n
     objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
     Z = membership(labels, k)
     args = (X_train, Z, q, q_var, nonempty, settings.budget)
-    tr, tr_se, tr_lab = _sampled_risk(kernel, X_train, tr_idx, *args, "risk (train sample)", cache, "train")
-    te, te_se, te_lab = _sampled_risk(kernel, X_test, te_idx, *args, "risk (test sample)", cache, "test")
+    tr, tr_se, tr_lab = risk_at_points(kernel, X_train, tr_idx, *args, "risk (train sample)", cache, "train")
+    te, te_se, te_lab = risk_at_points(kernel, X_test, te_idx, *args, "risk (test sample)", cache, "test")
     return Risk(
         train_risk=tr, objective=float(objective), test_risk=te,
         train_nearest=tr_lab, test_labels=te_lab,

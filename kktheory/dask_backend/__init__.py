@@ -1,0 +1,255 @@
+"""The Dask backend (DESIGN §9): the method of a run on row chunks of a Dask array.
+
+``backend=dask`` (config) or ``SketchedKernelKMeans(backend="dask")`` runs the steps of
+:class:`kktheory.experiment.Method` with the training points X as a Dask array of row
+chunks (one chunk across the columns):
+
+- kernel: the bandwidth rules need (1/n) Σ_i ‖x_i − x̄‖² only, a chunked reduction;
+- sketch: the landmarks are drawn on the client from the run's "sketch" stream, exactly as
+  the in-memory sketch draws them, and only their m rows are gathered; the sketch is fitted
+  on those rows (K_mm, the mixing matrix S) and the features of every chunk,
+  f(x) = map(κ(x, landmarks)), are computed where the chunk lives (``map_blocks``) and
+  kept there (``persist``). Supported: the sketches whose map depends on the training set
+  only through n and the landmark rows — ``nystrom``, ``nystrom_liu`` (Calandriello Alg. 1),
+  ``yin_nystrom``, ``subgaussian`` and ``ros`` with ``order=sample_first`` (Yin Alg. 1);
+- clustering: dask-ml's ``KMeans`` with k-means|| seeding (Bahmani et al. 2012, "Scalable
+  k-means++") and distributed Lloyd iterations on the feature chunks. Only
+  ``clustering=kmeanspp`` is accepted (its n_init, max_iter, tol are passed on; tol is
+  scaled as scikit-learn does, by the mean variance of the features; dask-ml uses n_init
+  for the weighted k-means++ on the oversampled k-means|| candidates). k-means|| is a
+  different seeding from k-means++, so labels differ from the in-memory backend run to run;
+  the partitions agree in quality (see tests/test_dask_backend.py);
+- risk: the lifted subsampling estimator of :mod:`kktheory.risk`, always (whatever n), with
+  the data read through :class:`~kktheory.dask_backend.chunks.DaskRows`: per-cluster sums of κ(x, x) and the cross sums
+  κ(Y, X)·Z are chunked reductions, sampled pairs are evaluated by one task per pair of
+  chunks, and only the b sampled evaluation points (and clusters with at most √pairs
+  points) are gathered. Projected centroids and bound checks need the n × m features in
+  one place and are refused.
+
+Nothing gathers an n × m array: the client holds the landmark rows, the n training labels,
+the sampled points and k × m centroid sums. The training labels (n integers) are gathered,
+as the row's ``train_labels`` are stored.
+
+Where it runs: ``dask_scheduler=tcp://host:8786`` connects a ``distributed.Client`` to an
+existing cluster for the run (started e.g. with ``dask scheduler`` and ``dask worker
+tcp://host:8786``, or by dask-jobqueue on SLURM); null (default) uses the Dask scheduler
+active in the process — the local threaded scheduler, or a ``distributed.Client`` the
+caller created (the estimator always uses the active one). ``dask_chunk_rows`` sets the
+rows per chunk when the data arrive as a NumPy array. Dask, distributed and dask-ml are the
+optional extra ``pip install -e ".[dask]"``; they are imported only when this backend runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kktheory.dask_backend.chunks import (
+    INSTALL,
+    DaskRows,
+    cluster_means,
+    feature_objective,
+    is_dask,
+    lifted_distances,
+    lifted_risk,
+    mean_sq_dist_to_mean,
+    persisted,
+    require_dask,
+    rows_of,
+)
+from kktheory.errors import ConfigError
+from kktheory.kernels import Kernel, make_kernel
+from kktheory.seeding import component_rng, component_seed
+from kktheory.sketches import Partition, Sketch
+from kktheory.sketches.nystrom import Nystrom
+from kktheory.sketches.ros import ROS
+from kktheory.sketches.yin import SampledSketch
+
+if TYPE_CHECKING:
+    from kktheory.config import RunSpec
+    from kktheory.experiment import Fitted, Method
+
+__all__ = [
+    "DaskRows", "as_rows_array", "check", "check_run", "cluster_means", "features", "fit",
+    "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_risk", "rows_of",
+    "session", "supported_sketches",
+]
+
+
+# -- validation -------------------------------------------------------------------------
+def landmark_family(cls: type[Sketch], params: Any) -> str | None:
+    """'nystrom' or 'sampled' when the sketch's map needs only n and landmark rows, else None."""
+    if not cls.is_embedding:
+        return None
+    if issubclass(cls, Nystrom) and cls.draw_landmarks is Nystrom.draw_landmarks:
+        return "nystrom"
+    if issubclass(cls, SampledSketch) and not (issubclass(cls, ROS) and params.order != "sample_first"):
+        return "sampled"
+    return None
+
+
+def supported_sketches() -> list[str]:
+    """Names of the registered sketches the Dask backend runs (with their default params)."""
+    from kktheory.sketches import SKETCHES
+
+    out = []
+    for name in SKETCHES.names():
+        entry = SKETCHES.get(name)
+        if landmark_family(entry.impl, entry.config_cls()) is not None:
+            out.append(name)
+    return out
+
+
+def check(method: "Method") -> None:
+    """What backend=dask accepts (ConfigError otherwise); checks that Dask is installed."""
+    require_dask()
+    try:
+        import dask_ml  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ConfigError("backend", "dask", f"numpy, or install {INSTALL}") from None
+    if landmark_family(method.sketch_class, method.sketch) is None:
+        raise ConfigError(
+            "sketch", method.sketch.name,
+            f"with backend=dask one of {', '.join(supported_sketches())} (ros with "
+            "order=sample_first): their features are computed chunk by chunk from the landmark "
+            "rows; the others need all of K or global n×m operations",
+        )
+    if method.clustering.name != "kmeanspp":
+        raise ConfigError(
+            "clustering", method.clustering.name,
+            "kmeanspp with backend=dask (run as dask-ml KMeans with k-means|| seeding)",
+        )
+    if method.centroids != "lifted":
+        raise ConfigError(
+            "centroids", method.centroids,
+            "lifted with backend=dask (projected risks need the n×m features in one place)",
+        )
+
+
+def check_run(spec: "RunSpec") -> None:
+    """Run-level restrictions of backend=dask."""
+    if spec.bounds.names:
+        raise ConfigError(
+            "bounds", list(spec.bounds.names),
+            "[] with backend=dask (the bound checks need K or the features in one place)",
+        )
+
+
+@contextlib.contextmanager
+def session(address: str | None) -> Iterator[Any]:
+    """A distributed.Client connected to ``address`` for the block (None: the active scheduler)."""
+    if address is None:
+        yield None
+        return
+    require_dask()
+    from distributed import Client
+
+    try:
+        client = Client(address, timeout="30s", set_as_default=True)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ConfigError(
+            "dask_scheduler", address, f"the address of a running Dask scheduler ({exc})"
+        ) from None
+    with client:
+        yield client
+
+
+# -- data ----------------------------------------------------------------------------------
+def as_rows_array(X: Any, chunk_rows: int) -> Any:
+    """X as a persisted Dask array of row chunks (one chunk across the columns)."""
+    da = require_dask()
+    if is_dask(X):
+        X = X.rechunk({1: -1})
+    else:
+        X = np.asarray(X)
+        X = da.from_array(X, chunks=(min(chunk_rows, max(1, len(X))), X.shape[1]))
+    return persisted(X.persist())
+
+
+def fit_kernel(method: "Method", X: Any) -> Kernel:
+    """The kernel of the method; bandwidth rules from a chunked spread of X."""
+    cfg = method.kernel
+    spread = None
+    if cfg.name == "gaussian" and cfg.bandwidth != "fixed":
+        spread = mean_sq_dist_to_mean(X)
+    return make_kernel(cfg, X, method.dtype, spread=spread)
+
+
+# -- sketch and features ----------------------------------------------------------------
+def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator[tuple[int, Sketch]]:
+    """(m, sketch fitted on the gathered landmark rows) for each m: the same draws, in the
+    same order, as the in-memory ``fit_nested`` of the sketch, so landmarks are nested."""
+    cls = method.sketch_class
+    family = landmark_family(cls, method.sketch)
+    n = X.shape[0]
+    ctx = method.context(n)
+    rng = component_rng(method.seed, "sketch")
+    probe = cls(method.sketch, ctx)
+    used = [probe.resolve_m(m) for m in ms]
+    if family == "nystrom":
+        idx = probe.draw_landmarks(X, kernel, max(used), rng)
+        draw = None
+    else:
+        idx = rng.permutation(n)[: max(used)]
+        draw = probe.draw(n, max(used), rng)
+    X_L = np.asarray(X[idx].compute())
+    for m, mu in zip(ms, used):
+        sketch = cls(method.sketch, ctx)
+        if family == "nystrom":
+            sketch.info_.update(probe.info_)
+            sketch.fit_landmarks(X_L[:mu], kernel, np.arange(mu), None)
+        else:
+            sketch._fit(X_L[:mu], kernel, np.arange(mu), draw, None)
+            sketch.n_fit_ = n
+        sketch.landmarks_ = np.asarray(idx[:mu])
+        yield m, sketch
+
+
+def features(sketch: Sketch, X: Any) -> Any:
+    """sketch.transform of every row chunk of X, computed where the chunk lives (lazy)."""
+    width = sketch.transform(np.zeros((1, X.shape[1]), dtype=X.dtype)).shape[1]
+    return X.map_blocks(
+        sketch.transform, chunks=(X.chunks[0], (width,)), dtype=np.dtype(sketch.ctx.dtype),
+    )
+
+
+def kmeans_parallel(method: "Method", F: Any) -> Partition:
+    """dask-ml KMeans (k-means|| then Lloyd) on the feature chunks; labels gathered (n ints)."""
+    from dask_ml.cluster import KMeans
+
+    logging.getLogger("dask_ml").setLevel(logging.WARNING)  # one INFO line per Lloyd step
+    p = method.clustering
+    variance = float(F.astype(np.float64).var(axis=0).mean().compute())
+    km = KMeans(
+        n_clusters=method.k, init="k-means||", n_init=p.n_init, max_iter=p.max_iter,
+        tol=p.tol * variance, random_state=component_seed(method.seed, "cluster"),
+    ).fit(F)
+    labels = np.asarray(km.labels_.compute(), dtype=np.int64)
+    info = {
+        "n_iter": int(km.n_iter_),
+        "n_empty_clusters": int(method.k - np.unique(labels).size),
+        "feature_objective": feature_objective(F, labels, method.k),
+        "clustering_algorithm": "dask-ml k-means||",
+    }
+    return Partition(labels=labels, features=F, centers=np.asarray(km.cluster_centers_), info=info)
+
+
+def fit(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator["Fitted"]:
+    """:meth:`Method.fit` on Dask row chunks: one fitted sketch and partition per m."""
+    import time
+
+    from kktheory.experiment import Fitted
+
+    t0 = time.perf_counter()
+    for m, sketch in fit_sketches(method, X, kernel, ms):
+        F = persisted(features(sketch, X).persist())
+        time_embed = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        part = kmeans_parallel(method, F)
+        yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
+        t0 = time.perf_counter()

@@ -1,0 +1,224 @@
+"""Chunked data access of the Dask backend: reductions over row chunks of a Dask array and
+:class:`DaskRows`, the :class:`kktheory.risk.Rows` the risk estimators read.
+
+Every function here runs one task per row chunk (or per pair of row chunks) and brings back
+only small results: sums over chunks, k × r cluster sums, the values of sampled pairs, and
+the rows of sampled points. Dask is imported inside the functions (optional extra).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kktheory.errors import ConfigError
+from kktheory.kernels import Kernel
+from kktheory.risk import Risk, RiskSettings, Rows, lifted_risk_subsampled, sq_dist_to_centroids
+
+INSTALL = 'the optional extra: pip install -e ".[dask]" (dask[array,distributed], dask-ml)'
+
+
+def require_dask() -> Any:
+    """dask.array, or a ConfigError saying how to install it."""
+    try:
+        import dask.array as da
+    except ImportError:
+        raise ConfigError("backend", "dask", f"numpy, or install {INSTALL}") from None
+    return da
+
+
+def is_dask(X: Any) -> bool:
+    """True for a Dask collection (checked without importing Dask)."""
+    return hasattr(X, "__dask_graph__") and callable(X.__dask_graph__)
+
+
+def _blocks(X: Any) -> tuple[list[Any], np.ndarray]:
+    """(one delayed object per row chunk, row offsets of the chunks: len = chunks + 1)."""
+    blocks = list(X.to_delayed().ravel())
+    return blocks, np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
+
+
+def _compute(*values: Any) -> Any:
+    import dask
+
+    return dask.compute(*values)
+
+
+def persisted(X: Any) -> Any:
+    """Block until a persisted collection is computed (distributed persists in the background)."""
+    try:
+        from distributed import default_client, wait
+    except ImportError:
+        return X
+    try:
+        default_client()
+    except ValueError:  # no client: persist already computed synchronously
+        return X
+    wait(X)
+    return X
+
+
+def mean_sq_dist_to_mean(X: Any) -> float:
+    """(1/n) Σ_i ‖x_i − x̄‖² of a Dask array, by chunked reductions (float64)."""
+    X = X.astype(np.float64)
+    centred = X - X.mean(axis=0)
+    return float((centred * centred).sum().compute()) / X.shape[0]
+
+
+def _cluster_sums(Fb: np.ndarray, lb: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    sums = np.zeros((k, Fb.shape[1]))
+    np.add.at(sums, lb, np.asarray(Fb, dtype=np.float64))
+    return sums, np.bincount(lb, minlength=k).astype(np.float64)
+
+
+def _sq_dist_sum(Fb: np.ndarray, lb: np.ndarray, means: np.ndarray) -> float:
+    diff = np.asarray(Fb, dtype=np.float64) - means[lb]
+    return float(np.einsum("ij,ij->", diff, diff))
+
+
+def cluster_means(F: Any, labels: np.ndarray, k: int) -> np.ndarray:
+    """k × r means of the feature rows over each cluster (0 for empty clusters), float64;
+    chunk by chunk for a Dask array."""
+    if not is_dask(F):
+        sums, counts = _cluster_sums(F, labels, k)
+        return sums / np.maximum(counts, 1.0)[:, None]
+    from dask import delayed
+
+    blocks, off = _blocks(F)
+    parts = _compute(*[
+        delayed(_cluster_sums)(b, labels[off[i] : off[i + 1]], k) for i, b in enumerate(blocks)
+    ])
+    sums = sum(p[0] for p in parts)
+    counts = sum(p[1] for p in parts)
+    return sums / np.maximum(counts, 1.0)[:, None]
+
+
+def feature_objective(F: Any, labels: np.ndarray, k: int) -> float:
+    """(1/n) Σ_i ‖F_i − μ_{l_i}‖² (cf. :func:`kktheory.sketches.base.feature_objective`)."""
+    from dask import delayed
+
+    means = cluster_means(F, labels, k)
+    blocks, off = _blocks(F)
+    parts = _compute(*[
+        delayed(_sq_dist_sum)(b, labels[off[i] : off[i + 1]], means) for i, b in enumerate(blocks)
+    ])
+    return float(sum(parts)) / F.shape[0]
+
+
+def _cross_block(kernel: Kernel, Y: np.ndarray, Xb: np.ndarray, Zb: np.ndarray, budget: int) -> np.ndarray:
+    return Rows(Xb).cross_sums(kernel, np.asarray(Y), Zb, budget, "risk (chunk)")
+
+
+def _diag_block(kernel: Kernel, Xb: np.ndarray, local: np.ndarray | None) -> float:
+    return float(kernel.diag(Xb if local is None else Xb[local]).sum())
+
+
+class DaskRows(Rows):
+    """:class:`kktheory.risk.Rows` on a Dask array of row chunks (nothing n-sized gathered)."""
+
+    def __init__(self, X: Any) -> None:
+        self.X = X if len(X.chunks[1]) == 1 else X.rechunk({1: -1})
+        self._blocks, self._off = _blocks(self.X)
+
+    def __len__(self) -> int:
+        return int(self.X.shape[0])
+
+    def _chunk_of(self, idx: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self._off, idx, side="right") - 1
+
+    def take(self, idx: np.ndarray | None) -> np.ndarray:
+        """The rows ``idx`` (None: all — used only for at most ``risk_points`` points)."""
+        return np.asarray((self.X if idx is None else self.X[np.asarray(idx)]).compute())
+
+    def diag_sum(self, kernel: Kernel, idx: np.ndarray | None = None) -> float:
+        from dask import delayed
+
+        if idx is None:
+            parts = [delayed(_diag_block)(kernel, b, None) for b in self._blocks]
+        else:
+            idx = np.asarray(idx)
+            chunk = self._chunk_of(idx)
+            parts = [
+                delayed(_diag_block)(kernel, self._blocks[c], idx[chunk == c] - self._off[c])
+                for c in np.unique(chunk)
+            ]
+        return float(sum(_compute(*parts)))
+
+    def _z_blocks(self, Z: np.ndarray) -> list[np.ndarray]:
+        return [Z[self._off[i] : self._off[i + 1]] for i in range(len(self._blocks))]
+
+    def cross_sums(self, kernel: Kernel, Y: Any, Z: np.ndarray, budget: int, desc: str) -> Any:
+        """κ(Y, X)·Z: one task per (chunk of Y, chunk of X), summed over the chunks of X.
+
+        Y NumPy → NumPy result; Y a Dask array → a lazy Dask array (len(Y) × k).
+        """
+        from dask import delayed
+
+        da = require_dask()
+        zb = self._z_blocks(Z)
+        ys = list(Y.to_delayed().ravel()) if is_dask(Y) else [Y]
+        rows = Y.chunks[0] if is_dask(Y) else (len(Y),)
+        out = []
+        for y, r in zip(ys, rows):
+            total = delayed(sum)([delayed(_cross_block)(kernel, y, b, z, budget) for b, z in zip(self._blocks, zb)])
+            out.append(da.from_delayed(total, shape=(r, Z.shape[1]), dtype=np.float64))
+        S = da.concatenate(out, axis=0) if len(out) > 1 else out[0]
+        return S if is_dask(Y) else np.asarray(S.compute())
+
+    def paired(self, kernel: Kernel, ia: np.ndarray, ib: np.ndarray, budget: int) -> np.ndarray:
+        """κ(x_ia[t], x_ib[t]): pairs grouped by (chunk of ia, chunk of ib), one task each."""
+        from dask import delayed
+
+        ia, ib = np.asarray(ia), np.asarray(ib)
+        ca, cb = self._chunk_of(ia), self._chunk_of(ib)
+        nb = len(self._blocks)
+        group = ca * nb + cb
+        order = np.argsort(group, kind="stable")
+        keys, starts = np.unique(group[order], return_index=True)
+        tasks = []
+        for key, lo, hi in zip(keys, starts, np.append(starts[1:], len(order))):
+            sel = order[lo:hi]
+            a, b = divmod(int(key), nb)
+            la, lb = ia[sel] - self._off[a], ib[sel] - self._off[b]
+            if a == b:
+                tasks.append(delayed(_pair_values)(kernel, self._blocks[a], None, la, lb, budget))
+            else:
+                tasks.append(delayed(_pair_values)(kernel, self._blocks[a], self._blocks[b], la, lb, budget))
+        vals = np.empty(len(ia))
+        for (lo, hi), v in zip(zip(starts, np.append(starts[1:], len(order))), _compute(*tasks)):
+            vals[order[lo:hi]] = v
+        return vals
+
+
+def _pair_values(
+    kernel: Kernel, Xa: np.ndarray, Xb: np.ndarray | None, la: np.ndarray, lb: np.ndarray, budget: int
+) -> np.ndarray:
+    """κ(Xa[la[t]], Xb[lb[t]]) (Xb None: the same chunk), through the in-memory Rows."""
+    if Xb is None:
+        return Rows(Xa).paired(kernel, la, lb, budget)
+    return Rows(np.concatenate([Xa, Xb])).paired(kernel, la, lb + len(Xa), budget)
+
+
+def lifted_risk(
+    kernel: Kernel, X_train: Any, labels: np.ndarray, X_test: Any, k: int,
+    settings: RiskSettings, rng: np.random.Generator,
+) -> Risk:
+    """Lifted risks by the subsampling estimator of :mod:`kktheory.risk` on row chunks."""
+    return lifted_risk_subsampled(kernel, DaskRows(X_train), labels, DaskRows(X_test), k, settings, rng)
+
+
+def lifted_distances(
+    kernel: Kernel, rows: Rows, Y: Any, Z: np.ndarray, q: np.ndarray, nonempty: np.ndarray, budget: int
+) -> Any:
+    """‖φ(y) − c_j‖² for the rows of a Dask array Y (lazy, len(Y) × k)."""
+    S = rows.cross_sums(kernel, Y, Z, budget, "predict")
+    diag = Y.map_blocks(kernel.diag, drop_axis=1, dtype=np.float64)
+    return S.map_blocks(
+        lambda s, d: sq_dist_to_centroids(d[:, 0], s, q, nonempty), diag[:, None], dtype=np.float64,
+    )
+
+
+def rows_of(X: Any) -> Rows:
+    """:class:`DaskRows` for a Dask array, the in-memory :class:`Rows` otherwise."""
+    return DaskRows(X) if is_dask(X) else Rows(X)

@@ -1,0 +1,412 @@
+"""Sketched kernel k-means as a scikit-learn estimator.
+
+:class:`SketchedKernelKMeans` is the method of a kktheory run
+(:class:`kktheory.experiment.Method`: kernel with its bandwidth rule, any registered sketch,
+any registered clusterer, lifted or projected centroids) with scikit-learn's interface. It
+calls the same code as ``python run.py``, so with the run's parameters (note the defaults
+differ: the estimator's bandwidth rule is ``wang``, the default run's is ``fixed`` σ = 2),
+the run's training points and ``random_state=seed``, its ``labels_`` are the run's training
+labels, ``predict`` gives the run's test labels and ``score`` on the run's test points is
+minus the run's ``test_risk`` (exact lifted risks, n ≤ ``risk_exact_limit``;
+tests/test_estimator.py checks all three).
+
+Centroid rules (DESIGN §3.4), used by ``predict`` (nearest centroid) and ``score``:
+
+- ``lifted`` (Yin et al. 2022, eq. 11): c_j = mean of φ(x_i) over cluster j, and by the
+  kernel trick ‖φ(x) − c_j‖² = κ(x, x) − (2/N_j) Σ_{l∈C_j} κ(x, x_l) + q_j with
+  q_j = (1/N_j²) Σ_{l,l'∈C_j} κ(x_l, x_l'), computed once in ``fit`` (exactly up to
+  ``risk_exact_limit`` = 20000 training points, above it — and always with the Dask
+  backend — by the unbiased pair estimator of :mod:`kktheory.risk`). ``predict`` costs
+  O(len(X)·n·d) (one pass over the training points in blocks).
+- ``projected`` (Calandriello & Rosasco 2018, eq. 2; projection embeddings only):
+  c̃_j = mean of the features over cluster j, ‖φ(x) − c̃_j‖² = residual(x) + ‖f(x) − c̃_j‖².
+  ``predict`` costs O(len(X)·m·(d + k)).
+
+``score(X)`` is minus the test risk W(C, μ_X) = (1/|X|) Σ_x min_j ‖φ(x) − c_j‖² of the
+points X (higher is better, as scikit-learn expects): exact for the lifted rule when q is
+exact, otherwise the subsampling estimator of :mod:`kktheory.risk` on ``risk_points`` =
+2000 points of X.
+
+``transform(X)`` gives the sketch's features f(x) (len(X) × m'); ``cluster_centers_`` are
+the means of the training features over each cluster (the coordinates of the projected
+centroids for projection embeddings), computed on first access. For the comparators that
+are not embeddings the features are those of the sketch they are built on: Nyström for
+``two_step`` and ``spectral_nystrom`` (whose partition comes from Chitta's iterations or
+the spectral embedding), the exact kernel features V Λ^{1/2} for ``exact`` (an O(n³)
+eigendecomposition, refused above the memory budget; ``fit``, ``predict`` and ``score`` do
+not need it).
+
+Parameters are stored unchanged by ``__init__`` and validated by ``fit``; a bad value
+raises ``ValueError`` with the same one-line message as the command line (for example
+``config error: m='sqrt_q': an integer in [1, n], a rule …``). A request above the memory
+budget raises :class:`kktheory.errors.MemoryBudgetError`.
+
+Random state: an int ``random_state`` is the run's seed (every component draws from
+``component_rng(seed, name)``, :mod:`kktheory.seeding`); a ``RandomState`` or None draws
+the seed from it at each ``fit`` (scikit-learn's convention).
+
+Backend ``dask`` (:mod:`kktheory.dask_backend`): X may be a Dask array (or NumPy, then
+chunked); the features are computed per chunk, k-means is dask-ml's (k-means||) and
+``transform``/``predict`` of a Dask array return lazy Dask arrays. It uses the Dask
+scheduler active in the process (create a ``distributed.Client`` first to use a cluster).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kktheory import memory
+from kktheory.cluster import CLUSTERERS
+from kktheory.config import BACKENDS, DTYPES, RunConfig, one_of, resolve_gamma, resolve_m
+from kktheory.errors import ConfigError, DataError
+from kktheory.experiment import Method
+from kktheory.kernels import KernelConfig
+from kktheory.risk import (
+    Risk,
+    RiskSettings,
+    Rows,
+    membership,
+    projected_risk,
+    sampled_risk,
+    sq_dist_to_centroids,
+    within_cluster_sums,
+)
+from kktheory.seeding import component_rng
+from kktheory.sketches import SKETCHES
+
+#: risk settings of the estimator: the defaults of a run (kktheory.config.RunConfig)
+RISK_DEFAULTS = {f: RunConfig.__dataclass_fields__[f].default for f in ("risk_exact_limit", "risk_points", "risk_pairs")}
+
+
+@contextlib.contextmanager
+def _value_errors() -> Iterator[None]:
+    """ConfigError / DataError → ValueError with the same one-line message (sklearn)."""
+    try:
+        yield
+    except (ConfigError, DataError) as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def _plain(value: Any) -> Any:
+    """NumPy scalars (e.g. from a parameter grid) as Python scalars."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _number(name: str, value: Any) -> float:
+    value = _plain(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ConfigError(name, value, "a number")
+    return float(value)
+
+
+def _integer(name: str, value: Any, lo: int, hi: int | None = None, what: str = "") -> int:
+    value = _plain(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lo or (hi is not None and value > hi):
+        bound = f"[{lo}, {hi}]" if hi is not None else f"≥ {lo}"
+        raise ConfigError(name, value, f"an integer {bound}{what}")
+    return int(value)
+
+
+def _params(name: str, value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(name, value, "a dict of parameters, or None")
+    return {k: _plain(v) for k, v in value.items()}
+
+
+def seed_of(random_state: Any) -> int:
+    """The run seed of a random_state: the int itself, else an int drawn from the generator."""
+    random_state = _plain(random_state)
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return _integer("random_state", random_state, 0, 2**32 - 1)
+    return int(check_random_state(random_state).randint(2**31 - 1))
+
+
+class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
+    """Kernel k-means on a sketch of the kernel (Nyström, Yin's sketches, RFF, …).
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        k.
+    sketch : str, default="nystrom"
+        A registered sketch (``kktheory.sketches.SKETCHES``: nystrom, nystrom_rls, ros, …).
+    m : int or str, default="sqrt_n"
+        Sketch size: an integer or a rule ``sqrt_n``, ``c*sqrt_n``, ``sqrt_nk``,
+        ``n_over_gamma``, ``log_n`` resolved with the training n (rounded up).
+    kernel : {"gaussian", "polynomial", "linear"}, default="gaussian"
+    bandwidth : {"wang", "fixed", "yin", "yin_n2"}, default="wang"
+        Gaussian bandwidth rule (:mod:`kktheory.kernels`); ``wang`` is
+        σ = β·sqrt(mean pairwise squared distance), ``fixed`` uses ``sigma``.
+    sigma : float, default=1.0
+        σ of exp(−‖x−y‖²/(2σ²)) when ``bandwidth="fixed"``.
+    beta : float, default=1.0
+        β of the ``wang`` rule.
+    degree : int, default=2
+        Polynomial kernel (⟨x, y⟩ + coef0)^degree.
+    coef0 : float, default=1.0
+    sketch_params : dict, default=None
+        Fields of the sketch's config (e.g. ``{"transform": "dct"}`` for ros).
+    clustering : str, default="kmeanspp"
+        A registered clusterer (kmeanspp, minibatch, localsearch).
+    clustering_params : dict, default=None
+        Fields of the clusterer's config (n_init, max_iter, tol, …).
+    centroids : {"lifted", "projected"}, default="lifted"
+    gamma : float or str, default="sqrt_n"
+        γ of Calandriello & Rosasco (used by ``nystrom_rls`` and the ``n_over_gamma`` rule).
+    dtype : {"float64", "float32"}, default="float64"
+        Precision of kernel blocks and features (``transform`` returns this dtype).
+    memory_budget_gb : float, default=None
+        Memory budget (default: half of physical memory).
+    backend : {"numpy", "dask"}, default="numpy"
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+        The partition of the training points found by the clusterer.
+    cluster_centers_ : ndarray of shape (n_clusters, n_features_out)
+        Means of the training features over each cluster.
+    kernel_ : kktheory.kernels.Kernel
+        The kernel with its resolved bandwidth (``kernel_.sigma``).
+    sketch_ : kktheory.sketches.Sketch
+        The fitted sketch (``sketch_.landmarks_``: indices of sampled training points).
+    m_ : int
+        The resolved sketch size.
+    info_ : dict
+        What a run would add to its row (iterations, empty clusters, clipped eigenvalues…).
+    n_features_in_, feature_names_in_ : see scikit-learn.
+    """
+
+    def __init__(
+        self,
+        n_clusters: int = 8,
+        *,
+        sketch: str = "nystrom",
+        m: int | str = "sqrt_n",
+        kernel: str = "gaussian",
+        bandwidth: str = "wang",
+        sigma: float = 1.0,
+        beta: float = 1.0,
+        degree: int = 2,
+        coef0: float = 1.0,
+        sketch_params: dict[str, Any] | None = None,
+        clustering: str = "kmeanspp",
+        clustering_params: dict[str, Any] | None = None,
+        centroids: str = "lifted",
+        gamma: float | str = "sqrt_n",
+        dtype: str = "float64",
+        memory_budget_gb: float | None = None,
+        backend: str = "numpy",
+        random_state: Any = None,
+    ) -> None:
+        self.n_clusters = n_clusters
+        self.sketch = sketch
+        self.m = m
+        self.kernel = kernel
+        self.bandwidth = bandwidth
+        self.sigma = sigma
+        self.beta = beta
+        self.degree = degree
+        self.coef0 = coef0
+        self.sketch_params = sketch_params
+        self.clustering = clustering
+        self.clustering_params = clustering_params
+        self.centroids = centroids
+        self.gamma = gamma
+        self.dtype = dtype
+        self.memory_budget_gb = memory_budget_gb
+        self.backend = backend
+        self.random_state = random_state
+
+    # -- scikit-learn plumbing ---------------------------------------------------------
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = [self.dtype if self.dtype in DTYPES else "float64"]
+        return tags
+
+    def _validate_X(self, X: Any, reset: bool) -> Any:
+        """Checked input: NumPy float64/float32 (2-D, finite), or a Dask array (dask backend)."""
+        if self.backend == "dask":
+            from kktheory import dask_backend
+
+            if dask_backend.is_dask(X):
+                return self._validate_dask(X, reset)
+        return validate_data(self, X, reset=reset, dtype=[np.float64, np.float32])
+
+    def _validate_dask(self, X: Any, reset: bool) -> Any:
+        if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
+            raise ValueError(f"Expected a 2-D numeric Dask array, got ndim={X.ndim}, dtype={X.dtype}")
+        if reset:
+            self.n_features_in_ = int(X.shape[1])
+        elif X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
+            )
+        import dask.array as da
+
+        if not bool(da.isfinite(X).all().compute()):
+            raise ValueError("Input X contains NaN or infinity.")
+        return X if np.issubdtype(X.dtype, np.floating) else X.astype(np.float64)
+
+    def _method(self, n: int) -> tuple[Method, int]:
+        """The validated method and the resolved m for n training points (ConfigError)."""
+        one_of("backend", self.backend, BACKENDS)
+        one_of("dtype", self.dtype, DTYPES)
+        k = _integer("n_clusters", self.n_clusters, 1, n, f" (n_clusters ≤ n_samples={n})")
+        if self.kernel == "gaussian" and self.bandwidth != "fixed" and n < 2:
+            raise ConfigError(
+                "bandwidth", self.bandwidth,
+                f"fixed with n_samples={n} (the rule estimates σ from distances between points)",
+            )
+        kernel = KernelConfig(
+            name=self.kernel, bandwidth=self.bandwidth, sigma=_number("sigma", self.sigma),
+            beta=_number("beta", self.beta), degree=_integer("degree", self.degree, 1),
+            coef0=_number("coef0", self.coef0),
+        )
+        sketch = SKETCHES.params({**_params("sketch_params", self.sketch_params), "name": self.sketch})
+        clustering = CLUSTERERS.params(
+            {**_params("clustering_params", self.clustering_params), "name": self.clustering}
+        )
+        if self.memory_budget_gb is not None and not _number("memory_budget_gb", self.memory_budget_gb) > 0:
+            raise ConfigError("memory_budget_gb", self.memory_budget_gb, "a positive number of GiB")
+        budget = memory.budget_bytes(self.memory_budget_gb)
+        gamma = resolve_gamma(_plain(self.gamma), n, k)
+        _, m = resolve_m(_plain(self.m), n, k, gamma)
+        method = Method(
+            kernel=kernel, sketch=sketch, clustering=clustering, k=k, gamma=gamma,
+            seed=seed_of(self.random_state), budget=budget,
+            risk_settings=RiskSettings(
+                budget, RISK_DEFAULTS["risk_exact_limit"], RISK_DEFAULTS["risk_points"],
+                RISK_DEFAULTS["risk_pairs"],
+            ),
+            dtype=self.dtype, centroids=self.centroids, backend=self.backend,
+        )
+        method.check(n, [m])
+        return method, m
+
+    # -- fit -------------------------------------------------------------------------------
+    def fit(self, X: Any, y: Any = None) -> "SketchedKernelKMeans":
+        """Fit the sketch on X, partition X, and prepare the centroid rule.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) (a Dask array with backend="dask")
+        y : ignored
+        """
+        X = self._validate_X(X, reset=True)
+        with _value_errors():
+            method, m = self._method(X.shape[0])
+            X = method.inputs(X)
+            kernel = method.fit_kernel(X)
+            fitted = next(method.fit(X, kernel, [m]))
+        part, sketch = fitted.partition, fitted.sketch
+        labels = np.asarray(part.labels, dtype=np.int64)
+        self._fit_method = method
+        self._X_fit = X
+        self._centers: np.ndarray | None = None
+        self.kernel_ = kernel
+        self.sketch_ = sketch
+        self.m_ = sketch.resolve_m(m)
+        self.labels_ = labels
+        self.info_ = {**part.info, **sketch.info_}
+        self._prepare_centroids(method, kernel, X, labels, sketch)
+        return self
+
+    def _prepare_centroids(self, method: Method, kernel: Any, X: Any, labels: np.ndarray, sketch: Any) -> None:
+        """What predict and score need: q_j (lifted) or the training features (projected)."""
+        k = method.k
+        self._nonempty = np.bincount(labels, minlength=k) > 0
+        if method.centroids == "projected":
+            self._F_train = sketch.transform(X)
+            self._res_train = sketch.residual(X)
+            return
+        from kktheory.dask_backend import rows_of
+
+        s = method.risk_settings
+        self._rows: Rows = rows_of(X)
+        self._exact = method.backend == "numpy" and X.shape[0] <= s.exact_limit
+        pairs = X.shape[0] ** 2 if self._exact else s.pairs  # exact q: every cluster below N(N−1)
+        self._Z = membership(labels, k)
+        self._q, self._q_var = within_cluster_sums(
+            kernel, self._rows, labels, k, pairs, component_rng(method.seed, "risk"), method.budget
+        )
+
+    # -- predict, transform, score ------------------------------------------------------------
+    def _projected(self, X: np.ndarray) -> Risk:
+        """Risks of the partition with projected centroids, X as the test points (exact)."""
+        return projected_risk(
+            self._F_train, self._res_train, self.labels_, self.sketch_.transform(X),
+            self.sketch_.residual(X), self._fit_method.k,
+        )
+
+    def _lifted_distances(self, X: Any) -> Any:
+        """‖φ(x) − c_j‖² = κ(x, x) − 2 (κ(x, X_train) Z)_j + q_j (len(X) × k; lazy for Dask)."""
+        from kktheory.dask_backend import is_dask, lifted_distances
+
+        budget = self._fit_method.budget
+        if is_dask(X):
+            return lifted_distances(self.kernel_, self._rows, X, self._Z, self._q, self._nonempty, budget)
+        S = self._rows.cross_sums(self.kernel_, X, self._Z, budget, "predict")
+        return sq_dist_to_centroids(self.kernel_.diag(X), S, self._q, self._nonempty)
+
+    def predict(self, X: Any) -> Any:
+        """Index of the nearest centroid (lifted or projected) of every row of X."""
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        with _value_errors():
+            if self._fit_method.centroids == "projected":
+                return np.asarray(self._projected(X).test_labels, dtype=np.int64)
+            return self._lifted_distances(X).argmin(axis=1).astype(np.int64)
+
+    def transform(self, X: Any) -> Any:
+        """The sketch's features of every row of X (a lazy Dask array for a Dask X)."""
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        from kktheory.dask_backend import features, is_dask
+
+        if is_dask(X):
+            return features(self.sketch_, X)
+        with _value_errors():
+            F = self.sketch_.transform(X)
+        return F.copy() if X is self._X_fit else F  # never hand out the sketch's cached array
+
+    def score(self, X: Any, y: Any = None) -> float:
+        """Minus the test risk (1/|X|) Σ_x min_j ‖φ(x) − c_j‖² under the centroid rule."""
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        method = self._fit_method
+        with _value_errors():
+            if method.centroids == "projected":
+                return -float(self._projected(X).test_risk)
+            from kktheory.dask_backend import rows_of
+
+            points = X.shape[0] if self._exact else method.risk_settings.points
+            risk, _, _, _ = sampled_risk(
+                self.kernel_, rows_of(X), self._rows, self._Z, self._q, self._q_var,
+                self._nonempty, points, component_rng(method.seed, "score"), method.budget,
+                "score",
+            )
+        return -float(risk)
+
+    @property
+    def cluster_centers_(self) -> np.ndarray:
+        """k × m' means of the training features over each cluster (computed once)."""
+        check_is_fitted(self)
+        if self._centers is None:
+            from kktheory.dask_backend import cluster_means, features, is_dask
+
+            X = self._X_fit
+            F = features(self.sketch_, X) if is_dask(X) else self.sketch_.transform(X)
+            self._centers = cluster_means(F, self.labels_, self._fit_method.k)
+        return self._centers
