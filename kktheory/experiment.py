@@ -47,7 +47,8 @@ from kktheory.threads import current_threads, thread_limits
 #: top-level fields that do not change what a run computes (left out of its identity)
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
 #: group fields that say where data live or how they are produced, not what they are
-NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size")
+NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
+                       "clustering.algorithm")  # elkan: Lloyd's iterations, pruned
 #: fields that only matter with backend=dask (left out of the identity of numpy runs)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
 

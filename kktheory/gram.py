@@ -81,11 +81,6 @@ class KernelBlock:
         """Whether A is held in memory."""
         return self.A is not None
 
-    @property
-    def nbytes(self) -> int:
-        """Bytes of A in the kernel's dtype (held or not)."""
-        return len(self.X) * len(self.Y) * np.dtype(self.kernel.dtype).itemsize
-
     def times(self, W: np.ndarray) -> np.ndarray:
         """A @ W in float64 (len(X) × W.shape[1])."""
         W = np.asarray(W, dtype=np.float64)
