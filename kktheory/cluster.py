@@ -272,7 +272,7 @@ class LocalSearch(Clusterer):
             seeds, searched, swaps = localsearch_pp(F, k, p.Z, rng)
             km = KMeans(
                 n_clusters=k, init=F[searched], n_init=1, max_iter=p.max_iter, tol=p.tol,
-                algorithm="lloyd",
+                algorithm="lloyd", random_state=int(rng.integers(2**31 - 1)),
             ).fit(F)
             if best is None or km.inertia_ < best[0]:
                 info = {

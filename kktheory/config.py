@@ -6,6 +6,25 @@ The top-level schema :class:`RunConfig` is stored in Hydra's ConfigStore as
 implementation registered. :func:`build_spec` validates everything before any work and
 resolves the rules into a :class:`RunSpec`.
 
+Validation (DESIGN §10) happens in two steps, both before anything is computed or written:
+
+1. before the data are loaded — :func:`build_spec` (the run) and
+   :meth:`kktheory.experiment.Method.check` (the method: kernel, centroid rule, clusterer,
+   and each sketch's ``validate(m)`` for every m, shared with the scikit-learn estimator):
+   the type of every field (Hydra checks the structured configs; our rules check the
+   ``Any`` fields), ranges and relations (m ≤ n, k ≤ n, γ > 0, and the sketches' s ≤ ℓ ≤ m,
+   r + l ≤ n, 0 < p ≤ 1, power-of-two m for the Hadamard ROS, ...), every float of every
+   group finite, a writable ``results_dir``, and the memory guard: every step whose memory
+   grows with n² or n·m is estimated from the config alone and refused above the budget
+   (:mod:`kktheory.memory`). ``python run.py sketch=exact n=200000`` is thus refused
+   before any data are drawn.
+2. :func:`check_data`, right after the data are loaded: what only the data can tell
+   (the data set's size against n + n_test and missing files are the loaders' checks;
+   non-finite values and shapes are checked here for every loader).
+
+Each failure raises a :class:`~kktheory.errors.UserError`: one line naming the field, the
+value and what is allowed; ``run.py`` exits with status 2 and no row is written.
+
 m rules (resolved with the run's n, k, γ; rounded up):
 
 ====================  =======================================
@@ -25,19 +44,26 @@ m rules (resolved with the run's n, k, γ; rounded up):
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
 
 from kktheory import memory
 from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
+from kktheory.bounds.spectral import require_dense
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
-from kktheory.datasets import DATASETS
-from kktheory.errors import ConfigError
+from kktheory.datasets import DATASETS, Dataset
+from kktheory.datasets.base import check_finite
+from kktheory.errors import ConfigError, DataError
+from kktheory.gram import gram_fits
 from kktheory.kernels import KernelConfig, validate_kernel
 from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
 from kktheory.risk import RiskSettings
@@ -208,8 +234,39 @@ def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
     return value
 
 
+def check_finite_fields(group: str, params: Any) -> None:
+    """Every float of a group's dataclass (also inside lists) must be finite (no nan/inf)."""
+    for f in dataclasses.fields(params):
+        value = getattr(params, f.name)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, float) and not math.isfinite(v) for v in items):
+            raise ConfigError(f"{group}.{f.name}", value, "finite numbers (no nan or inf)")
+
+
+def check_results_dir(value: Any) -> None:
+    """``results_dir`` must be a folder (or creatable as one) this process can write to.
+
+    Checked without writing anything: the deepest existing ancestor must be a writable,
+    searchable folder, and ``runs`` inside it, if present, a folder.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError("results_dir", value, "a folder path")
+    path = Path(value).expanduser().absolute()
+    for p in (path, path / "runs"):
+        if p.exists() and not p.is_dir():
+            raise ConfigError("results_dir", value, f"a folder ({p} exists and is not a folder)")
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError("results_dir", value, f"a folder this user can write to ({existing} is not writable)")
+
+
 def build_spec(cfg: DictConfig) -> RunSpec:
-    """Validate a composed config before any work and resolve its rules."""
+    """Validate a composed config before any work and resolve its rules.
+
+    Checks every top-level field, every group's fields, and the memory of the reference and
+    the bound checks, from the config alone; the sketch's relations and memory for every m
+    are :meth:`kktheory.experiment.Method.check`'s.
+    """
     for group in GROUPS:
         if group not in cfg or cfg[group] is None or OmegaConf.is_missing(cfg, group):
             raise ConfigError(group, None, "a config group option must be selected")
@@ -226,8 +283,10 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2),
                      ("reference_n_init", 1), ("dask_chunk_rows", 1)):
         _int_field(cfg, name, lo)
-    if cfg.memory_budget_gb is not None and not cfg.memory_budget_gb > 0:
-        raise ConfigError("memory_budget_gb", cfg.memory_budget_gb, "a positive number of GiB")
+    budget_gb = cfg.memory_budget_gb
+    if budget_gb is not None and not (math.isfinite(budget_gb) and budget_gb > 0):
+        raise ConfigError("memory_budget_gb", budget_gb, "a positive number of GiB, or null for half of RAM")
+    check_results_dir(cfg.results_dir)
     threads = None if cfg.threads is None else _int_field(cfg, "threads", 1)
     gamma = resolve_gamma(cfg.gamma, n, k)
     ms: list[tuple[str, int]] = []
@@ -237,13 +296,15 @@ def build_spec(cfg: DictConfig) -> RunSpec:
             ms.append((rule, m))
     dataset = DATASETS.params(cfg.dataset)
     kernel = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(KernelConfig), cfg.kernel))
-    validate_kernel(kernel)
     sketch = SKETCHES.params(cfg.sketch)
-    check_centroids(cfg.centroids, sketch.name)
     clustering = CLUSTERERS.params(cfg.clustering)
+    for group, params in (("dataset", dataset), ("kernel", kernel), ("sketch", sketch), ("clustering", clustering)):
+        check_finite_fields(group, params)
+    validate_kernel(kernel)
+    check_centroids(cfg.centroids, sketch.name)
     CLUSTERERS.get(clustering.name).impl(clustering).validate()
-    budget = memory.budget_bytes(cfg.memory_budget_gb)
-    return RunSpec(
+    budget = memory.budget_bytes(budget_gb)
+    spec = RunSpec(
         cfg=cfg, n=n, n_test=n_test, k=k, gamma=gamma, ms=ms, seed=seed,
         data_seed=data_seed, dtype=cfg.dtype, budget=budget,
         dataset=dataset, kernel=kernel, sketch=sketch, clustering=clustering,
@@ -253,13 +314,20 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         bounds=build_bounds_spec(cfg), threads=threads,
         backend=cfg.backend,
     )
+    require_reference(cfg.reference, spec)
+    require_bounds(spec)
+    return spec
 
 
 def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> ReferenceSpec:
-    """A ``reference`` value: auto | exact | none | nystrom:<m> (m checked like ``m``)."""
+    """A ``reference`` value: auto | exact | exact:blocked | none | nystrom:<m> (m checked
+    like ``m``). ``exact:blocked`` is ``exact`` with the permission to recompute K in
+    blocks when it does not fit the budget (see :func:`require_reference`)."""
     text = str(value).strip() if isinstance(value, str) else None
     if text in ("auto", "exact", "none"):
         return ReferenceSpec(text, n_init)
+    if text == EXACT_BLOCKED:
+        return ReferenceSpec("exact", n_init)
     if text is not None and text.startswith("nystrom:"):
         item = text.split(":", 1)[1].strip()
         try:
@@ -268,6 +336,79 @@ def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> Re
             raise ConfigError("reference", value, f"{REFERENCE_ALLOWED}; {exc.allowed}") from None
         return ReferenceSpec("nystrom", n_init, m, rule)
     raise ConfigError("reference", value, REFERENCE_ALLOWED)
+
+
+#: the ``reference`` value that allows exact kernel k-means with K recomputed in blocks
+EXACT_BLOCKED = "exact:blocked"
+
+
+def require_reference(value: Any, spec: RunSpec) -> None:
+    """Memory guard of the reference solution (:mod:`kktheory.reference`).
+
+    ``exact`` needs K (n²·itemsize) in memory: above the budget it is refused, since the
+    blocked recomputation it would fall back to costs O(n²d) time per Lloyd pass and
+    restart (days at n = 2·10⁵); ``exact:blocked`` asks for that explicitly. ``auto``
+    never needs the guard (it falls back to ``none``). ``nystrom:<m>`` holds K_nm and the
+    features (2·n·m·itemsize).
+    """
+    ref, n, itemsize = spec.reference, spec.n, np.dtype(spec.dtype).itemsize
+    if ref.kind == "exact" and str(value).strip() != EXACT_BLOCKED and not gram_fits(n, spec.dtype, spec.budget):
+        memory.require(
+            n * n * itemsize, spec.budget,
+            f"reference=exact (the {n}×{n} kernel matrix K, {spec.dtype})",
+            f"use reference=auto (none when K does not fit), reference=nystrom:<m>, or "
+            f"reference={EXACT_BLOCKED} to recompute K in row blocks (O(n²d) time per Lloyd pass)",
+        )
+    if ref.kind == "nystrom":
+        memory.require(
+            2 * n * ref.m * itemsize, spec.budget,
+            f"reference=nystrom:{ref.m_rule} (K_nm and the features, 2 × {n}×{ref.m})",
+            "use a smaller m in reference=nystrom:<m>",
+        )
+
+
+def require_bounds(spec: RunSpec) -> None:
+    """Memory guard of the bound checks (:mod:`kktheory.bounds`): the dense path holds
+    four n×n float64 matrices; the randomized path the n × ``bound_sample_points`` kernel
+    columns of the sampled points and their Gram matrix."""
+    b = spec.bounds
+    if not b.names:
+        return
+    if spec.n <= b.exact_max_n:
+        require_dense(spec.n, 4, spec.budget)
+        return
+    s = min(b.sample_points, spec.n)
+    memory.require(
+        8 * (spec.n * s + 2 * s * s), spec.budget,
+        f"the randomized bound checks (kernel columns of {s} sampled points, {spec.n}×{s})",
+        "lower bound_sample_points",
+    )
+
+
+def check_data(spec: RunSpec, data: Dataset) -> None:
+    """Post-load checks of a data set: shapes against n and n_test, and finite values.
+
+    Loaders of finite sources refuse n + n_test above their size and scan the source for
+    NaN/inf (:func:`kktheory.datasets.base.check_finite`, with ``drop_nonfinite``);
+    generated data sets are finite when their (checked, finite) parameters are. This is
+    the one place every loader's output passes through, so that no run starts on
+    malformed data whatever the loader. O((n + n_test)·d).
+    """
+    name = spec.dataset.name
+    for part, X, y, size in (("train", data.X_train, data.y_train, spec.n),
+                             ("test", data.X_test, data.y_test, spec.n_test)):
+        X = np.asarray(X)
+        if X.ndim != 2 or len(X) != size or len(y) != size or X.shape[1] < 1:
+            raise DataError(
+                f"dataset {name}: the {part} part has shape {X.shape} with {len(y)} labels, "
+                f"expected {size} rows of at least one feature"
+            )
+        bad = size - len(check_finite(name, X, drop=True))
+        if bad:
+            raise DataError(
+                f"dataset {name}: {bad} {part} points with non-finite values (NaN/inf) after "
+                "loading; check the dataset's parameters (files: dataset.drop_nonfinite=true drops such rows)"
+            )
 
 
 # -- command-line shorthand ----------------------------------------------------------------

@@ -31,12 +31,14 @@ from omegaconf import DictConfig, OmegaConf
 
 from kktheory import __version__, memory
 from kktheory.bounds import BoundEngine
+from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
-from kktheory.config import RunSpec, build_spec, check_centroids
+from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.gram import KernelCache
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
+from kktheory.nan_reason import nan_reason
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import Risk, RiskSettings, lifted, projected_risk
 from kktheory.seeding import component_rng
@@ -136,7 +138,10 @@ class Method:
         return SKETCHES.get(self.sketch.name).impl
 
     def context(self, n: int) -> SketchContext:
-        return SketchContext(n=n, k=self.k, gamma=self.gamma, budget=self.budget, dtype=self.dtype)
+        return SketchContext(
+            n=n, k=self.k, gamma=self.gamma, budget=self.budget, dtype=self.dtype,
+            kernel=self.kernel.name, centroids=self.centroids,
+        )
 
     def clusterer(self) -> Clusterer:
         return CLUSTERERS.get(self.clustering.name).impl(self.clustering)
@@ -311,6 +316,7 @@ def _compute(
     """Load the data, then fit, evaluate and store every m of ``todo``."""
     t0 = time.perf_counter()
     data = load_data(spec)
+    check_data(spec, data)
     X_train, X_test = method.inputs(data.X_train), method.inputs(data.X_test)
     kernel = method.fit_kernel(X_train)
     time_load = time.perf_counter() - t0
@@ -342,6 +348,10 @@ def _compute(
             version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
             blas_threads=current_threads(),
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        )
+        row["nan_reason"] = nan_reason(
+            {c: v for c, v in row.items() if c not in ident}, feature_kind(sketch, part),
+            sketch.landmarks_ is not None,
         )
         arrays.update(
             train_labels=np.asarray(part.labels), train_idx=data.train_idx, test_idx=data.test_idx,

@@ -23,10 +23,19 @@ passes; the column-side terms are prepared once per pass over the rows. Only a b
 rows of X is converted at a time, so X may be a float32 memory map of any size; the O(nd)
 helpers (:func:`row_sq_norms`, :func:`mean_sq_dist_to_mean`, :meth:`Kernel.diag`) read it
 in float64 row chunks of about 8 MiB and never copy it whole.
+
+The identity loses the squared distances below its round-off, about
+ROUNDOFF·eps·(‖x‖² + ‖y‖²): a point and itself get d² ≈ 1e-16·‖x‖² instead of 0. That is
+harmless unless σ is tiny relative to the data's norms, where exp(−d²/(2σ²)) would turn
+the round-off into κ(x, x) < 1 (σ = 1e-8 on unit-scale data: κ(x, x) ≈ 0.6, inconsistent
+with ``diag`` = 1). So when the round-off can move κ by more than √eps
+(:meth:`Kernel.roundoff_shows`, one scalar test per block), the squared distances below
+it are set to 0 — duplicates then get κ = 1 exactly.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -37,6 +46,8 @@ from kktheory import memory
 from kktheory.errors import ConfigError
 
 BANDWIDTH_RULES = ("fixed", "wang", "yin", "yin_n2")
+#: squared distances below ROUNDOFF·eps·(‖x‖² + ‖y‖²) are round-off of the formula below
+ROUNDOFF = 8.0
 
 
 @dataclass
@@ -100,11 +111,22 @@ class Kernel:
             if self.degree != 1:
                 np.power(G, self.degree, out=G)
             return G
-        G -= (np.einsum("ij,ij->i", X, X) * (0.5 / self.sigma**2)).astype(dt, copy=False)[:, None]
+        half_x = (np.einsum("ij,ij->i", X, X) * (0.5 / self.sigma**2)).astype(dt, copy=False)
+        G -= half_x[:, None]
         G -= half_sq[None, :]
+        # G = −d²/(2σ²): d² ≤ ROUNDOFF·eps·(‖x‖² + ‖y‖²) ⟺ G ≥ −ROUNDOFF·eps·(half_x + half_y)
+        top = float(half_x.max(initial=0.0) + half_sq.max(initial=0.0))
+        if self.roundoff_shows(dt, 2.0 * self.sigma**2 * top):
+            G[G >= -ROUNDOFF * dt.type(np.finfo(dt).eps) * np.add.outer(half_x, half_sq)] = 0.0
         np.minimum(G, 0.0, out=G)
         np.exp(G, out=G)
         return G
+
+    def roundoff_shows(self, dt: np.dtype, sq_sum: float) -> bool:
+        """Whether the round-off of ‖x‖² + ‖y‖² − 2⟨x, y⟩ (about ROUNDOFF·eps·(‖x‖² + ‖y‖²))
+        can change exp(−d²/(2σ²)) by more than √eps (tiny σ relative to the data's norms)."""
+        eps = float(np.finfo(dt).eps)
+        return ROUNDOFF * eps * sq_sum / (2.0 * self.sigma**2) > math.sqrt(eps)
 
     def paired(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         """κ(x_i, y_i) for matching rows of X and Y (float64), by the same formulas as a block."""
@@ -116,7 +138,10 @@ class Kernel:
             return g.astype(np.float64)
         if self.name == "polynomial":
             return ((g + self.coef0) ** self.degree).astype(np.float64)
-        sq = np.einsum("ij,ij->i", X, X) + np.einsum("ij,ij->i", Y, Y) - 2.0 * g
+        norms = np.einsum("ij,ij->i", X, X) + np.einsum("ij,ij->i", Y, Y)
+        sq = norms - 2.0 * g
+        if self.roundoff_shows(dt, norms.max(initial=0.0)):
+            sq[sq <= ROUNDOFF * dt.type(np.finfo(dt).eps) * norms] = 0.0
         np.maximum(sq, 0.0, out=sq)
         return np.exp(sq * (-1.0 / (2.0 * self.sigma**2))).astype(np.float64)
 

@@ -1,9 +1,30 @@
 """Memory budget: estimate before any large allocation and refuse politely.
 
 The budget is ``memory_budget_gb`` from the config, or by default half of the machine's
-physical memory. Every step whose memory grows as n² (a full kernel matrix, a dense
-sketching matrix, dense bounds) calls :func:`require` with its estimate first; blocked
-computations size their blocks with :func:`block_rows`.
+physical memory. Every step whose memory grows as n² or n·m calls :func:`require` with its
+estimate, and the estimate is made from the config alone, at validation
+(:func:`kktheory.config.build_spec`, and each sketch's ``validate(m)`` called by
+:meth:`kktheory.experiment.Method.check`), so that a run that cannot fit is refused in
+milliseconds, before any data are drawn:
+
+==================================  ==========================================  ===========
+step                                estimate                                    where
+==================================  ==========================================  ===========
+exact kernel k-means (K stored)     n²·itemsize (``sketch.allow_blocked=true``   exact
+                                    recomputes K in blocks instead)
+exact reference                     n²·itemsize (``reference=exact:blocked``)    build_spec
+exact kernel features (eigh)        3·n²·8 (centroids=projected)                exact
+power, kernel_columns, KPCA s≥n/2   1–2 × n²·itemsize                           sketches
+nystrom_rr with P ≠ uniform         n²·itemsize (C = K·P), plus 3·n·m·8          nystrom_rr
+exact ridge leverage scores         2·n²·8                                      nystrom_rls
+Nyström family, Yin's sketches,     2–3 × n·m (kernel columns, features,        sketches
+Gaussian, one-pass, RFF             sketching matrices)
+dense bound checks                  4·n²·8 (n ≤ bound_exact_max_n)              build_spec
+==================================  ==========================================  ===========
+
+Blocked computations (risk, kernel products) size their blocks with :func:`block_rows` and
+never need more than a share of the budget. The message of a refusal gives the estimate,
+the budget and what to change.
 """
 
 from __future__ import annotations

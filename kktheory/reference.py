@@ -4,9 +4,12 @@ Config field ``reference``:
 
 - ``exact``: exact kernel k-means C_n (:func:`kktheory.kernel_kmeans.kernel_kmeans`,
   ``reference_n_init`` restarts, Lloyd run to a fixed point or ``REFERENCE_MAX_ITER``
-  iterations). K is stored when it fits the memory budget, otherwise every Lloyd product is
-  recomputed in blocks: memory stays bounded but the time is O(n²d) per restart and more —
-  asked for explicitly, it is done (and logged), never refused.
+  iterations) with K held in memory; refused before any work when K (n²·itemsize) does
+  not fit the memory budget (:func:`kktheory.config.require_reference`).
+- ``exact:blocked``: the same, but when K does not fit, every Lloyd product is recomputed
+  in blocks: memory stays bounded but the time is O(n²d) per restart and more — asked for
+  explicitly, it is done (and logged). Same numbers as ``exact`` up to summation order,
+  same cache entry.
 - ``auto`` (default): ``exact`` when K (n²·itemsize) fits the memory budget, else ``none``,
   so that a large n never silently starts O(n²)-memory work; the row's
   ``ref_description`` says what was used and why.
@@ -62,7 +65,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REFERENCE_KINDS = ("auto", "exact", "none", "nystrom")
-REFERENCE_ALLOWED = "auto | exact | none | nystrom:<m> (m an integer or an m rule, e.g. nystrom:5000)"
+REFERENCE_ALLOWED = (
+    "auto | exact | exact:blocked | none | nystrom:<m> (m an integer or an m rule, e.g. nystrom:5000)"
+)
 REFERENCE_MAX_ITER = 300
 REFERENCE_TOL = 0.0  # Lloyd to a fixed point
 CACHE = "cache"

@@ -8,7 +8,14 @@ the training and test points in the data set, landmark indices of sampling sketc
 Writes are atomic: each file is written under a temporary name in the same folder and
 renamed, the sidecar first and the row last, so a run counts as done exactly when its
 Parquet file exists, a killed sweep leaves only whole files, and two processes running
-the same config can only replace a whole file with an identical one.
+the same config can only replace a whole file with an identical one (same numbers; only
+timings, host and creation time may differ).
+
+Temporary names carry their writer's host and pid, ``.<file>.<host>-<pid>.<random>.tmp``.
+Every run first removes the temporary files of dead writers (a kill -9 cannot clean up):
+on its own host those whose pid is gone, from other hosts sharing the folder (a cluster
+file system) those older than :data:`ORPHAN_AGE` seconds, since their pids cannot be
+checked from here.
 """
 
 from __future__ import annotations
@@ -16,7 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
+import time
 import uuid
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +34,10 @@ import numpy as np
 import pandas as pd
 
 RUNS = "runs"
+#: temporary files of writers on other hosts are removed when older than this (seconds)
+ORPHAN_AGE = 24 * 3600
+#: this host's tag in temporary names
+HOST = f"{zlib.crc32(platform.node().encode()):08x}"
 
 
 def run_id(identity: dict[str, Any]) -> str:
@@ -43,7 +57,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp = path.with_name(f".{path.name}.{HOST}-{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         write(tmp)
         os.replace(tmp, path)
@@ -62,12 +76,25 @@ class Store:
     def sweep_orphans(self) -> int:
         """Delete temporary files left by writers that died (kill -9); returns how many.
 
-        A temporary name carries its writer's pid, so files of live writers are kept.
+        A temporary name carries its writer's host and pid: on this host the files of live
+        writers are kept; files from other hosts are removed only after ``ORPHAN_AGE``.
         """
         removed = 0
         for tmp in self.runs.glob(".*.tmp") if self.runs.exists() else []:
-            parts = tmp.name.rsplit(".", 3)  # .<name>.<pid>.<uuid>.tmp
-            if len(parts) == 4 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+            parts = tmp.name.rsplit(".", 3)  # .<name>.<host>-<pid>.<random>.tmp
+            if len(parts) != 4:
+                continue
+            host, _, pid = parts[1].rpartition("-")
+            if not pid.isdigit():
+                continue
+            if host in ("", HOST):
+                dead = not _pid_alive(int(pid))
+            else:
+                try:
+                    dead = time.time() - tmp.stat().st_mtime > ORPHAN_AGE
+                except FileNotFoundError:  # its writer finished meanwhile
+                    continue
+            if dead:
                 tmp.unlink(missing_ok=True)
                 removed += 1
         return removed

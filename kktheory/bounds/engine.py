@@ -110,6 +110,15 @@ def _ref(cols: dict[str, Any], name: str) -> float:
     return float(value) if value is not None and np.isfinite(value) else NAN
 
 
+def feature_kind(sketch: "Sketch", part: "Partition") -> str | None:
+    """The sketch kind of the table above: "projection", "jl", "lowrank", or None (no embedding)."""
+    if not sketch.is_embedding or part.features is None:
+        return None
+    if sketch.jl_scale() is not None:
+        return "jl"
+    return "projection" if sketch.is_projection else "lowrank"
+
+
 # -- cached computations (module level so that joblib can key them) -------------------------
 def full_spectrum(key: dict[str, Any], K: np.ndarray) -> np.ndarray:
     """All eigenvalues of K, descending (dense, O(n³))."""
@@ -235,13 +244,8 @@ class BoundEngine:
         if not self.names:
             return {}
         t0 = time.perf_counter()
-        F = None
-        if sketch.is_embedding and part.features is not None:
-            F = np.asarray(part.features, dtype=np.float64)
-        kind = None
-        if F is not None:
-            kind = "jl" if sketch.jl_scale() is not None else (
-                "projection" if sketch.is_projection else "lowrank")
+        kind = feature_kind(sketch, part)
+        F = None if kind is None else np.asarray(part.features, dtype=np.float64)
         out: dict[str, Any] = {"bounds_method": "exact" if self.exact else "randomized"}
         trace = self._trace(sketch, F, kind) if {"trace", "wang_thm2"} & set(self.names) else None
         for name in self.names:

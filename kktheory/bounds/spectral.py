@@ -6,7 +6,8 @@ Exact, for n up to ``bound_exact_max_n``:
   (ARPACK ``eigsh`` run to machine precision, tol=0, random start), returned with its
   residual ‖Ax − θx‖ as stated error (≈1e-13·‖A‖; there is an eigenvalue within it, and
   θ ≤ λ_max); O(n²) per iteration instead of the O(n³) tridiagonal reduction. When ARPACK
-  does not converge, LAPACK ``syevr`` on the top index (error 0);
+  does not converge or fails (A = 0 gives a zero Krylov start), LAPACK ``syevr`` on the
+  top index (error 0);
 - :func:`nuclear_norm_dense` — ‖A‖_* = Σ|λ_i(A)| of a dense symmetric matrix, O(n³).
 
 Randomized, above the limit, through a matrix-product callable (``matmat(V) = A V``), so
@@ -53,7 +54,7 @@ def lambda_max_dense(A: np.ndarray, rng: np.random.Generator) -> tuple[float, fl
         try:
             theta, x = scipy.sparse.linalg.eigsh(A, k=1, which="LA", tol=0.0, v0=rng.standard_normal(n))
             return float(theta[0]), float(np.linalg.norm(A @ x[:, 0] - theta[0] * x[:, 0]))
-        except scipy.sparse.linalg.ArpackNoConvergence:
+        except scipy.sparse.linalg.ArpackError:  # no convergence, or A·v0 = 0 (A = 0): dense
             pass
     return float(scipy.linalg.eigvalsh(A, subset_by_index=[n - 1, n - 1], check_finite=False)[0]), 0.0
 

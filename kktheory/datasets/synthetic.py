@@ -82,6 +82,10 @@ def yin_hypercube(
     params: YinHypercubeConfig, n: int, n_test: int, k: int, rng: np.random.Generator
 ) -> Dataset:
     """Yin §5.1 mixture: centres drawn from {−1,1}^dim, N(centre, std²·I) points."""
+    if params.dim < 1:
+        raise ConfigError("dataset.dim", params.dim, "an integer ≥ 1")
+    if not params.std >= 0:
+        raise ConfigError("dataset.std", params.std, "a standard deviation ≥ 0")
     centres = hypercube_centres(k, params.dim, params.distinct_centres, rng)
 
     def draw(size: int) -> tuple[np.ndarray, np.ndarray]:

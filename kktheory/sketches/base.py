@@ -43,6 +43,8 @@ class SketchContext:
     gamma: float
     budget: int  # memory budget in bytes
     dtype: str = "float64"
+    kernel: str | None = None  # the kernel's name, for checks in validate(m) (None: unknown)
+    centroids: str = "lifted"  # lifted | projected: projected centroids need transform/residual
 
 
 @dataclass
@@ -93,7 +95,9 @@ class Sketch:
         return m
 
     def validate(self, m: int) -> None:
-        """Check the sketch's parameters against the run (raise ConfigError)."""
+        """Check the sketch's parameters against the run (raise ConfigError) and the memory
+        its fit will need (``memory.require``, MemoryBudgetError). Called by
+        :func:`kktheory.config.build_spec` for every m of the run, before any work."""
 
     # -- nested sketches for a list of m ------------------------------------------------
     @classmethod

@@ -4,9 +4,12 @@ Partition: the sketch runs exact kernel k-means on K = κ(X, X)
 (:func:`kktheory.kernel_kmeans.kernel_kmeans`: Lloyd on K with k-means++ seeding in the
 RKHS), with ``n_init``, ``max_iter`` and ``tol`` from the clustering config (whichever
 clusterer is selected, the algorithm is Lloyd on K). K is stored when it fits the memory
-budget and recomputed in blocks otherwise; row column ``kernel_stored`` says which.
+budget. When it does not, the run is refused before any work (``validate``) unless
+``allow_blocked=true``, which recomputes K in row blocks instead (memory of one block, but
+O(n²d) time for every Lloyd pass of every restart: days at n = 2·10⁵); row column
+``kernel_stored`` says which was used.
 Cost: O(n²d) for K, O(n²k) for the first product of each restart, then O(n·moved·k) per
-iteration; memory n² (stored) or one block.
+iteration; memory n²·itemsize (stored) or one block.
 
 Features: with K = V Λ Vᵀ (eigenvalues above ``eig_cutoff``·λ_max kept, rank r), the
 training features are V_r Λ_r^{1/2}, so that ‖f_i − f_j‖² = (e_i − e_j)ᵀ K (e_i − e_j) is
@@ -31,7 +34,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.cluster import Clusterer, count_empty
 from kktheory.errors import ConfigError
-from kktheory.gram import Gram
+from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import kernel_kmeans
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Partition, Sketch, SketchConfig
@@ -45,6 +48,7 @@ class ExactConfig(SketchConfig):
     name: str = "exact"
     eig_cutoff: float = 1e-12  # features: drop eigenvalues of K below eig_cutoff·λ_max
     n_local_trials: Optional[int] = None  # k-means++ candidates per centre (None: 2+⌊ln k⌋)
+    allow_blocked: bool = False  # K above the memory budget: recompute it in blocks (slow) instead of refusing
 
 
 @SKETCHES.register("exact", ExactConfig)
@@ -60,6 +64,16 @@ class Exact(Sketch):
             raise ConfigError("sketch.eig_cutoff", p.eig_cutoff, "a number in [0, 1)")
         if p.n_local_trials is not None and p.n_local_trials < 1:
             raise ConfigError("sketch.n_local_trials", p.n_local_trials, "null or an integer ≥ 1")
+        n = self.ctx.n
+        if self.ctx.centroids == "projected":  # scored through the features
+            self.require_features(n)
+        if not p.allow_blocked and not gram_fits(n, self.ctx.dtype, self.ctx.budget):
+            memory.require(
+                n * n * np.dtype(self.ctx.dtype).itemsize, self.ctx.budget,
+                f"exact kernel k-means (the {n}×{n} kernel matrix K, {self.ctx.dtype})",
+                "use a smaller n or a sketch, or sketch.allow_blocked=true to recompute K in row "
+                "blocks (O(n²d) time per Lloyd pass)",
+            )
 
     def resolve_m(self, m: int) -> int:
         return self.ctx.n
@@ -78,12 +92,16 @@ class Exact(Sketch):
             self._gram = Gram(self.kernel, self.X_fit_, self.ctx.budget)
         return self._gram
 
-    def _eigen(self) -> None:
-        n = len(self.X_fit_)
+    def require_features(self, n: int) -> None:
+        """Refuse the exact features (a dense eigendecomposition) above the budget."""
         memory.require(
             EIGH_COPIES * n * n * 8, self.ctx.budget, f"exact kernel features (eigendecomposition of a {n}×{n} K)",
-            "use a smaller n (the exact partition itself does not need the features)",
+            "use a smaller n, or centroids=lifted (the exact partition itself does not need the features)",
         )
+
+    def _eigen(self) -> None:
+        n = len(self.X_fit_)
+        self.require_features(n)
         gram = self.gram()
         K = gram.K if gram.stored else self.kernel.matrix(self.X_fit_, self.X_fit_, self.ctx.budget)
         lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))

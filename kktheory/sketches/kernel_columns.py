@@ -39,9 +39,9 @@ class KernelColumns(Sketch):
 
     def validate(self, m: int) -> None:
         require_kernel_matrix(
-            self.ctx.n, self.ctx.dtype, self.ctx.budget // 2,
+            self.ctx.n, self.ctx.dtype, self.ctx.budget,
             "kernel_columns uses all of K as features, and k-means may copy them",
-            "use a smaller n",
+            "use a smaller n", copies=2,
         )
 
     def resolve_m(self, m: int) -> int:

@@ -58,8 +58,9 @@ class KPCA(KernelProjection):
         check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
         if 2 * s >= self.ctx.n:
             require_kernel_matrix(
-                self.ctx.n, "float64", self.ctx.budget // 2,
+                self.ctx.n, "float64", self.ctx.budget,
                 f"KPCA with s={s} ≥ n/2 uses a dense eigendecomposition", "use a smaller s",
+                copies=2,
             )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "KPCA":

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kktheory import memory
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
 from kktheory.sketches.projection import KernelProjection, check_eig_cutoff, whitening
@@ -61,7 +62,14 @@ class Nystrom(KernelProjection):
     """Nyström embedding with uniform landmarks (Calandriello Alg. 1)."""
 
     def validate(self, m: int) -> None:
+        """eig_cutoff in [0, 1); K_nm and the features (n × m each) within the budget."""
         check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
+        n, mu = self.ctx.n, self.resolve_m(m)
+        memory.require(
+            2 * n * mu * np.dtype(self.ctx.dtype).itemsize + 3 * mu * mu * 8, self.ctx.budget,
+            f"the Nyström sketch (K_nm and the features: 2 × {n}×{mu}, K_mm and its eigenvectors)",
+            "use a smaller n or m",
+        )
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator

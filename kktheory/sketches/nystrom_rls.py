@@ -52,7 +52,7 @@ from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig
 from kktheory.sketches.nystrom import Nystrom
-from kktheory.sketches.projection import check_eig_cutoff, whitening
+from kktheory.sketches.projection import whitening
 from kktheory.sketching_matrices import draw_with_replacement
 
 RLS_METHODS = ("auto", "exact", "bless")
@@ -177,12 +177,12 @@ class NystromRLS(Nystrom):
             raise ConfigError("sketch.exact_max_n", p.exact_max_n, "an integer ≥ 1")
         if not p.bless_oversample > 0:
             raise ConfigError("sketch.bless_oversample", p.bless_oversample, "a number > 0")
-        check_eig_cutoff("sketch.eig_cutoff", p.eig_cutoff)
-        if self.method(self.ctx.n) == "exact":
+        if self.method(self.ctx.n) == "exact":  # n², checked before the n·m of the sketch
             memory.require(
                 exact_memory(self.ctx.n), self.ctx.budget,
                 f"exact ridge leverage scores of {self.ctx.n} points", "use sketch.method=bless",
             )
+        super().validate(m)  # eig_cutoff, K_nm with the features
 
     def method(self, n: int) -> str:
         """The score method used for n training points."""

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
@@ -93,6 +94,12 @@ class NystromRR(KernelProjection):
                 "or set sketch.ell",
             )
         check_eig_cutoff("sketch.eig_cutoff", p.eig_cutoff)
+        n = self.ctx.n
+        memory.require(
+            3 * n * m * 8, self.ctx.budget,
+            f"the rank-restricted Nyström sketch (C = K·P, its kernel columns and R: 3 × {n}×{m})",
+            "use a smaller n or m",
+        )
         if needs_full_kernel(p.P):
             require_kernel_matrix(
                 self.ctx.n, self.ctx.dtype, self.ctx.budget,

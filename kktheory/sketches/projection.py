@@ -37,11 +37,12 @@ def check_eig_cutoff(field: str, value: float) -> None:
         raise ConfigError(field, value, "a relative eigenvalue cutoff in [0, 1)")
 
 
-def require_kernel_matrix(n: int, dtype: str, budget: int, why: str, hint: str) -> None:
-    """Refuse (MemoryBudgetError) when the n×n kernel matrix does not fit the budget."""
-    memory.require(
-        n * n * np.dtype(dtype).itemsize, budget, f"{why} (the {n}×{n} kernel matrix)", hint
-    )
+def require_kernel_matrix(
+    n: int, dtype: str, budget: int, why: str, hint: str, copies: int = 1
+) -> None:
+    """Refuse (MemoryBudgetError) when ``copies`` n×n kernel matrices do not fit the budget."""
+    what = f"the {n}×{n} kernel matrix" if copies == 1 else f"{copies} copies of the {n}×{n} kernel matrix"
+    memory.require(copies * n * n * np.dtype(dtype).itemsize, budget, f"{why} ({what})", hint)
 
 
 def whitening(M: np.ndarray, eig_cutoff: float, rank: int | None = None) -> np.ndarray:

@@ -44,6 +44,15 @@ class RFFConfig(SketchConfig):
     s: Any = None  # reduced dimension: null (no reduction) | integer | k | sqrt_kc
 
 
+def require_gaussian(kernel_name: str) -> None:
+    """Random Fourier features exist here for the Gaussian kernel only."""
+    if kernel_name != "gaussian":
+        raise ConfigError(
+            "kernel.name", kernel_name,
+            "sketch=rff needs the gaussian kernel (random Fourier features of exp(−‖x−y‖²/(2σ²)))",
+        )
+
+
 @SKETCHES.register("rff", RFFConfig)
 class RandomFourierFeatures(Sketch):
     """z(x) = √(2/D) cos(Ωx + b), optionally reduced to s dimensions (Wang §5.1)."""
@@ -52,6 +61,8 @@ class RandomFourierFeatures(Sketch):
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, hi=m)
 
     def validate(self, m: int) -> None:
+        if self.ctx.kernel is not None:
+            require_gaussian(self.ctx.kernel)
         self.target_dim(m)
         memory.require(
             16 * self.ctx.n * m, self.ctx.budget,
@@ -60,11 +71,7 @@ class RandomFourierFeatures(Sketch):
         )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "RandomFourierFeatures":
-        if kernel.name != "gaussian":
-            raise ConfigError(
-                "kernel.name", kernel.name,
-                "sketch=rff needs the gaussian kernel (random Fourier features of exp(−‖x−y‖²/(2σ²)))",
-            )
+        require_gaussian(kernel.name)
         omega_rng, phase_rng = rng.spawn(2)
         self.kernel = kernel
         self.omega_ = omega_rng.standard_normal((m, X.shape[1])) / kernel.sigma  # D × d

@@ -79,6 +79,7 @@ class SpectralNystrom(Nystrom):
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, lo=self.ctx.k, hi=m)
 
     def validate(self, m: int) -> None:
+        super().validate(m)
         self.target_dim(m)
 
     def partition(
