@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.random import RandomState
 from omegaconf import MISSING
 from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 
@@ -82,7 +83,7 @@ class Clusterer:
 CLUSTERERS: Registry[type[Clusterer]] = Registry("clustering")
 
 
-def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: np.random.RandomState) -> np.ndarray:
+def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState) -> np.ndarray:
     """Greedy k-means++ seeds, as a scikit-learn ``KMeans`` ``init`` callable.
 
     Arthur & Vassilvitskii (2007) D² sampling with scikit-learn's greedy variant: the first

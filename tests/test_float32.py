@@ -37,6 +37,7 @@ def fitted(name: str, X: np.ndarray, ms: list[int], dtype: str, budget: int = 2*
 
 @pytest.mark.parametrize("name,params", [
     ("nystrom", {}), ("nystrom_rr", {}), ("yin_nystrom", {}), ("subgaussian", {}), ("ros", {"transform": "dct"}),
+    ("rff", {}), ("rff", {"s": 4}),
 ])
 def test_float32_features_match_float64(name: str, params: dict) -> None:
     X = np.random.default_rng(1).standard_normal((300, 5))
