@@ -1,0 +1,53 @@
+"""The report: every figure and table of DESIGN §6, drawn from stored rows and judged.
+
+One module per paper holds its entries (figures, tables and claim rules); ``common``
+holds what they share. An :class:`Entry` names the experiment config that feeds it
+(``experiments/<name>.yaml``, and ``<name>_small.yaml`` for the small scale), how to draw
+it and the rule that judges the paper's claim. ``python -m kktheory.reproduce`` runs the
+missing rows, then calls :meth:`Entry.draw` and :meth:`Entry.judge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from kktheory.report.common import Verdict
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A figure or table of the catalogue.
+
+    ``draw(rows, out_dir)`` writes the files (PNG and PDF, or Markdown and LaTeX) and
+    returns their paths; ``judge(rows)`` is the claim rule, a pure function of the rows.
+    ``changes`` says, per scale, what differs from the paper's setup. ``augment(rows)``,
+    when given, adds derived columns before drawing and judging (recomputed from each
+    row's job config, column ``job_config``).
+    """
+
+    name: str
+    title: str
+    claim: str
+    rule: str
+    draw: Callable[[pd.DataFrame, Path], list[Path]]
+    judge: Callable[[pd.DataFrame], Verdict]
+    changes: dict[str, str] = field(default_factory=dict)
+    augment: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+
+
+def catalogue() -> dict[str, Entry]:
+    """Every entry, in the order of DESIGN §6."""
+    from kktheory.report import calandriello, pourkamali, theory, wang, yin
+
+    entries = [
+        *calandriello.ENTRIES, *yin.ENTRIES, *wang.ENTRIES, *pourkamali.ENTRIES,
+        *theory.ENTRIES,
+    ]
+    return {e.name: e for e in entries}
+
+
+__all__ = ["Entry", "catalogue"]

@@ -1,0 +1,374 @@
+"""What every paper module of the report shares (DESIGN §6).
+
+- :class:`Verdict` and :class:`Check`: a claim rule is a pure function
+  ``DataFrame → Verdict``; a verdict is made of named checks, each with the numbers
+  behind it, and is *reproduced* when every check passes, *not reproduced* when one fails,
+  and *not run* when the rows it needs are absent (with the reason).
+- Rows: the DataFrame handed to draw and judge functions holds the stored rows of the
+  entry's sweep plus one pseudo-row per job that could not run, with the job's config
+  columns and ``error_kind`` / ``error`` set (:func:`ok_rows`, :func:`failed_rows`).
+- Confidence intervals over seeds (:func:`mean_ci`, Student t), trend and comparison
+  helpers used by several claim rules.
+- Plotting style and :func:`save_figure` (PNG and PDF side by side).
+- The index of reproduced figures, ``paper_figs/INDEX.md``, rendered from
+  ``paper_figs/index.json`` so that reproducing one entry rewrites the whole page
+  without losing the other entries (:func:`update_index`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+NOT_RUN = "not run"
+STATUSES = (REPRODUCED, NOT_REPRODUCED, NOT_RUN)
+
+
+# -- verdicts ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Check:
+    """One part of a paper's claim: whether the rows satisfy it, and the numbers."""
+
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a claim rule on a table of rows."""
+
+    status: str
+    observed: str
+    checks: tuple[Check, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+    @property
+    def text(self) -> str:
+        """The observed numbers, one check per line."""
+        if not self.checks:
+            return self.observed
+        lines = [f"{'✓' if c.passed else '✗'} {c.name}: {c.detail}" for c in self.checks]
+        return "\n".join(([self.observed] if self.observed else []) + lines)
+
+
+def judge_checks(checks: Sequence[Check], observed: str = "") -> Verdict:
+    """Reproduced when every check passes, otherwise not reproduced."""
+    if not checks:
+        return not_run("no check could be evaluated")
+    status = REPRODUCED if all(c.passed for c in checks) else NOT_REPRODUCED
+    return Verdict(status, observed, tuple(checks))
+
+
+def not_run(reason: str) -> Verdict:
+    """The verdict of a claim whose rows are missing."""
+    return Verdict(NOT_RUN, reason)
+
+
+# -- rows -------------------------------------------------------------------------------
+ERROR_KIND = "error_kind"
+ERROR = "error"
+CONFIG_COL = "job_config"  # the composed config of the row's job (YAML), added by reproduce
+
+
+def ok_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of runs that finished (pseudo-rows of failed jobs removed)."""
+    if df.empty or ERROR_KIND not in df:
+        return df
+    return df[df[ERROR_KIND].isna()]
+
+
+def failed_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """Pseudo-rows of jobs that could not run (error_kind, error and their config)."""
+    if df.empty or ERROR_KIND not in df:
+        return df.iloc[0:0]
+    return df[df[ERROR_KIND].notna()]
+
+
+def require_columns(df: pd.DataFrame, columns: Iterable[str], why: str = "") -> str | None:
+    """None when all columns exist with at least one value, else a not-run reason."""
+    missing = [c for c in columns if c not in df or df[c].isna().all()]
+    if not missing:
+        return None
+    return f"column(s) {', '.join(missing)} absent from the rows" + (f" ({why})" if why else "")
+
+
+def failure_summary(df: pd.DataFrame, by: str | None = None) -> str:
+    """One line per distinct failure message (with how many jobs hit it)."""
+    bad = failed_rows(df)
+    if bad.empty:
+        return ""
+    counts = bad.groupby(ERROR, sort=False).size()
+    return "; ".join(f"{msg} ({n} job{'s' if n > 1 else ''})" for msg, n in counts.items())
+
+
+# -- statistics over seeds ----------------------------------------------------------------
+def mean_ci(
+    df: pd.DataFrame, by: str | Sequence[str], col: str, level: float = 0.95, log: bool = False
+) -> pd.DataFrame:
+    """Mean of ``col`` per group with a Student-t confidence interval over the runs.
+
+    Returns columns ``by…, mean, sd, se, count, lo, hi``; with one run the interval is
+    the point itself (no spread is claimed). ``log=True`` (positive quantities such as
+    times, drawn on log axes): the geometric mean with the interval computed on log
+    values and mapped back (``sd`` and ``se`` then refer to the logs).
+    """
+    keys = [by] if isinstance(by, str) else list(by)
+    if log:
+        d = df.dropna(subset=[col])
+        d = d[d[col] > 0].assign(**{col: lambda x: np.log(x[col])})
+        out = mean_ci(d, keys, col, level)
+        for c in ("mean", "lo", "hi"):
+            out[c] = np.exp(out[c])
+        return out
+    g = df.dropna(subset=[col]).groupby(keys, sort=True)[col]
+    out = g.agg(mean="mean", sd="std", count="count").reset_index()
+    out["sd"] = out["sd"].fillna(0.0)
+    out["se"] = out["sd"] / np.sqrt(out["count"])
+    q = np.array([stats.t.ppf(0.5 + level / 2, c - 1) if c > 1 else 0.0 for c in out["count"]])
+    out["lo"] = out["mean"] - q * out["se"]
+    out["hi"] = out["mean"] + q * out["se"]
+    return out
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman rank correlation (nan with fewer than 3 distinct points)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 3 or np.unique(x).size < 3:
+        return float("nan")
+    return float(stats.spearmanr(x, y).statistic)
+
+
+def diff_se(se_a: float, se_b: float) -> float:
+    """Standard error of a difference of two independent means."""
+    return float(math.hypot(se_a, se_b))
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    """A number for INDEX.md with ``digits`` significant digits (— for nan)."""
+    if x is None or not np.isfinite(x):
+        return "—"
+    return f"{x:,.0f}" if abs(x) >= 10**digits else f"{x:.{digits}g}"
+
+
+# -- figures ------------------------------------------------------------------------------
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 130,
+    "font.size": 10,
+    "axes.titlesize": 10.5,
+    "axes.labelsize": 10,
+    "legend.fontsize": 8.5,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "pdf.fonttype": 42,
+}
+
+#: one colour and marker per method across every figure of the report
+PALETTE = {
+    "exact": ("black", "s"),
+    "kernel k-means": ("black", "s"),
+    "nystrom": ("tab:blue", "o"),
+    "nystrom_rls": ("tab:cyan", "v"),
+    "nystrom_rr": ("tab:blue", "o"),
+    "nystrom_liu": ("tab:purple", "D"),
+    "yin_nystrom": ("tab:green", "^"),
+    "subgaussian": ("tab:orange", "P"),
+    "ros": ("tab:red", "X"),
+    "gaussian": ("tab:brown", "*"),
+    "kpca": ("black", "s"),
+    "onepass": ("tab:red", "X"),
+    "rff": ("tab:orange", "P"),
+    "two_step": ("tab:gray", "d"),
+    "spectral_nystrom": ("tab:olive", "v"),
+    "kernel_columns": ("tab:pink", "h"),
+}
+
+
+def color_marker(key: str, i: int = 0) -> tuple[str, str]:
+    """Colour and marker of a method (fallback: matplotlib's cycle)."""
+    if key in PALETTE:
+        return PALETTE[key]
+    return f"C{i % 10}", "os^vDPX*dh"[i % 10]
+
+
+def pyplot():
+    """matplotlib.pyplot with the non-interactive Agg backend and the report style."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(STYLE)
+    return plt
+
+
+def save_figure(fig: Any, out_dir: Path, name: str) -> list[Path]:
+    """Write ``name.png`` and ``name.pdf`` into out_dir; close the figure."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]
+    for p in paths:
+        fig.savefig(p, bbox_inches="tight", metadata={"CreationDate": None} if p.suffix == ".pdf" else None)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return paths
+
+
+def band(ax: Any, x: np.ndarray, s: pd.DataFrame, label: str, key: str, i: int = 0,
+         errorbars: bool = False) -> None:
+    """Mean line with its confidence band (or error bars) from a :func:`mean_ci` frame."""
+    color, marker = color_marker(key, i)
+    if errorbars:
+        ax.errorbar(x, s["mean"], yerr=[s["mean"] - s["lo"], s["hi"] - s["mean"]], color=color,
+                    marker=marker, ms=5, capsize=3, label=label, lw=1.4)
+    else:
+        ax.plot(x, s["mean"], color=color, marker=marker, ms=5, label=label, lw=1.4)
+        ax.fill_between(x, s["lo"], s["hi"], color=color, alpha=0.18, lw=0)
+
+
+def grid_ticks(ax: Any, values: Any, axis: str = "x") -> None:
+    """Major ticks at the grid values with plain integer labels (for log axes), no minor ticks."""
+    from matplotlib.ticker import NullLocator
+
+    vals = sorted({int(round(v)) for v in values if np.isfinite(v) and v > 0})
+    if len(vals) > 9:  # keep labels apart: every other value
+        vals = vals[::2]
+    set_ticks, set_labels, ax_obj = (
+        (ax.set_xticks, ax.set_xticklabels, ax.xaxis) if axis == "x" else (ax.set_yticks, ax.set_yticklabels, ax.yaxis)
+    )
+    set_ticks(vals)
+    set_labels([f"{v:,}" for v in vals])
+    ax_obj.set_minor_locator(NullLocator())
+
+
+def sqrt_n_line(ax: Any, n: float, label: bool = True) -> None:
+    """The vertical line at m = √n."""
+    ax.axvline(math.sqrt(n), color="0.35", ls="--", lw=1.1,
+               label=f"m = √n = {math.sqrt(n):.0f}" if label else None)
+
+
+# -- the index ----------------------------------------------------------------------------
+@dataclass
+class IndexRecord:
+    """What INDEX.md says about one catalogue entry."""
+
+    name: str
+    title: str
+    claim: str
+    status: str
+    observed: str
+    rule: str
+    scale: str
+    setup: str
+    config: str
+    command: str
+    sweep_command: str = ""
+    files: list[str] = field(default_factory=list)
+    rows: str = ""
+    when: str = ""
+    tables: str = ""  # Markdown tables of the entry, shown inline
+
+
+INDEX_JSON = "index.json"
+INDEX_MD = "INDEX.md"
+
+
+def read_index(out_dir: Path) -> dict[str, IndexRecord]:
+    """The records of index.json (empty when absent)."""
+    path = out_dir / INDEX_JSON
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return {k: IndexRecord(**v) for k, v in data.items()}
+
+
+def render_index(records: dict[str, IndexRecord], order: Sequence[str],
+                 pending: Callable[[str], str]) -> str:
+    """INDEX.md: a summary table, then one section per entry in catalogue order."""
+    lines = [
+        "# Reproduced figures and tables",
+        "",
+        "Generated by `python -m kktheory.reproduce NAME|all [--scale small|paper]`; do not "
+        "edit by hand. Each entry states the paper's claim, the rule that judges it on the "
+        "stored rows (kktheory/report/), the numbers observed, and the exact command.",
+        "",
+        "| entry | paper | verdict | scale |",
+        "|---|---|---|---|",
+    ]
+    for name in order:
+        r = records.get(name)
+        if r is None:
+            lines.append(f"| [{name}](#{name}) | | not run yet | |")
+        else:
+            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.scale.split(':')[0]} |")
+    for name in order:
+        lines += ["", f"## {name}", ""]
+        r = records.get(name)
+        if r is None:
+            lines.append(pending(name))
+            continue
+        lines += [
+            f"**{r.title}.** Claim: {r.claim}",
+            "",
+            f"**Verdict: {r.status}.**",
+            "",
+            "Observed:",
+            "",
+            *[f"    {ln}" for ln in r.observed.splitlines()],
+            "",
+            f"Rule: {r.rule}",
+            "",
+            f"Scale: {r.scale}",
+            "",
+            f"Setup: {r.setup}",
+            "",
+            f"Config: `{r.config}`",
+            "",
+            f"Command: `{r.command}`",
+        ]
+        if r.sweep_command:
+            lines += ["", f"The sweep alone: `{r.sweep_command}`"]
+        if r.rows:
+            lines += ["", f"Rows: {r.rows}"]
+        pics = [f for f in r.files if f.endswith(".png")]
+        others = [f for f in r.files if not f.endswith(".png")]
+        if others:
+            lines += ["", "Files: " + ", ".join(f"[{f}]({f})" for f in others)]
+        if r.tables:
+            lines += ["", r.tables.strip()]
+        for p in pics:
+            lines += ["", f"![{name}]({p})"]
+        if r.when:
+            lines += ["", f"_{r.when}_"]
+    return "\n".join(lines) + "\n"
+
+
+def update_index(out_dir: Path, record: IndexRecord, order: Sequence[str],
+                 pending: Callable[[str], str]) -> Path:
+    """Store one entry's record in index.json and rewrite INDEX.md from all records."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records = read_index(out_dir)
+    records[record.name] = record
+    ordered = {k: asdict(records[k]) for k in [*order, *sorted(records)] if k in records}
+    (out_dir / INDEX_JSON).write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n")
+    path = out_dir / INDEX_MD
+    path.write_text(render_index(records, order, pending))
+    return path

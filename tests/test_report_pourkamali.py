@@ -1,0 +1,123 @@
+"""Claim rules of Pourkamali-Anaraki & Becker (Table 1, Fig. 3) and the Frobenius error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from kktheory import reproduce
+from kktheory.kernels import Kernel
+from kktheory.report import pourkamali
+from kktheory.report.common import NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.store import load_arrays
+from tests.report_tables import rows
+
+#: Pourkamali-Anaraki & Becker Table 1: (sketch, m) → (kernel approximation error, accuracy)
+TABLE1 = {("kpca", 2): (0.40, 0.99), ("onepass", 12): (0.40, 0.99),
+          ("nystrom_rr", 20): (0.56, 0.74), ("nystrom_rr", 100): (0.44, 0.75)}
+
+
+def table1(numbers):
+    grid = [{"sketch.name": s, "m": m} for s, m in numbers]
+
+    def values(r, rng):
+        err, acc = numbers[(r["sketch.name"], r["m"])]
+        return {pourkamali.ERR: err + rng.normal(0, 0.002), "train_accuracy": acc + rng.normal(0, 0.002)}
+
+    return rows(grid, values, seeds=10, base={"n": 4000, "k": 2, "dataset.name": "pourkamali_rings"})
+
+
+def test_table1_holds_on_the_papers_numbers():
+    v = pourkamali.judge_table1_fig2(table1(TABLE1))
+    assert v.status == REPRODUCED, v.text
+    assert [c.name for c in v.checks] == ["one-pass ≈ exact decomposition", "one-pass beats Nyström, m = 20",
+                                          "one-pass beats Nyström, m = 100"]
+
+
+def test_table1_fails_when_nystrom_is_as_good():
+    better = {**TABLE1, ("nystrom_rr", 100): (0.40, 0.995)}
+    v = pourkamali.judge_table1_fig2(table1(better))
+    assert v.status == NOT_REPRODUCED and not v.checks[-1].passed
+
+
+def test_table1_fails_when_onepass_is_far_from_exact():
+    worse = {**TABLE1, ("onepass", 12): (0.48, 0.97)}
+    v = pourkamali.judge_table1_fig2(table1(worse))
+    assert v.status == NOT_REPRODUCED and not v.checks[0].passed
+
+
+def test_table1_not_run_without_the_recomputed_error():
+    assert pourkamali.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR)).status == NOT_RUN
+
+
+def fig3(nys_err, nys_acc, op=(0.30, 0.55), ex=(0.29, 0.56), full_acc=0.46):
+    numbers = {("onepass", 7): op, ("kpca", 2): ex, ("exact", 2): (0.0, full_acc)}
+    numbers.update({("nystrom_rr", m): (nys_err(m), nys_acc(m)) for m in (5, 10, 20, 50, 100)})
+    df = table1(numbers)
+    df["m_used"] = df["m"]
+    return df
+
+
+def test_fig3_holds_when_onepass_beats_nystrom_up_to_7r():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.33 + 0.5 / m, lambda m: 0.45))
+    assert v.status == REPRODUCED, v.text
+    assert len(v.checks) == 4
+
+
+def test_fig3_fails_when_nystrom_reaches_onepass_before_7r():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.25 + 0.5 / m, lambda m: 0.45))
+    assert v.status == NOT_REPRODUCED
+    assert not v.checks[0].passed
+
+
+def test_fig3_fails_when_full_kernel_kmeans_is_better():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.33 + 0.5 / m, lambda m: 0.45, full_acc=0.6))
+    assert v.status == NOT_REPRODUCED and not v.checks[-1].passed
+
+
+def test_frobenius_error_matches_dense_numpy():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 3))
+    F = rng.normal(size=(150, 4))
+    kernel = Kernel("gaussian", sigma=1.5)
+    D = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    K = np.exp(-D / (2 * 1.5**2))
+    want = np.linalg.norm(K - F @ F.T) / np.linalg.norm(K)
+    got = pourkamali.frobenius_error(kernel, X, F, budget=2**20)  # several row blocks
+    assert abs(got - want) < 1e-10
+    # the exact rank-r eigen-approximation of K gives the tail of its spectrum
+    lam, V = np.linalg.eigh(K)
+    Fr = V[:, -2:] * np.sqrt(lam[-2:])
+    tail = np.sqrt((lam[:-2] ** 2).sum() / (lam**2).sum())
+    assert abs(pourkamali.frobenius_error(kernel, X, Fr, budget=2**30) - tail) < 1e-9
+
+
+def test_method_labels_carry_nystrom_m():
+    df = pd.DataFrame({"sketch.name": ["kpca", "nystrom_rr", "onepass"], "m": [2, 20, 12]})
+    assert list(pourkamali.method_of(df)) == ["kpca", "nystrom_rr:20", "onepass"]
+    assert pourkamali.label("nystrom_rr:20") == "Nyström, m = 20"
+
+
+def test_augment_rebuilds_each_run_exactly(tmp_path):
+    """The refit sketch has the run's landmarks; KPCA's error is the spectral tail of K."""
+    sweep = reproduce.run_sweep(
+        "pourkamali_table1_fig2_small", tmp_path / "results",
+        ["n=300", "n_test=20", "seed=0", "pourkamali/method=nystrom,exact_eig", "m=[20]"], log=lambda _: None)
+    assert sweep.ran == 2 and sweep.failed == 0
+    rows = sweep.rows
+    ny = rows[rows["sketch.name"] == "nystrom_rr"].iloc[0]
+    F, X, kernel, _ = pourkamali.embed(ny[pourkamali.CONFIG_COL], int(ny["m"]))
+    assert F.shape == (300, 2)
+    landmarks = load_arrays(ny["run_id"], tmp_path / "results")["landmarks"]
+    assert len(landmarks) == 20
+    # the rebuilt features equal the rank-2 Nyström built by hand on the stored landmarks
+    K = kernel(X, X)
+    C, W = K[:, landmarks], K[np.ix_(landmarks, landmarks)]
+    lam, U = np.linalg.eigh(W)
+    R = C @ U[:, -2:] / np.sqrt(lam[-2:])  # C W_2^+ C^T = R R^T
+    assert np.allclose(F @ F.T, R @ R.T, atol=1e-8)
+    out = pourkamali.augment(rows)
+    kp = out[out["sketch.name"] == "kpca"].iloc[0]
+    ev = np.linalg.eigvalsh(K)
+    assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
+    assert set(out.attrs["features"]) == {"kpca", "nystrom_rr:20"}

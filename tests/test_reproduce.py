@@ -1,0 +1,84 @@
+"""End to end: python -m kktheory.reproduce on a tiny version of real catalogue entries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pandas as pd
+
+from kktheory import reproduce
+from kktheory.report import catalogue
+from tests.conftest import ROOT, run_files
+
+#: yin_fig1 shrunk: 200 points, one seed, three methods, three values of m
+TINY = ["n=200", "n_test=200", "seed=0", "yin/method=exact,subgaussian,yin_nystrom", "m_sqrt_n=x0.5,x1,x2"]
+
+
+def call(tmp_path, *args: str) -> int:
+    return reproduce.main([*args, "--results-dir", str(tmp_path / "results"), "--out", str(tmp_path / "figs")])
+
+
+def test_every_entry_has_a_small_and_a_paper_config():
+    for name in catalogue():
+        for scale in reproduce.SCALES:
+            assert (reproduce.EXPERIMENTS_DIR / f"{reproduce.config_name(name, scale)}.yaml").exists()
+
+
+def test_yin_fig1_tiny_runs_draws_judges_then_only_redraws(tmp_path, capsys):
+    assert call(tmp_path, "yin_fig1", "--scale", "small", *TINY) == 0
+    out = capsys.readouterr().out
+    files = run_files(tmp_path / "results")
+    assert len(files) == 7  # exact once (m plays no role), 2 sketches × 3 m
+    figs = tmp_path / "figs"
+    assert (figs / "yin_fig1.png").stat().st_size > 10_000 and (figs / "yin_fig1.pdf").exists()
+    assert "yin_fig1: " in out and any(s in out for s in ("REPRODUCED", "NOT REPRODUCED"))
+    index = (figs / "INDEX.md").read_text()
+    section = index.split("## yin_fig1")[1].split("\n## ")[0]
+    assert "**Verdict: " in section and "n = 200" in section
+    assert "Command: `python -m kktheory.reproduce yin_fig1 --scale small n=200" in section
+    assert "## calandriello_fig1" in index and "Not run yet" in index.split("## calandriello_fig1")[1]
+    stamps = {f: f.stat().st_mtime_ns for f in files}
+
+    assert call(tmp_path, "yin_fig1", "--scale", "small", *TINY) == 0
+    out = capsys.readouterr().out
+    assert "row(s) in" not in out  # no job ran
+    assert {f: f.stat().st_mtime_ns for f in run_files(tmp_path / "results")} == stamps
+    assert "7 rows from 9 jobs (9 reused, 0 run, 0 could not run)" in (figs / "INDEX.md").read_text()
+
+
+def test_rows_written_by_run_py_are_reused(tmp_path):
+    job = ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian", "m_sqrt_n=x1"]
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), "--config-dir", "experiments", "--config-name", "yin_fig1_small",
+         "-m", *job, f"results_dir={tmp_path / 'results'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (written,) = run_files(tmp_path / "results")
+    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results", job, log=lambda _: None)
+    assert (sweep.jobs, sweep.reused, sweep.ran) == (1, 1, 0)
+    assert list(sweep.rows["run_id"]) == [written.stem]
+
+
+def test_missing_data_is_reported_as_not_run_with_the_files(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("KKTHEORY_DATA", str(tmp_path / "empty"))
+    (tmp_path / "empty").mkdir()
+    assert call(tmp_path, "yin_table2", "--scale", "small", "yin_table2/data=covtype", "yin/method=ros",
+                "seed=0") == 0
+    out = capsys.readouterr().out
+    assert "yin_table2: NOT RUN" in out and "covtype" in out
+    section = (tmp_path / "figs" / "INDEX.md").read_text().split("## yin_table2")[1].split("\n## ")[0]
+    assert "**Verdict: not run.**" in section and "covtype" in section
+    assert run_files(tmp_path / "results") == []
+
+
+def test_failure_rows_carry_the_job_config(tmp_path):
+    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results",
+                                ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian", "m_sqrt_n=x1",
+                                 "sketch.p=7.0"], log=lambda _: None)
+    assert sweep.failed == 1 and sweep.ran == 0
+    row = sweep.rows.iloc[0]
+    assert row["error_kind"] == "ConfigError" and "sketch.p" in row["error"]
+    assert row["sketch.name"] == "subgaussian" and row["n"] == 200
+    assert isinstance(sweep.rows, pd.DataFrame)
