@@ -158,9 +158,13 @@ def run_job(cfg: DictConfig) -> None:
     from kktheory.experiment import run
     from kktheory.summary import summary
 
+    from kktheory.threads import hydra_launcher_threads
+
     results_dir = cfg.results_dir
     OmegaConf.set_struct(cfg, False)
     cfg.results_dir = to_absolute_path(results_dir)
+    if cfg.get("threads") is None:  # joblib launcher: share the cores between the jobs
+        cfg.threads = hydra_launcher_threads()
     OmegaConf.set_struct(cfg, True)
     try:
         outcome = run(cfg)

@@ -100,6 +100,7 @@ class RunConfig:
     results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
     force: bool = False  # recompute runs that already have a file
     memory_budget_gb: Optional[float] = None  # default: half of physical memory
+    threads: Optional[int] = None  # BLAS/OpenMP threads; null: unchanged (joblib launcher: cpus // n_jobs)
     # bound checks (kktheory.bounds.spec): which ones, exact-vs-randomized limit, δ, ε, ...
     bounds: Any = field(default_factory=list)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
     bound_exact_max_n: int = 3000  # dense O(n³) bounds up to this n, randomized estimates above
@@ -204,6 +205,7 @@ class RunSpec:
     risk: RiskSettings | None = None
     reference: ReferenceSpec | None = None
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
+    threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.threads)
     backend: str = "numpy"
 
 
@@ -285,6 +287,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     if budget_gb is not None and not (math.isfinite(budget_gb) and budget_gb > 0):
         raise ConfigError("memory_budget_gb", budget_gb, "a positive number of GiB, or null for half of RAM")
     check_results_dir(cfg.results_dir)
+    threads = None if cfg.threads is None else _int_field(cfg, "threads", 1)
     gamma = resolve_gamma(cfg.gamma, n, k)
     ms: list[tuple[str, int]] = []
     for item in m_items(cfg.m):
@@ -308,7 +311,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         centroids=cfg.centroids,
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
-        bounds=build_bounds_spec(cfg),
+        bounds=build_bounds_spec(cfg), threads=threads,
         backend=cfg.backend,
     )
     require_reference(cfg.reference, spec)

@@ -35,6 +35,7 @@ from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
+from kktheory.gram import KernelCache
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
@@ -43,11 +44,13 @@ from kktheory.risk import Risk, RiskSettings, lifted, projected_risk
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
 from kktheory.store import Store, run_id
+from kktheory.threads import current_threads, thread_limits
 
 #: top-level fields that do not change what a run computes (left out of its identity)
-NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler")
+NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
 #: group fields that say where data live or how they are produced, not what they are
-NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size")
+NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
+                       "clustering.algorithm")  # elkan: Lloyd's iterations, pruned
 #: fields that only matter with backend=dask (left out of the identity of numpy runs)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
 
@@ -197,11 +200,16 @@ class Method:
             yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
             t0 = time.perf_counter()
 
-    def risk(self, kernel: Kernel, X_train: Any, X_test: Any, part: Partition, sketch: Sketch) -> Risk:
+    def risk(
+        self, kernel: Kernel, X_train: Any, X_test: Any, part: Partition, sketch: Sketch,
+        cache: KernelCache | None = None,
+    ) -> Risk:
         """Train risk, objective and test risk of a partition under the centroid rule.
 
         Lifted: exact up to ``risk_exact_limit`` training points, else (and always with
         backend=dask) the subsampling estimator of :mod:`kktheory.risk`. Projected: exact.
+        ``cache`` (numpy backend) holds the lifted risk's kernel blocks across the rows of
+        an m-list (:class:`~kktheory.gram.KernelCache`: same numbers, less work).
         """
         labels = np.asarray(part.labels)
         if self.centroids == "projected":
@@ -215,7 +223,7 @@ class Method:
             from kktheory import dask_backend
 
             return dask_backend.lifted_risk(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
-        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
+        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng, cache)
 
 
 @dataclass
@@ -245,7 +253,7 @@ def load_data(spec: RunSpec) -> Dataset:
 
 def evaluate(
     method: Method, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch,
-    X_train: Any, X_test: Any,
+    X_train: Any, X_test: Any, cache: KernelCache | None = None,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Risks (with SEs) and partition scores of a training partition; arrays to keep.
 
@@ -256,7 +264,7 @@ def evaluate(
     whose nearest centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
     labels = np.asarray(part.labels)
-    risk = method.risk(kernel, X_train, X_test, part, sketch)
+    risk = method.risk(kernel, X_train, X_test, part, sketch, cache)
     cols: dict[str, Any] = risk.columns()
     own = labels if risk.train_eval is None else labels[risk.train_eval]
     cols["train_reassigned"] = float(np.mean(risk.train_nearest != own))
@@ -271,9 +279,16 @@ def evaluate(
 
 
 def run(cfg: DictConfig) -> RunOutcome:
-    """Validate, then compute and store every missing row of the config."""
+    """Validate, then compute and store every missing row of the config, with BLAS/OpenMP
+    threads limited to the config's ``threads`` (:mod:`kktheory.threads`)."""
     t_start = time.perf_counter()
     spec = build_spec(cfg)
+    with thread_limits(spec.threads):
+        return _run(cfg, spec, t_start)
+
+
+def _run(cfg: DictConfig, spec: RunSpec, t_start: float) -> RunOutcome:
+    """The rows of a validated run."""
     store = Store(cfg.results_dir)
     store.sweep_orphans()
     force = bool(cfg.force)
@@ -309,11 +324,14 @@ def _compute(
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
+    # several m: the lifted risk's kernel blocks are held for every row (kktheory.gram)
+    shared = len(todo) > 1 and method.centroids == "lifted" and method.backend == "numpy"
+    cache = KernelCache(kernel, X_train, spec.budget) if shared else None
     for fitted in method.fit(X_train, kernel, [m for _, m in todo]):
         m, sketch, part = fitted.m, fitted.sketch, fitted.partition
         time_embed, time_cluster = fitted.time_embed, fitted.time_cluster
         t0 = time.perf_counter()
-        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test)
+        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test, cache)
         time_evaluate = time.perf_counter() - t0
         cols.update(ref_cols, **excess_columns(cols, ref_cols))
         cols.update(bounds.row(sketch, part, cols, m))
@@ -328,6 +346,7 @@ def _compute(
             time_total=time_load + time_embed + time_cluster + time_evaluate,
             time_wall=time.perf_counter() - t_start, peak_rss_mb=memory.peak_rss_mb(),
             version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
+            blas_threads=current_threads(),
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
         )
         row["nan_reason"] = nan_reason(

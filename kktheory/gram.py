@@ -1,23 +1,40 @@
-"""The training kernel matrix K = κ(X, X) as an operator, stored or recomputed in blocks.
+"""Kernel matrices as operators, held in memory or recomputed in blocks (DESIGN §8).
 
-Exact kernel k-means (:mod:`kktheory.kernel_kmeans`) only touches K through products
-K[:, idx]·W (k columns at a time for the assignment step, a few columns for k-means++
-seeding). :class:`Gram` answers them either from K held in memory — when the n×n matrix
-fits the memory budget (``n²·itemsize ≤ budget``, the same test as
-:meth:`Kernel.matrix`) — or by recomputing row blocks of κ(X, X[idx]) sized from the budget.
-Both give the same numbers up to floating-point summation order.
+Exact kernel k-means (:mod:`kktheory.kernel_kmeans`) and the lifted risk
+(:mod:`kktheory.risk`) only touch kernel matrices through products A·W with a few columns
+(A = κ(X, Y), W with k columns). :class:`KernelBlock` answers them either from A held in
+memory or by recomputing row blocks of A sized from the memory budget; :class:`Gram` is
+the square training matrix K = κ(X, X) with column access for k-means++ seeding.
 
-Cost: stored, O(n²d) once to build K and O(n·|idx|·c) per product with c columns of W;
-blocked, O(n·|idx|·d) per product with memory of one block. Products accumulate in
-float64 whatever the kernel's dtype.
+- Held: building A costs O(|X|·|Y|·d) once (BLAS, row blocks), each product
+  O(|X|·|Y|·c) for c columns of W — a GEMM instead of a kernel evaluation.
+- Blocked: every product costs O(|X|·|Y|·d) with memory one block. The blocks run over
+  the longer of X and Y, so that a product with a few points against a large (possibly
+  memory-mapped) training set never converts that set as a whole.
+
+Products are returned in float64. With float32 kernels they are float32 GEMMs whose
+partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`).
+
+:class:`KernelCache` holds the blocks one run evaluates for every row of an m-list — the
+training Gram matrix, the test-versus-training block, the blocks of the subsampled
+evaluation points — so that the second and later m of a list pay a GEMM per risk instead
+of a kernel evaluation. A block is held when it fits what is left of the cache's
+allowance; otherwise it is recomputed in blocks, as without a cache.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 from kktheory import memory
 from kktheory.kernels import Kernel
+
+#: terms of the inner dimension summed in float32 before float64 accumulation
+INNER_CHUNK = 2048
+#: default share of the memory budget a KernelCache may hold
+CACHE_SHARE = 0.5
 
 
 def gram_fits(n: int, dtype: str, budget: int) -> bool:
@@ -25,51 +42,141 @@ def gram_fits(n: int, dtype: str, budget: int) -> bool:
     return n * n * np.dtype(dtype).itemsize <= budget
 
 
-class Gram:
+def block_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """A @ W in float64 (len(A) × W.shape[1]) for a float64 W.
+
+    float64 A: one GEMM. float32 A: float32 GEMMs over chunks of ``INNER_CHUNK`` terms of
+    the inner dimension, each partial product added into a float64 result — the speed of
+    a float32 GEMM (converting A to float64 cost 3.5× as much on a 20000 × 20000 matrix,
+    benchmarks/README.md), with float32 rounding only within a chunk: relative error at
+    most INNER_CHUNK·ε₃₂ ≈ 2.4e-4 per partial sum in the worst case, about
+    √INNER_CHUNK·ε₃₂ ≈ 4e-6 in practice, the order of the float32 kernel entries' own
+    rounding over such sums.
+    """
+    if A.dtype == np.float64:
+        return A @ W
+    W32 = W.astype(A.dtype)
+    out = np.zeros((A.shape[0], W.shape[1]))
+    for s in range(0, A.shape[1], INNER_CHUNK):
+        out += A[:, s : s + INNER_CHUNK] @ W32[s : s + INNER_CHUNK]
+    return out
+
+
+class KernelBlock:
+    """A = κ(X, Y) for products A·W; held when ``store`` (checked against the budget)."""
+
+    def __init__(
+        self, kernel: Kernel, X: np.ndarray, Y: np.ndarray, budget: int,
+        store: bool = False, desc: str | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.X = X
+        self.Y = Y
+        self.budget = budget
+        self.desc = desc
+        self.A: np.ndarray | None = kernel.matrix(X, Y, budget) if store else None
+
+    @property
+    def stored(self) -> bool:
+        """Whether A is held in memory."""
+        return self.A is not None
+
+    def times(self, W: np.ndarray) -> np.ndarray:
+        """A @ W in float64 (len(X) × W.shape[1])."""
+        W = np.asarray(W, dtype=np.float64)
+        if self.A is not None:
+            return block_times(self.A, W)
+        out = np.zeros((len(self.X), W.shape[1]))
+        if len(self.Y) <= len(self.X):
+            for sl, block in self.kernel.row_blocks(self.X, self.Y, self.budget, desc=self.desc):
+                out[sl] = block_times(block, W)
+        else:  # few rows against many columns: blocks of κ(Y, X) = Aᵀ
+            for sl, block in self.kernel.row_blocks(self.Y, self.X, self.budget, desc=self.desc):
+                out += block_times(block.T, W[sl])
+        return out
+
+
+class Gram(KernelBlock):
     """K = κ(X, X) for the training points ``X``.
 
     ``store=None`` stores K when it fits the budget (see :func:`gram_fits`); ``True``
     forces storing (refused above the budget), ``False`` forces blocked recomputation.
+    Cost: stored, O(n²d) once and O(n·|idx|·c) per product with c columns of W; blocked,
+    O(n·|idx|·d) per product with memory of one block.
     """
 
     def __init__(self, kernel: Kernel, X: np.ndarray, budget: int, store: bool | None = None) -> None:
-        self.kernel = kernel
-        self.X = np.asarray(X)
-        self.budget = budget
-        self.n = len(self.X)
-        self.diag = kernel.diag(self.X)
         if store is None:
-            store = gram_fits(self.n, kernel.dtype, budget)
-        self.K: np.ndarray | None = kernel.matrix(self.X, self.X, budget) if store else None
+            store = gram_fits(len(X), kernel.dtype, budget)
+        super().__init__(kernel, X, X, budget, store)
+        self.n = len(X)
+        self.diag = kernel.diag(X)
 
     @property
-    def stored(self) -> bool:
-        """Whether K is held in memory."""
-        return self.K is not None
+    def K(self) -> np.ndarray | None:
+        """The held matrix, or None."""
+        return self.A
 
     def columns(self, idx: np.ndarray) -> np.ndarray:
         """K[:, idx] as float64 (n × |idx|); |idx| should be small."""
         idx = np.asarray(idx, dtype=np.int64)
-        if self.K is not None:  # K is symmetric: gather contiguous rows
-            return self.K[idx].T.astype(np.float64)
+        if self.A is not None:  # K is symmetric: gather contiguous rows
+            return self.A[idx].T.astype(np.float64)
         return self.kernel.matrix(self.X, self.X[idx], self.budget).astype(np.float64)
 
     def times(self, W: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
         """K[:, idx] @ W in float64 (n × W.shape[1]); idx=None means all columns."""
-        W = np.asarray(W, dtype=np.float64)
-        if self.K is None:
-            Y = self.X if idx is None else self.X[idx]
-            out = np.empty((self.n, W.shape[1]))
-            for sl, block in self.kernel.row_blocks(self.X, Y, self.budget):
-                out[sl] = block.astype(np.float64, copy=False) @ W
-            return out
         if idx is None:
-            return (self.K @ W.astype(self.K.dtype, copy=False)).astype(np.float64, copy=False)
+            return super().times(W)
+        W = np.asarray(W, dtype=np.float64)
         idx = np.asarray(idx, dtype=np.int64)
-        itemsize = self.K.dtype.itemsize
+        if self.A is None:
+            return KernelBlock(self.kernel, self.X, self.X[idx], self.budget).times(W)
+        itemsize = self.A.dtype.itemsize
         step = memory.block_rows(self.n, itemsize, self.budget, len(idx))
         out = np.zeros((self.n, W.shape[1]))
         for s in range(0, len(idx), step):
-            rows = self.K[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
-            out += (W[s : s + step].astype(self.K.dtype, copy=False).T @ rows).T
+            rows = self.A[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
+            out += block_times(rows.T, W[s : s + step])
         return out
+
+
+class KernelCache:
+    """Blocks κ(X_eval, X_train) of one run, held for reuse by every row of an m-list.
+
+    ``block(key, X)`` returns the block for the evaluation points ``X`` named by ``key``
+    (e.g. ``("train", None)`` or ``("test", indices)``), the same object on every call with
+    that key. A new block is held when its bytes fit the allowance not yet used (default
+    ``CACHE_SHARE`` of the budget), first come first held; otherwise it is recomputed in
+    blocks on every product. Memory: at most the allowance.
+    """
+
+    def __init__(
+        self, kernel: Kernel, X_train: np.ndarray, budget: int, allowance: int | None = None
+    ) -> None:
+        self.kernel = kernel
+        self.X_train = X_train
+        self.budget = budget
+        self.allowance = int(CACHE_SHARE * budget) if allowance is None else int(allowance)
+        self.used = 0
+        self._blocks: dict[tuple[str, str], KernelBlock] = {}
+
+    def serves(self, kernel: Kernel, X_train: np.ndarray) -> bool:
+        """True when this cache holds blocks of ``kernel`` against exactly ``X_train``."""
+        return kernel == self.kernel and X_train is self.X_train
+
+    @staticmethod
+    def key(name: str, idx: np.ndarray | None = None) -> tuple[str, str]:
+        """Key of the evaluation points ``name`` (all of them, or the rows ``idx``)."""
+        if idx is None:
+            return (name, "all")
+        return (name, hashlib.sha1(np.ascontiguousarray(idx, dtype=np.int64).tobytes()).hexdigest())
+
+    def block(self, key: tuple[str, str], X: np.ndarray, desc: str | None = None) -> KernelBlock:
+        """The block κ(X, X_train) for key ``key`` (built on first use)."""
+        if key not in self._blocks:
+            nbytes = len(X) * len(self.X_train) * np.dtype(self.kernel.dtype).itemsize
+            store = self.used + nbytes <= self.allowance
+            self._blocks[key] = KernelBlock(self.kernel, X, self.X_train, self.budget, store, desc)
+            self.used += nbytes if store else 0
+        return self._blocks[key]

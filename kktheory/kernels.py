@@ -17,19 +17,26 @@ Kernels:
 - ``linear``: κ(x, y) = ⟨x, y⟩.
 
 Blocks are computed through BLAS with the identity ‖x − y‖² = ‖x‖² + ‖y‖² − 2⟨x, y⟩, in
-row blocks sized from the memory budget, in float64 or float32. The identity loses the
-squared distances below its round-off, about ROUNDOFF·eps·(‖x‖² + ‖y‖²): a point and
-itself get d² ≈ 1e-16·‖x‖² instead of 0. That is harmless unless σ is tiny relative to the
-data's norms, where exp(−d²/(2σ²)) would turn the round-off into κ(x, x) < 1 (σ = 1e-8 on
-unit-scale data: κ(x, x) ≈ 0.6, inconsistent with ``diag`` = 1). So when the round-off can
-move κ by more than √eps (:meth:`Kernel.roundoff_shows`, one scalar test per block), the
-squared distances below it are set to 0 — duplicates then get κ = 1 exactly.
+row blocks sized from the memory budget, in float64 or float32 (the kernel's ``dtype``):
+one GEMM per block in that dtype (2·rows·m·d flops) plus four in-place element-wise
+passes; the column-side terms are prepared once per pass over the rows. Only a block of
+rows of X is converted at a time, so X may be a float32 memory map of any size; the O(nd)
+helpers (:func:`row_sq_norms`, :func:`mean_sq_dist_to_mean`, :meth:`Kernel.diag`) read it
+in float64 row chunks of about 8 MiB and never copy it whole.
+
+The identity loses the squared distances below its round-off, about
+ROUNDOFF·eps·(‖x‖² + ‖y‖²): a point and itself get d² ≈ 1e-16·‖x‖² instead of 0. That is
+harmless unless σ is tiny relative to the data's norms, where exp(−d²/(2σ²)) would turn
+the round-off into κ(x, x) < 1 (σ = 1e-8 on unit-scale data: κ(x, x) ≈ 0.6, inconsistent
+with ``diag`` = 1). So when the round-off can move κ by more than √eps
+(:meth:`Kernel.roundoff_shows`, one scalar test per block), the squared distances below
+it are set to 0 — duplicates then get κ = 1 exactly.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,24 +77,48 @@ class Kernel:
 
     def __call__(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         """The block κ(X, Y), shape (len(X), len(Y)), in the kernel's dtype."""
+        return self._block(X, self._prepare(Y))
+
+    def _prepare(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The column-side terms of a block, computed once for all row blocks: Yᵀ (scaled
+        by 1/σ² for the Gaussian kernel) and, for the Gaussian, ‖y‖²/(2σ²)."""
+        dt = np.dtype(self.dtype)
+        Y = np.asarray(Y, dtype=dt)
+        if self.name != "gaussian":
+            return np.ascontiguousarray(Y.T), None
+        scale = 1.0 / self.sigma**2
+        Yt = np.ascontiguousarray(Y.T * np.asarray(scale, dtype=dt))
+        half_sq = (np.einsum("ij,ij->i", Y, Y) * (0.5 * scale)).astype(dt, copy=False)
+        return Yt, half_sq
+
+    def _block(
+        self, X: np.ndarray, prep: tuple[np.ndarray, np.ndarray | None], out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """κ(X, Y) from :meth:`_prepare`'s terms, written into ``out`` when given.
+
+        Gaussian: exp(min(⟨x, y⟩/σ² − ‖x‖²/(2σ²) − ‖y‖²/(2σ²), 0)) = exp(−‖x − y‖²/(2σ²)),
+        one GEMM and four in-place passes over the block (the min clips round-off that
+        would make a squared distance negative).
+        """
         dt = np.dtype(self.dtype)
         X = np.asarray(X, dtype=dt)
-        Y = np.asarray(Y, dtype=dt)
-        G = X @ Y.T
+        Yt, half_sq = prep
+        G = np.matmul(X, Yt, out=out)
         if self.name == "linear":
             return G
         if self.name == "polynomial":
             G += self.coef0
-            return G**self.degree if self.degree != 1 else G
-        # gaussian
-        sq_x, sq_y = np.einsum("ij,ij->i", X, X), np.einsum("ij,ij->i", Y, Y)
-        G *= -2.0
-        G += sq_x[:, None]
-        G += sq_y[None, :]
-        if self.roundoff_shows(dt, sq_x.max(initial=0.0) + sq_y.max(initial=0.0)):
-            G[G <= ROUNDOFF * dt.type(np.finfo(dt).eps) * np.add.outer(sq_x, sq_y)] = 0.0
-        np.maximum(G, 0.0, out=G)
-        G *= -1.0 / (2.0 * self.sigma**2)
+            if self.degree != 1:
+                np.power(G, self.degree, out=G)
+            return G
+        half_x = (np.einsum("ij,ij->i", X, X) * (0.5 / self.sigma**2)).astype(dt, copy=False)
+        G -= half_x[:, None]
+        G -= half_sq[None, :]
+        # G = −d²/(2σ²): d² ≤ ROUNDOFF·eps·(‖x‖² + ‖y‖²) ⟺ G ≥ −ROUNDOFF·eps·(half_x + half_y)
+        top = float(half_x.max(initial=0.0) + half_sq.max(initial=0.0))
+        if self.roundoff_shows(dt, 2.0 * self.sigma**2 * top):
+            G[G >= -ROUNDOFF * dt.type(np.finfo(dt).eps) * np.add.outer(half_x, half_sq)] = 0.0
+        np.minimum(G, 0.0, out=G)
         np.exp(G, out=G)
         return G
 
@@ -115,11 +146,11 @@ class Kernel:
         return np.exp(sq * (-1.0 / (2.0 * self.sigma**2))).astype(np.float64)
 
     def diag(self, X: np.ndarray) -> np.ndarray:
-        """κ(x_i, x_i) for every row, float64."""
-        X = np.asarray(X, dtype=np.float64)
+        """κ(x_i, x_i) for every row, float64. The Gaussian kernel does not read X; the
+        others read it in row chunks (no float64 copy of a float32 or memory-mapped X)."""
         if self.name == "gaussian":
             return np.ones(len(X))
-        sq = np.einsum("ij,ij->i", X, X)
+        sq = row_sq_norms(X)
         if self.name == "linear":
             return sq
         return (sq + self.coef0) ** self.degree
@@ -127,15 +158,35 @@ class Kernel:
     def row_blocks(
         self, X: np.ndarray, Y: np.ndarray, budget: int, desc: str | None = None
     ) -> Iterator[tuple[slice, np.ndarray]]:
-        """Yield (row slice, κ(X[rows], Y)) over row blocks of X sized by the budget."""
+        """Yield (row slice, κ(X[rows], Y)) over row blocks of X sized by the budget
+        (:func:`kktheory.memory.block_rows`: large blocks, since every GEMM call costs
+        thread synchronisation — 256-row blocks ran at a fifth of the GEMM rate on a busy
+        machine, 64k-row blocks at 86 %)."""
         from kktheory.progress import progress
 
-        itemsize = np.dtype(self.dtype).itemsize
-        step = memory.block_rows(len(Y), itemsize, budget, len(X))
+        step = self.block_rows(len(X), len(Y), budget)
+        block = self._block_fn(Y)
         starts = range(0, len(X), step)
         for s in progress(starts, desc=desc, total=len(starts)):
             sl = slice(s, min(s + step, len(X)))
-            yield sl, self(X[sl], Y)
+            yield sl, block(X[sl], None)
+
+    def _block_fn(self, Y: np.ndarray) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+        """(X, out) ↦ κ(X, Y): the Y-side terms prepared once — or, for a subclass that
+        overrides ``__call__``, that call."""
+        if type(self).__call__ is not Kernel.__call__:
+            def call(X: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+                if out is None:
+                    return self(X, Y)
+                out[...] = self(X, Y)
+                return out
+            return call
+        prep = self._prepare(Y)
+        return lambda X, out: self._block(X, prep, out)
+
+    def block_rows(self, n_rows: int, n_cols: int, budget: int) -> int:
+        """Rows per block of an n_rows × n_cols kernel matrix (see :meth:`row_blocks`)."""
+        return memory.block_rows(n_cols, np.dtype(self.dtype).itemsize, budget, n_rows)
 
     def matrix(self, X: np.ndarray, Y: np.ndarray, budget: int) -> np.ndarray:
         """The full κ(X, Y), computed in row blocks (checked against the budget)."""
@@ -147,16 +198,47 @@ class Kernel:
             "use a smaller n or m",
         )
         out = np.empty((len(X), len(Y)), dtype=self.dtype)
-        for sl, block in self.row_blocks(X, Y, budget):
-            out[sl] = block
+        step = self.block_rows(len(X), len(Y), budget)
+        block = self._block_fn(Y)
+        for s in range(0, len(X), step):
+            block(X[s : s + step], out[s : s + step])
         return out
 
 
+#: rows per chunk of the O(nd) passes below: about 8 MiB of float64 per chunk
+CHUNK_BYTES = 8 * 2**20
+
+
+def row_chunks(X: np.ndarray) -> Iterator[np.ndarray]:
+    """Consecutive row chunks of X as float64 arrays of about ``CHUNK_BYTES`` each.
+
+    Each chunk is a fresh copy (callers may modify it); memory one chunk, whatever X's
+    dtype or storage (a memory map is read chunk by chunk).
+    """
+    step = max(1, CHUNK_BYTES // (8 * max(1, X.shape[1])))
+    for s in range(0, len(X), step):
+        yield np.array(X[s : s + step], dtype=np.float64)
+
+
+def row_sq_norms(X: np.ndarray) -> np.ndarray:
+    """‖x_i‖² for every row, accumulated in float64 over row chunks. O(nd)."""
+    if len(X) == 0:
+        return np.zeros(0)
+    return np.concatenate([np.einsum("ij,ij->i", c, c) for c in row_chunks(X)])
+
+
 def mean_sq_dist_to_mean(X: np.ndarray) -> float:
-    """(1/n) Σ_i ‖x_i − x̄‖², so that Σ_ij ‖x_i − x_j‖² = 2n² · this value. O(nd)."""
-    X = np.asarray(X, dtype=np.float64)
-    centred = X - X.mean(axis=0)
-    return float(np.einsum("ij,ij->", centred, centred) / len(X))
+    """(1/n) Σ_i ‖x_i − x̄‖², so that Σ_ij ‖x_i − x_j‖² = 2n² · this value.
+
+    Two passes over row chunks (the mean, then the centred squares), float64: O(nd) time,
+    memory one chunk.
+    """
+    mean = sum(c.sum(axis=0) for c in row_chunks(X)) / len(X)
+    total = 0.0
+    for c in row_chunks(X):
+        c -= mean
+        total += float(np.einsum("ij,ij->", c, c))
+    return total / len(X)
 
 
 def resolve_sigma(cfg: KernelConfig, X_train: np.ndarray, spread: float | None = None) -> float:

@@ -25,6 +25,9 @@ Exact lifted computation (n ≤ ``exact_limit``)
 With Z_lj = 1/N_j for l ∈ C_j, s_j(x) = (κ(x, X) Z)_j and q_j = Σ_l Z_lj s_j(x_l). One pass
 over row blocks of κ(X_train, X_train) and one over κ(X_test, X_train), each block sized
 from the memory budget: O((n + n_test)·n·d) time, memory of one block plus O((n+n_test)·k).
+A run with several m passes a :class:`~kktheory.gram.KernelCache`: the two kernel blocks
+are then held (when they fit the cache's share of the budget) and every later row costs
+two GEMMs, O((n + n_test)·n·k), instead of a kernel evaluation — the same numbers.
 
 Projected computation: O((n + n_test)·r·k) from the features, always exact.
 
@@ -45,7 +48,10 @@ estimates q_j from sampled pairs:
    objective = (1/n)[Σ_i κ_ii − Σ_j N_j q_j], which is linear in q:
    ôbj = (1/n)[Σ_i κ_ii − Σ_j N_j q̂_j], E ôbj = objective, SE² = Σ_j (N_j/n)² v_j.
 3. ``train_risk`` and ``test_risk``. A simple random sample T of b evaluation points
-   (without replacement, b = min(``points``, N) out of the N training or test points), with
+   (without replacement, b = min(``points``, N) out of the N training or test points,
+   drawn from the stream before the pairs, so T does not depend on the partition: every
+   row of an m-list is evaluated at the same points, and a kernel cache holds their
+   b × n kernel rows), with
    s_j(x) computed exactly for x ∈ T (O(b·n·d)), and
    R̂ = (1/b) Σ_{x∈T} g(x; q̂),  g(x; q) = min_j [κ(x,x) − 2 s_j(x) + q_j].
    Given q̂, R̂ is the sample mean of a fixed function, unbiased for R(q̂) = (1/N) Σ_x g(x; q̂)
@@ -80,7 +86,8 @@ from typing import Any
 import numpy as np
 
 from kktheory import memory
-from kktheory.kernels import Kernel
+from kktheory.gram import KernelBlock, KernelCache
+from kktheory.kernels import Kernel, row_chunks
 
 
 @dataclass(frozen=True)
@@ -157,11 +164,9 @@ class Rows:
         return float(kernel.diag(self.take(idx)).sum())
 
     def cross_sums(self, kernel: Kernel, Y: np.ndarray, Z: np.ndarray, budget: int, desc: str) -> np.ndarray:
-        """S = κ(Y, X)·Z (len(Y) × Z.shape[1], float64), in row blocks of Y."""
-        S = np.empty((len(Y), Z.shape[1]))
-        for sl, block in kernel.row_blocks(Y, self.X, budget, desc=desc):
-            S[sl] = block.astype(np.float64, copy=False) @ Z
-        return S
+        """S = κ(Y, X)·Z (len(Y) × Z.shape[1], float64), in row blocks of the longer of Y
+        and X (:class:`~kktheory.gram.KernelBlock`)."""
+        return KernelBlock(kernel, Y, self.X, budget, desc=desc).times(Z)
 
     def paired(self, kernel: Kernel, ia: np.ndarray, ib: np.ndarray, budget: int) -> np.ndarray:
         """κ(x_ia[t], x_ib[t]) for every t (float64), in blocks sized by the budget."""
@@ -185,9 +190,17 @@ def membership(labels: np.ndarray, k: int) -> np.ndarray:
     return Z
 
 
-def _cross_sums(kernel: Kernel, X: np.ndarray, X_train: np.ndarray, Z: np.ndarray, budget: int, desc: str) -> np.ndarray:
-    """S = κ(X, X_train) Z, in row blocks (float64 accumulation)."""
-    return Rows(X_train).cross_sums(kernel, X, Z, budget, desc)
+def _cross_sums(
+    kernel: Kernel, X: np.ndarray, X_train: Rows, Z: np.ndarray, budget: int,
+    desc: str, cache: KernelCache | None, key: tuple[str, str],
+) -> np.ndarray:
+    """S = κ(X, X_train) Z in float64: from the cache's block ``key`` when a cache is
+    given, else recomputed in row blocks (:meth:`Rows.cross_sums`)."""
+    if cache is None:
+        return X_train.cross_sums(kernel, X, Z, budget, desc)
+    if type(X_train) is not Rows or not cache.serves(kernel, X_train.X):
+        raise ValueError("the kernel cache belongs to another kernel or training set")
+    return cache.block(key, X, desc).times(Z)
 
 
 def sq_dist_to_centroids(diag: np.ndarray, S: np.ndarray, q: np.ndarray, nonempty: np.ndarray) -> np.ndarray:
@@ -204,15 +217,18 @@ def _labels_k(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lifted_risk(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int, budget: int
+    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
+    budget: int, cache: KernelCache | None = None,
 ) -> Risk:
-    """Exact lifted train risk, objective and test risk of a partition (blocked)."""
+    """Exact lifted train risk, objective and test risk of a partition (blocked, or from
+    the blocks a :class:`~kktheory.gram.KernelCache` holds)."""
     labels, nonempty = _labels_k(labels, k)
     Z = membership(labels, k)
-    S_train = _cross_sums(kernel, X_train, X_train, Z, budget, "risk (train)")
+    train = Rows(X_train)
+    S_train = _cross_sums(kernel, X_train, train, Z, budget, "risk (train)", cache, KernelCache.key("train"))
     q = np.einsum("ij,ij->j", Z, S_train)
     D_train = sq_dist_to_centroids(kernel.diag(X_train), S_train, q, nonempty)
-    S_test = _cross_sums(kernel, X_test, X_train, Z, budget, "risk (test)")
+    S_test = _cross_sums(kernel, X_test, train, Z, budget, "risk (test)", cache, KernelCache.key("test"))
     D_test = sq_dist_to_centroids(kernel.diag(X_test), S_test, q, nonempty)
     return Risk.from_distances(D_train, D_test, labels)
 
@@ -243,6 +259,12 @@ def within_cluster_sums(
     return q, var
 
 
+def sample_points(N: int, points: int, rng: np.random.Generator) -> np.ndarray | None:
+    """Sorted simple random sample of min(points, N) of N indices; None when all N."""
+    b = min(points, N)
+    return np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
+
+
 def sampled_risk(
     kernel: Kernel, X_eval: Rows, X_train: Rows, Z: np.ndarray, q: np.ndarray,
     q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
@@ -254,39 +276,53 @@ def sampled_risk(
     every point is evaluated: R̂ is then the exact risk for the given q (exact q: the exact
     risk, as :func:`lifted_risk` computes it).
     """
+    idx = sample_points(len(X_eval), points, rng)
+    return (*risk_at_points(kernel, X_eval, idx, X_train, Z, q, q_var, nonempty, budget, desc), idx)
+
+
+def risk_at_points(
+    kernel: Kernel, X_eval: Rows, idx: np.ndarray | None, X_train: Rows, Z: np.ndarray,
+    q: np.ndarray, q_var: np.ndarray, nonempty: np.ndarray, budget: int, desc: str,
+    cache: KernelCache | None = None, name: str = "",
+) -> tuple[float, float, np.ndarray]:
+    """(R̂, SE, labels) of step 3 at the sampled points ``idx`` of X_eval (None: all);
+    their kernel rows come from ``cache`` (key ``name``, ``idx``) when given."""
     N = len(X_eval)
-    b = min(points, N)
-    idx = np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
     Xs = X_eval.take(idx)
-    S = X_train.cross_sums(kernel, Xs, Z, budget, desc)
+    b = len(Xs)
+    S = _cross_sums(kernel, Xs, X_train, Z, budget, desc, cache, KernelCache.key(name, idx))
     D = sq_dist_to_centroids(kernel.diag(Xs), S, q, nonempty)
     g = D.min(axis=1)
     nearest = D.argmin(axis=1)
     var_points = (1.0 - b / N) * g.var(ddof=1) / b if b > 1 else 0.0
     pi = np.bincount(nearest, minlength=len(q)) / b
     se = float(np.sqrt(var_points + np.sum(pi**2 * q_var)))
-    return float(g.mean()), se, nearest, idx
+    return float(g.mean()), se, nearest
 
 
 def lifted_risk_subsampled(
     kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows,
-    k: int, settings: RiskSettings, rng: np.random.Generator,
+    k: int, settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
 ) -> Risk:
     """The subsampling estimator of the module docstring, with standard errors.
 
-    ``X_train`` and ``X_test`` are arrays or :class:`Rows` (e.g. Dask row chunks).
+    ``X_train`` and ``X_test`` are arrays or :class:`Rows` (e.g. Dask row chunks). The
+    evaluation points are drawn first, then the pairs: the points depend only on the
+    stream, not on the partition (``cache``: in-memory rows only).
     """
     X_train, X_test = as_rows(X_train), as_rows(X_test)
     labels, nonempty = _labels_k(labels, k)
     n = len(labels)
+    tr_idx = sample_points(n, settings.points, rng)
+    te_idx = sample_points(len(X_test), settings.points, rng)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     q, q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
     objective = (X_train.diag_sum(kernel) - np.sum(sizes * q)) / n
     objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
     Z = membership(labels, k)
-    args = (q, q_var, nonempty, settings.points, rng, settings.budget)
-    tr, tr_se, tr_lab, tr_idx = sampled_risk(kernel, X_train, X_train, Z, *args, "risk (train sample)")
-    te, te_se, te_lab, te_idx = sampled_risk(kernel, X_test, X_train, Z, *args, "risk (test sample)")
+    args = (X_train, Z, q, q_var, nonempty, settings.budget)
+    tr, tr_se, tr_lab = risk_at_points(kernel, X_train, tr_idx, *args, "risk (train sample)", cache, "train")
+    te, te_se, te_lab = risk_at_points(kernel, X_test, te_idx, *args, "risk (test sample)", cache, "test")
     return Risk(
         train_risk=tr, objective=float(objective), test_risk=te,
         train_nearest=tr_lab, test_labels=te_lab,
@@ -298,34 +334,68 @@ def lifted_risk_subsampled(
 
 def lifted(
     kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    settings: RiskSettings, rng: np.random.Generator,
+    settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
 ) -> Risk:
-    """Lifted risks: exact when n ≤ settings.exact_limit, else the subsampling estimator."""
+    """Lifted risks: exact when n ≤ settings.exact_limit, else the subsampling estimator.
+
+    ``cache`` (optional): kernel blocks shared by every row of a run (an m-list), see
+    :class:`~kktheory.gram.KernelCache`; the numbers do not depend on it.
+    """
     if len(X_train) <= settings.exact_limit:
-        return lifted_risk(kernel, X_train, labels, X_test, k, settings.budget)
-    return lifted_risk_subsampled(kernel, X_train, labels, X_test, k, settings, rng)
+        return lifted_risk(kernel, X_train, labels, X_test, k, settings.budget, cache)
+    return lifted_risk_subsampled(kernel, X_train, labels, X_test, k, settings, rng, cache)
 
 
-def _euclidean_sq(F: np.ndarray, C: np.ndarray) -> np.ndarray:
-    D = np.einsum("ij,ij->i", F, F)[:, None] - 2.0 * F @ C.T + np.einsum("ij,ij->i", C, C)[None, :]
-    return np.maximum(D, 0.0)
+def cluster_means(F: np.ndarray, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(k × r means of the rows of F per cluster, float64; cluster sizes). Empty: zero rows.
+
+    Accumulated over float64 row chunks of F (no float64 copy of a float32 F): O(n·r·k)
+    time through one small GEMM per chunk, memory one chunk.
+    """
+    labels = np.asarray(labels, dtype=np.int64)
+    sizes = np.bincount(labels, minlength=k).astype(np.float64)
+    sums = np.zeros((k, F.shape[1]))
+    start = 0
+    for chunk in row_chunks(F):
+        rows = labels[start : start + len(chunk)]
+        onehot = np.zeros((k, len(chunk)))
+        onehot[rows, np.arange(len(chunk))] = 1.0
+        sums += onehot @ chunk
+        start += len(chunk)
+    return sums / np.maximum(sizes, 1.0)[:, None], sizes
+
+
+def feature_sq_distances(F: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """‖F_i − C_j‖² (n × k, float64, clipped at 0), over float64 row chunks of F."""
+    cc = np.einsum("ij,ij->i", C, C)
+    out = np.empty((len(F), len(C)))
+    start = 0
+    for chunk in row_chunks(F):
+        D = out[start : start + len(chunk)]
+        np.matmul(chunk, C.T, out=D)
+        D *= -2.0
+        D += np.einsum("ij,ij->i", chunk, chunk)[:, None]
+        D += cc[None, :]
+        np.maximum(D, 0.0, out=D)
+        start += len(chunk)
+    return out
 
 
 def projected_risk(
     F_train: np.ndarray, res_train: np.ndarray, labels: np.ndarray,
     F_test: np.ndarray, res_test: np.ndarray, k: int,
 ) -> Risk:
-    """Risks with projected centroids c̃_j = mean of φ̃ over C_j (Calandriello eq. 2), exact."""
+    """Risks with projected centroids c̃_j = mean of φ̃ over C_j (Calandriello eq. 2), exact.
+
+    Features stay in their dtype; sums and distances are accumulated in float64 over row
+    chunks. O((n + n_test)·r·k) time, memory O((n + n_test)·k) plus one chunk.
+    """
     labels, nonempty = _labels_k(labels, k)
-    F_train = np.asarray(F_train, dtype=np.float64)
-    F_test = np.asarray(F_test, dtype=np.float64)
-    sizes = np.bincount(labels, minlength=k).astype(np.float64)
-    C = np.zeros((k, F_train.shape[1]))
-    np.add.at(C, labels, F_train)
-    C[nonempty] /= sizes[nonempty, None]
+    C, _ = cluster_means(F_train, labels, k)
 
     def dist(F: np.ndarray, res: np.ndarray) -> np.ndarray:
-        D = np.asarray(res, dtype=np.float64)[:, None] + _euclidean_sq(F, C)
+        D = feature_sq_distances(F, C)
+        D += np.asarray(res, dtype=np.float64)[:, None]
         D[:, ~nonempty] = np.inf
         return D
 

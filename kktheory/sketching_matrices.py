@@ -115,9 +115,11 @@ class ColumnSampling(SketchingMatrix):
     def kernel_sketch(
         self, kernel: Kernel, X: np.ndarray, budget: int, K: np.ndarray | None
     ) -> np.ndarray:
-        """The c sampled kernel columns, rescaled; only O(ncd) when K is not given."""
+        """The c sampled kernel columns, rescaled, in the kernel's dtype; only O(ncd) when K
+        is not given."""
         cols = K[:, self.idx] if K is not None else kernel.matrix(X, X[self.idx], budget)
-        return np.asarray(cols, dtype=np.float64) * self.scale
+        cols *= self.scale.astype(cols.dtype)
+        return cols
 
 
 class Gaussian(SketchingMatrix):

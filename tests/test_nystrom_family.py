@@ -12,6 +12,7 @@ from scipy import stats
 
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.errors import ConfigError, MemoryBudgetError
+from kktheory import kernels
 from kktheory.kernels import Kernel
 from kktheory.sketches import SKETCHES, SketchContext
 from kktheory.sketches.base import feature_objective
@@ -350,14 +351,19 @@ def test_kernel_columns_distances_differ_from_rkhs_and_the_gap_is_reported() -> 
     assert abs(feat_obj - rkhs_obj) > 0.1 * rkhs_obj  # the gap is visible in the row
 
 
-def test_feature_objective_brute_force() -> None:
+def test_feature_objective_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(12)
     F = rng.standard_normal((150, 6))
     labels = rng.integers(0, 5, 150)
     labels[labels == 3] = 4  # cluster 3 empty
     brute = sum(((F[labels == j] - F[labels == j].mean(0)) ** 2).sum() for j in (0, 1, 2, 4)) / 150
-    assert feature_objective(F, labels, 5, budget=2**20) == pytest.approx(brute, rel=1e-12)
-    assert feature_objective(F, labels, 5, budget=1) == pytest.approx(brute, rel=1e-12)  # 1-row blocks
+    assert feature_objective(F, labels, 5) == pytest.approx(brute, rel=1e-12)
+    assert feature_objective(F.astype(np.float32), labels, 5) == pytest.approx(
+        sum(((F[labels == j].astype(np.float32).astype(np.float64)
+              - F[labels == j].astype(np.float32).astype(np.float64).mean(0)) ** 2).sum()
+            for j in (0, 1, 2, 4)) / 150, rel=1e-12)  # float32 features, float64 sums
+    monkeypatch.setattr(kernels, "CHUNK_BYTES", 1)  # 1-row chunks
+    assert feature_objective(F, labels, 5) == pytest.approx(brute, rel=1e-12)
 
 
 def test_validation_errors() -> None:

@@ -31,11 +31,19 @@ SWEEP = ("-m", "n=300", "n_test=100", "k=3", "m=[8,16,32]", "seed=0,1,2,3")
 ENV = dict(os.environ, KKTHEORY_PROGRESS="0")
 
 
+def _default_sigint() -> None:
+    # A shell's background job inherits SIGINT ignored; a foreground job (what a user's
+    # Ctrl-C reaches) has the default handler. Restore it so the test does not depend on
+    # how the suite itself was launched.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str) -> subprocess.Popen:
     """run.py in its own process group (as a shell runs a foreground job)."""
     return subprocess.Popen(
         [sys.executable, str(ROOT / "run.py"), *args], cwd=ROOT, env=ENV, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_default_sigint,
     )
 
 

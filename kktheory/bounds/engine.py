@@ -158,7 +158,7 @@ class BoundEngine:
         self.seed, self.data_seed, self.budget = spec.seed, spec.data_seed, spec.budget
         self.clustering = spec.clustering
         self.kernel = replace(kernel, dtype="float64")
-        self.X = np.asarray(data.X_train, dtype=np.float64)
+        self.X = data.X_train  # read in blocks by the float64 kernel (no copy of a memory map)
         self.exact = self.n <= self.b.exact_max_n
         kernel_key = {k: v for k, v in asdict(self.kernel).items() if k != "dtype"}
         self.key = {

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-import scipy.sparse as sp
 from omegaconf import MISSING
 
-from kktheory import memory
 from kktheory.cluster import Clusterer, ClusterResult
 from kktheory.kernels import Kernel
 from kktheory.registry import Registry
+from kktheory.risk import cluster_means, feature_sq_distances
 
 
 @dataclass
@@ -137,32 +136,19 @@ class Sketch:
         """
         res: ClusterResult = clusterer.fit(features, k, rng)
         info = dict(res.info)
-        info["feature_objective"] = feature_objective(features, res.labels, k, self.ctx.budget)
+        info["feature_objective"] = feature_objective(features, res.labels, k)
         return Partition(labels=res.labels, features=features, centers=res.centers, info=info)
 
 
-def feature_objective(F: np.ndarray, labels: np.ndarray, k: int, budget: int) -> float:
+def feature_objective(F: np.ndarray, labels: np.ndarray, k: int) -> float:
     """(1/n) Σ_i ‖F_i − μ_{l_i}‖² with μ_j the mean of the rows of F in cluster j.
 
-    The k-means objective of a partition in feature space, computed in float64 over row
-    blocks (memory one block plus k × d), O(nd) time.
+    The k-means objective of a partition in feature space, accumulated in float64 over row
+    chunks (memory one chunk plus k × d; no float64 copy of F), O(nkd) time.
     """
-    F = np.asarray(F)
     labels = np.asarray(labels, dtype=np.int64)
-    n, d = F.shape
-    counts = np.bincount(labels, minlength=k).astype(np.float64)
-    sums = np.zeros((k, d))
-    step = memory.block_rows(d, 8, budget, n)
-    for s in range(0, n, step):
-        rows = labels[s : s + step]
-        onehot = sp.csr_matrix((np.ones(rows.size), (rows, np.arange(rows.size))), shape=(k, rows.size))
-        sums += onehot @ np.asarray(F[s : s + step], dtype=np.float64)
-    means = sums / np.maximum(counts, 1.0)[:, None]
-    total = 0.0
-    for s in range(0, n, step):
-        diff = np.asarray(F[s : s + step], dtype=np.float64) - means[labels[s : s + step]]
-        total += float(np.einsum("ij,ij->", diff, diff))
-    return total / n
+    means, _ = cluster_means(F, labels, k)
+    return float(feature_sq_distances(F, means)[np.arange(len(labels)), labels].sum() / len(labels))
 
 
 SKETCHES: Registry[type[Sketch]] = Registry("sketch")

@@ -5,8 +5,10 @@
   Gittens & Mahoney (2019), §5.1–5.2 and Fig. 4–5.
 - :func:`reduce_rank`: B = F·V_s with V_s the top-s right singular vectors of the n × c
   feature matrix F (Wang et al. 2019, Alg. 2 step 2), so that B·Bᵀ = (F·Fᵀ)_s, the best
-  rank-s approximation of F·Fᵀ. V_s comes from the c × c Gram matrix FᵀF: O(nc²) time,
-  O(c²) extra memory (an SVD of F would also hold an n × c factor).
+  rank-s approximation of F·Fᵀ. V_s comes from the c × c Gram matrix FᵀF
+  (:func:`gram_f64`, accumulated in float64 over row chunks whatever F's dtype;
+  :func:`right_singular`): O(nc²) time, O(c²) extra memory (an SVD of F would also hold
+  an n × c factor).
 - :func:`fix_signs`: a deterministic sign for each column (its entry of largest modulus
   is made positive), so that eigen- and singular vectors, defined up to sign, give the
   same features whatever LAPACK returns.
@@ -24,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels import Kernel, row_chunks
+from kktheory.threads import small_dense
 
 RANK_RULES = ("k", "sqrt_kc", "half_c", "c")
 
@@ -64,11 +67,27 @@ def fix_signs(V: np.ndarray) -> np.ndarray:
     return V
 
 
+def gram_f64(F: np.ndarray) -> np.ndarray:
+    """FᵀF (c × c) accumulated in float64 over row chunks of F (no float64 copy of F)."""
+    G = np.zeros((F.shape[1], F.shape[1]))
+    for chunk in row_chunks(F):
+        G += chunk.T @ chunk
+    return G
+
+
+def right_singular(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(σ², V): squared singular values of F (descending) and its right singular vectors
+    (columns, signs fixed), from the eigendecomposition of FᵀF in float64."""
+    G = gram_f64(F)
+    with small_dense(len(G)):
+        ev, V = np.linalg.eigh(G)
+    return ev[::-1], fix_signs(np.ascontiguousarray(V[:, ::-1]))
+
+
 def reduce_rank(F: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:
     """(B, V_s): V_s the top-s right singular vectors of F (c × s, float64, signs fixed) and
     B = F·V_s (n × s, F's dtype), so that B·Bᵀ = (F·Fᵀ)_s."""
-    F64 = np.asarray(F, dtype=np.float64)
-    V = fix_signs(np.ascontiguousarray(np.linalg.eigh(F64.T @ F64)[1][:, ::-1][:, :s]))
+    V = np.ascontiguousarray(right_singular(F)[1][:, :s])
     return F @ V.astype(F.dtype, copy=False), V
 
 

@@ -16,15 +16,19 @@ duplicated landmarks create.
 Landmarks: uniform without replacement (default; Calandriello §3.1) or with replacement
 (``replace=true``; duplicates then add nothing to H_m). Landmarks are the first m entries
 of one random permutation (or one i.i.d. sequence), so sketches for a list of m are
-nested, and K_{n,m_max} is computed once for the whole list. Subclasses change only how
+nested, and K_{n,m_max} is computed once for the whole list (a single m never holds
+K_nm: its features are computed in row blocks). Subclasses change only how
 landmarks are drawn (``nystrom_rls``) or how many (``nystrom_liu``).
 
 Cost: K_nm in O(nmd) time (BLAS, row blocks), the eigendecomposition of K_mm in O(m³),
-the features in O(nm²); memory O(nm).
+the features in O(nm²); memory O(nm) for the features (plus K_{n,m_max} for a list of m),
+all in the run's dtype.
 
 Deviations: the paper writes K_mm⁺; we drop eigenvalues below ``eig_cutoff``·λ_max (a
 pseudo-inverse with a stated threshold, as any numerical pseudo-inverse does). Row
-column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks).
+column ``rank_Kmm`` is the number of directions kept (< m with duplicated landmarks). With
+``dtype=float32`` the cutoff is at least ε₃₂ ≈ 1.2e-7 (the float32 K_mm does not resolve
+smaller eigenvalues; :func:`~kktheory.sketches.projection.whitening`).
 
 ``nystrom_liu``: the baseline "Nyström (Liu)" of Yin et al. 2022 (§5, Table 2), i.e. the
 Nyström kernel k-means of Liu, "Refined learning bounds for kernel and approximate
@@ -101,15 +105,18 @@ class Nystrom(KernelProjection):
         ms: Sequence[int],
         make_rng: Callable[[], np.random.Generator],
     ) -> Iterator[tuple[int, "Nystrom"]]:
-        """One landmark sequence and one K_{n,m_max} for the whole list of m."""
+        """One landmark sequence and one K_{n,m_max} for the whole list of m.
+
+        A single m holds no n × m block: its features are computed in row blocks.
+        """
         probe = cls(params, ctx)
         used = [probe.resolve_m(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
-        K = kernel.matrix(X, X[idx], ctx.budget)
+        K = kernel.matrix(X, X[idx], ctx.budget) if len(set(used)) > 1 else None
         for m, mu in zip(ms, used):
             sketch = cls(params, ctx)
             sketch.info_.update(probe.info_)
-            yield m, sketch.fit_landmarks(X, kernel, idx[:mu], K[:, :mu])
+            yield m, sketch.fit_landmarks(X, kernel, idx[:mu], None if K is None else K[:, :mu])
 
 
 @dataclass

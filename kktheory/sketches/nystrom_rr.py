@@ -168,7 +168,7 @@ class NystromRR(KernelProjection):
             K_cols = kernel.matrix(X, X[P_max.idx], ctx.budget)
             for c in ms:
                 P = ColumnSampling(n, P_max.idx[:c], np.full(c, np.sqrt(n / c)))
-                C = np.asarray(K_cols[:, :c], dtype=np.float64) * P.scale
+                C = K_cols[:, :c] * P.scale.astype(K_cols.dtype)  # the run's dtype
                 yield c, cls(params, ctx).fit_sketch(X, kernel, P, C)
             return
         K = probe.full_kernel(X, kernel)

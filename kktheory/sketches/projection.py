@@ -25,8 +25,10 @@ import numpy as np
 
 from kktheory import memory
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels import Kernel, row_sq_norms
 from kktheory.sketches.base import Sketch
+from kktheory.sketches.linalg import right_singular
+from kktheory.threads import small_dense
 
 
 def check_eig_cutoff(field: str, value: float) -> None:
@@ -45,9 +47,19 @@ def require_kernel_matrix(
 
 def whitening(M: np.ndarray, eig_cutoff: float, rank: int | None = None) -> np.ndarray:
     """U_r Λ_r^{-1/2} for the eigenpairs of the SPSD matrix M with λ > eig_cutoff·λ_max,
-    restricted to the ``rank`` largest when given (columns in decreasing λ order)."""
+    restricted to the ``rank`` largest when given (columns in decreasing λ order).
+
+    A float32 M (a run with dtype=float32) resolves eigenvalues only down to about
+    ε₃₂·λ_max (ε₃₂ ≈ 1.2e-7: its entries carry that relative rounding), and Λ^{-1/2} would
+    amplify the rounding in the directions below; the cutoff is then at least ε₃₂.
+    The eigendecomposition itself is float64, O(m³), on one BLAS thread for m ≤ 2048
+    (:func:`kktheory.threads.small_dense`).
+    """
+    if np.asarray(M).dtype == np.float32:
+        eig_cutoff = max(eig_cutoff, float(np.finfo(np.float32).eps))
     M = np.asarray(M, dtype=np.float64)
-    lam, U = np.linalg.eigh((M + M.T) / 2)
+    with small_dense(len(M)):
+        lam, U = np.linalg.eigh((M + M.T) / 2)
     lam, U = lam[::-1], U[:, ::-1]
     keep = lam > eig_cutoff * lam[0] if lam[0] > 0 else np.zeros_like(lam, dtype=bool)
     if rank is not None:
@@ -63,14 +75,16 @@ def rank_restricted(
     W_ℓ is the best rank-ℓ approximation of W (its top-ℓ eigenpairs above the relative
     cutoff), R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} (R Rᵀ = C W_ℓ⁺ Cᵀ) and V_s holds the top-s
     right singular vectors of R, so M = U_{W,ℓ} Λ_{W,ℓ}^{-1/2} V_s (c × s'), s' =
-    min(s, rank R). Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
+    min(s, rank R). V_s and the squared singular values come from RᵀR (ℓ × ℓ, float64,
+    :func:`~kktheory.sketches.linalg.right_singular`); R and B stay in C's dtype.
+    Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
     """
     E = whitening(W, eig_cutoff, ell)
-    R = np.asarray(C, dtype=np.float64) @ E
-    Ur, sv, Vt = np.linalg.svd(R, full_matrices=False)
-    ev = sv**2  # eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
+    R = C @ E.astype(C.dtype, copy=False)
+    ev, V = right_singular(R)  # ev: eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
     r = min(s, int(np.sum(ev > eig_cutoff * ev[0])) if ev.size and ev[0] > 0 else 0)
-    return E @ Vt[:r].T, Ur[:, :r] * sv[:r]
+    V = V[:, :r]
+    return E @ V, R @ V.astype(R.dtype, copy=False)
 
 
 class KernelProjection(Sketch):
@@ -111,10 +125,9 @@ class KernelProjection(Sketch):
             return np.asarray(columns, dtype=dtype) @ A
         out = np.empty((len(X), A.shape[1]), dtype=dtype)
         for sl, block in self.kernel.row_blocks(X, self.X_support_, self.ctx.budget):
-            out[sl] = block @ A
+            np.matmul(block, A, out=out[sl])
         return out
 
     def residual(self, X: np.ndarray) -> np.ndarray:
         """‖Π^⊥ φ(x)‖² = κ(x, x) − ‖f(x)‖², clipped at 0 against round-off."""
-        F = self.transform(X).astype(np.float64, copy=False)
-        return np.maximum(self.kernel.diag(X) - np.einsum("ij,ij->i", F, F), 0.0)
+        return np.maximum(self.kernel.diag(X) - row_sq_norms(self.transform(X)), 0.0)

@@ -33,7 +33,7 @@ import numpy as np
 
 from kktheory import memory
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels import Kernel, row_chunks
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
 from kktheory.sketches.linalg import reduce_rank, resolve_rank
 
@@ -65,8 +65,8 @@ class RandomFourierFeatures(Sketch):
             require_gaussian(self.ctx.kernel)
         self.target_dim(m)
         memory.require(
-            16 * self.ctx.n * m, self.ctx.budget,
-            f"random Fourier features ({self.ctx.n}×{m}, float64, and a reduced copy)",
+            2 * np.dtype(self.ctx.dtype).itemsize * self.ctx.n * m, self.ctx.budget,
+            f"random Fourier features ({self.ctx.n}×{m}, {self.ctx.dtype}, and a reduced copy)",
             "use a smaller n or m",
         )
 
@@ -82,16 +82,22 @@ class RandomFourierFeatures(Sketch):
         self.V_ = None
         if s < m:
             Z, self.V_ = reduce_rank(Z, s)
-        self.features_ = Z.astype(kernel.dtype, copy=False)
+        self.features_ = Z
         self.info_ = {"rff_s": int(s)}
         return self
 
     def fourier_features(self, X: np.ndarray) -> np.ndarray:
-        """z(x) for every row of X (len(X) × D, float64)."""
-        Z = np.asarray(X, dtype=np.float64) @ self.omega_.T
-        Z += self.phase_
-        np.cos(Z, out=Z)
-        Z *= math.sqrt(2.0 / len(self.phase_))
+        """z(x) for every row of X (len(X) × D, in the kernel's dtype), computed in float64
+        over row chunks (the cosine of large arguments needs float64)."""
+        Z = np.empty((len(X), len(self.phase_)), dtype=self.kernel.dtype)
+        start = 0
+        for chunk in row_chunks(X):
+            block = chunk @ self.omega_.T
+            block += self.phase_
+            np.cos(block, out=block)
+            block *= math.sqrt(2.0 / len(self.phase_))
+            Z[start : start + len(chunk)] = block
+            start += len(chunk)
         return Z
 
     def transform(self, X: np.ndarray) -> np.ndarray:
@@ -100,5 +106,5 @@ class RandomFourierFeatures(Sketch):
             return self.features_
         Z = self.fourier_features(X)
         if self.V_ is not None:
-            Z = Z @ self.V_
-        return Z.astype(self.kernel.dtype, copy=False)
+            Z = Z @ self.V_.astype(Z.dtype, copy=False)
+        return Z

@@ -1,0 +1,61 @@
+"""A 10-point linear m-grid against its largest point alone, through kktheory.experiment.run
+(issue 10, item 2).
+
+    python benchmarks/m_grid.py [--points 10] [--m-max 1000] [overrides ...]
+
+Default config: MNIST, n = 20000 (the largest n with exact lifted risks by default),
+n_test = 2000, k = 10, Gaussian σ = 5, uniform Nyström, k-means++ (n_init 5), float32,
+no reference (it is cached on disk and shared by both). Extra arguments are run.py
+overrides applied to both. The grid m = m_max/points, 2·m_max/points, …, m_max runs in
+one call (nested landmarks: one K_{n,m_max}; the lifted risk's kernel blocks held by a
+:class:`~kktheory.gram.KernelCache` for every m); the single point is m = m_max alone.
+Both are run with ``force=true`` into fresh result folders; each row's time_* columns
+give the breakdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+
+import pandas as pd
+
+from common import compose, machine, timed
+
+DEFAULTS = ("dataset=mnist", "n=20000", "n_test=2000", "k=10", "kernel.sigma=5.0", "sketch=nystrom",
+            "clustering=kmeanspp", "dtype=float32", "reference=none", "force=true")
+COLUMNS = ["m", "time_embed", "time_cluster", "time_evaluate", "n_iter", "test_risk", "test_nmi"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--points", type=int, default=10)
+    ap.add_argument("--m-max", type=int, default=1000)
+    ap.add_argument("overrides", nargs="*")
+    a = ap.parse_args()
+    from kktheory.experiment import run
+
+    grid = [a.m_max * (i + 1) // a.points for i in range(a.points)]
+    print(f"machine: {machine()}")
+    print(f"config: {' '.join(DEFAULTS + tuple(a.overrides))}")
+    results = {}
+    for name, m in (("single", f"m={a.m_max}"), ("grid", f"m=[{','.join(map(str, grid))}]")):
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = compose(*DEFAULTS, *a.overrides, m, f"results_dir={tmp}")
+            out, t = timed(lambda: run(cfg))
+        results[name] = (t, pd.DataFrame(out.rows))
+        print(f"\n{name} ({m}): {t:.1f} s wall-clock")
+        print(results[name][1][COLUMNS].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    t_single, t_grid = results["single"][0], results["grid"][0]
+    rows = results["grid"][1]
+    print(f"\ngrid / single = {t_grid / t_single:.2f} (target ≤ 1.3); grid totals: embed "
+          f"{rows.time_embed.sum():.1f} s, cluster {rows.time_cluster.sum():.1f} s, evaluate "
+          f"{rows.time_evaluate.sum():.1f} s")
+    same = results["single"][1].iloc[0]
+    last = rows[rows.m == a.m_max].iloc[0]
+    print(f"m={a.m_max} alone vs inside the grid: test_risk {same.test_risk:.6g} vs {last.test_risk:.6g}")
+    print(f"load at the end: {machine().rsplit('load average', 1)[1]}")
+
+
+if __name__ == "__main__":
+    main()
