@@ -113,6 +113,10 @@ def run_ids(cfg: DictConfig) -> list[str]:
     return [run_id(row_identity(spec, rule, m)) for rule, m in spec.ms]
 
 
+class NotInStore(UserError):
+    """A job whose rows are missing and were not computed (``--no-run``)."""
+
+
 def failure_row(cfg: DictConfig, job: Sequence[str], exc: BaseException) -> dict[str, Any]:
     """A pseudo-row for a job that could not run: its config, the error kind and message."""
     from kktheory.experiment import flatten
@@ -151,11 +155,14 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
               experiments_dir: Path = EXPERIMENTS_DIR) -> SweepResult:
     """Run the jobs of a sweep whose rows are missing; return every row of the sweep."""
     from kktheory.experiment import run
+    from kktheory.store import Store
 
+    store = Store(results_dir)
     jobs = expand_jobs(cfg_name, overrides, experiments_dir)
     cfgs = compose_jobs(cfg_name, jobs, results_dir, experiments_dir)
     res = SweepResult(rows=pd.DataFrame(), jobs=len(jobs), configs=cfgs)
     ids: list[str] = []
+    seen: set[str] = set()
     config_of: dict[str, str] = {}
     failures: list[dict[str, Any]] = []
     for i, (job, cfg) in enumerate(zip(jobs, cfgs), 1):
@@ -166,14 +173,17 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
             failures.append(failure_row(cfg, job, exc))
             log(f"{label}: cannot run: {exc}")
             continue
+        if set(job_ids) <= seen:  # the same runs as an earlier job of this sweep
+            res.reused += 1
+            continue
+        seen.update(job_ids)
         ids.extend(job_ids)
         config_of.update(dict.fromkeys(job_ids, OmegaConf.to_yaml(cfg)))
-        from kktheory.store import Store
-
-        if all(Store(results_dir).has(j) for j in job_ids):
+        if all(store.has(j) for j in job_ids):
             res.reused += 1
             continue
         if not execute:
+            failures.append(failure_row(cfg, job, NotInStore("not in the store (--no-run)")))
             log(f"{label}: missing (not run: --no-run)")
             continue
         t0 = time.perf_counter()

@@ -90,3 +90,9 @@ def test_unknown_or_missing_name_is_a_one_line_error(capsys):
     assert reproduce.main([]) == 2
     assert reproduce.main(["--list"]) == 0
     assert "theory_rates" in capsys.readouterr().out
+
+
+def test_no_run_reports_missing_rows_without_computing(tmp_path):
+    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results", TINY, execute=False, log=lambda _: None)
+    assert sweep.ran == 0 and sweep.failed == 7 and run_files(tmp_path / "results") == []
+    assert set(sweep.rows["error_kind"]) == {"NotInStore"}
