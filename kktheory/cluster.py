@@ -11,6 +11,12 @@ A clusterer takes an n×d feature matrix and returns labels and feature-space ce
   with the same random draws, its distances computed in the features' dtype (scikit-learn
   converts float32 features to float64 in small chunks for it, which made the seeding
   of 60000 × 245 float32 features 24× slower than in float64).
+  ``warm_start=true`` (a list of m only; default off) clusters the m of a list from the
+  largest down: the largest m as above, every smaller m from one start at the cluster means
+  of the next larger m's partition in its own features (:func:`warm_centers`), Lloyd from
+  there. This changes what a row computes — its partition depends on the larger m of the
+  list, and the row's identity records them (``warm_start_from``) — for a grid that costs
+  little more than its largest point (benchmarks/README.md, m-grid).
 - ``minibatch``: scikit-learn's ``MiniBatchKMeans`` (Sculley 2010), what Calandriello &
   Rosasco (2018, §5) ran; ``max_iter`` counts passes over the data, ``tol`` is
   scikit-learn's early-stopping tolerance (0 disables it), ``batch_size`` the mini-batch.
@@ -62,10 +68,15 @@ class ClusterResult:
 
 
 class Clusterer:
-    """Base class: ``fit(F, k, rng)`` → ClusterResult."""
+    """Base class: ``fit(F, k, rng)`` → ClusterResult.
 
-    def __init__(self, params: ClusteringConfig) -> None:
+    ``start``: labels of a partition to start from (warm start), for clusterers that
+    support it (:class:`KMeansPP`); None means their own seeding.
+    """
+
+    def __init__(self, params: ClusteringConfig, start: np.ndarray | None = None) -> None:
         self.params = params
+        self.start = start
 
     def validate(self) -> None:
         p = self.params
@@ -126,6 +137,23 @@ def count_empty(labels: np.ndarray, k: int) -> int:
     return int(k - np.unique(labels).size)
 
 
+def warm_centers(F: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """Centres to start Lloyd from a partition: the cluster means of F (k × d, F's dtype).
+
+    A cluster that is empty in ``labels`` gets the point farthest from its own cluster's
+    mean (first such point not yet used), as scikit-learn relocates empty clusters.
+    """
+    from kktheory.risk import cluster_means, feature_sq_distances
+
+    labels = np.asarray(labels, dtype=np.int64)
+    means, sizes = cluster_means(F, labels, k)
+    empty = np.flatnonzero(sizes == 0)
+    if empty.size:
+        own = feature_sq_distances(F, means)[np.arange(len(labels)), labels]
+        means[empty] = np.asarray(F[np.argsort(-own, kind="stable")[: empty.size]], dtype=np.float64)
+    return means.astype(F.dtype)
+
+
 KMEANS_ALGORITHMS = ("lloyd", "elkan")
 
 
@@ -133,6 +161,7 @@ KMEANS_ALGORITHMS = ("lloyd", "elkan")
 class KMeansPPConfig(ClusteringConfig):
     name: str = "kmeanspp"
     algorithm: str = "lloyd"  # lloyd | elkan (same iterations, Elkan's pruning)
+    warm_start: bool = False  # a list of m: each smaller m starts from the next larger m's partition
 
 
 @CLUSTERERS.register("kmeanspp", KMeansPPConfig)
@@ -150,17 +179,19 @@ class KMeansPP(Clusterer):
         return getattr(self.params, "algorithm", "lloyd")
 
     def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+        """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means."""
         p = self.params
         seed = int(rng.integers(2**31 - 1))
+        init, n_init = (kmeanspp_init, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
         km = KMeans(
-            n_clusters=k, init=kmeanspp_init, n_init=p.n_init, max_iter=p.max_iter, tol=p.tol,
+            n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
             algorithm=self.algorithm(), random_state=seed,
         ).fit(F)
         labels = km.labels_.astype(np.int64)
         return ClusterResult(
             labels, km.cluster_centers_,
             {"n_iter": int(km.n_iter_), "n_empty_clusters": count_empty(labels, k),
-             "kmeans_algorithm": self.algorithm()},
+             "kmeans_algorithm": self.algorithm(), "warm_started": self.start is not None},
         )
 
 

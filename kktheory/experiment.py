@@ -82,6 +82,13 @@ def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def warm_start_from(spec: RunSpec, m: int) -> list[int]:
+    """The m of the list larger than ``m`` when the clustering warm-starts, else []."""
+    if not getattr(spec.clustering, "warm_start", False):
+        return []
+    return sorted(x for _, x in spec.ms if x > m)
+
+
 def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     """The resolved config of one row: what its hash (run file name) is made of."""
     cfg = OmegaConf.to_container(spec.cfg, resolve=True)
@@ -92,6 +99,11 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     for name in NOT_IDENTITY_FIELDS:
         ident.pop(name, None)
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
+    larger = warm_start_from(spec, m)
+    if larger:  # a warm-started partition depends on every larger m of the list
+        ident["warm_start_from"] = str(larger)
+    else:  # the largest m (or no warm start) computes what a run of that m alone does
+        ident.pop("clustering.warm_start", None)
     if not spec.bounds.names:  # bound settings change a row only when bounds are computed
         ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
     if spec.backend == "numpy":  # rows of the default backend keep their identity
@@ -143,8 +155,9 @@ class Method:
             kernel=self.kernel.name, centroids=self.centroids,
         )
 
-    def clusterer(self) -> Clusterer:
-        return CLUSTERERS.get(self.clustering.name).impl(self.clustering)
+    def clusterer(self, start: np.ndarray | None = None) -> Clusterer:
+        """The configured clusterer (warm-started from the labels ``start`` if given)."""
+        return CLUSTERERS.get(self.clustering.name).impl(self.clustering, start)
 
     def check(self, n: int, ms: list[int]) -> None:
         """Method-level validation before any work (ConfigError / MemoryBudgetError)."""
@@ -175,28 +188,42 @@ class Method:
             return dask_backend.fit_kernel(self, X)
         return make_kernel(self.kernel, X, self.dtype)
 
-    def fit(self, X: Any, kernel: Kernel, ms: list[int]) -> Iterator["Fitted"]:
+    @property
+    def warm_start(self) -> bool:
+        """Whether the m of a list are clustered from the largest down, warm-started."""
+        return bool(getattr(self.clustering, "warm_start", False))
+
+    def fit(
+        self, X: Any, kernel: Kernel, ms: list[int], starts: dict[int, np.ndarray] | None = None,
+    ) -> Iterator["Fitted"]:
         """Yield one fitted sketch and partition per m (nested sketches for a list of m).
 
-        ``time_embed`` counts the sketch's fit (done lazily by ``fit_nested`` when the next
-        m is asked for) and the training features; ``time_cluster`` the partition.
+        With ``clustering.warm_start`` the m are taken from the largest down and each
+        partition after the first starts from the previous one's labels; ``starts[m]``
+        (labels of the next larger m computed earlier) overrides that for m. ``time_embed``
+        counts the sketch's fit (done lazily by ``fit_nested`` when the next m is asked
+        for) and the training features; ``time_cluster`` the partition.
         """
         if self.backend == "dask":
             from kktheory import dask_backend
 
             yield from dask_backend.fit(self, X, kernel, ms)
             return
+        order = sorted(ms, reverse=True) if self.warm_start else list(ms)
+        starts = starts or {}
         nested = self.sketch_class.fit_nested(
-            self.sketch, self.context(len(X)), X, kernel, ms,
+            self.sketch, self.context(len(X)), X, kernel, order,
             lambda: component_rng(self.seed, "sketch"),
         )
-        clusterer = self.clusterer()
+        previous: np.ndarray | None = None
         t0 = time.perf_counter()
         for m, sketch in nested:
             features = sketch.transform(X) if sketch.is_embedding else None
             time_embed = time.perf_counter() - t0
             t0 = time.perf_counter()
-            part = sketch.partition(X, features, self.k, clusterer, component_rng(self.seed, "cluster"))
+            start = starts.get(m, previous) if self.warm_start else None
+            part = sketch.partition(X, features, self.k, self.clusterer(start), component_rng(self.seed, "cluster"))
+            previous = np.asarray(part.labels)
             yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
             t0 = time.perf_counter()
 
@@ -278,6 +305,17 @@ def evaluate(
     return cols, arrays
 
 
+def stored_starts(spec: RunSpec, store: Store, ids: dict[int, str], todo: list[int]) -> dict[int, np.ndarray]:
+    """Warm starts read from the store: for each m to compute whose next larger m of the
+    list exists already, that row's training labels (:meth:`Method.fit`)."""
+    starts = {}
+    for m in todo:
+        larger = warm_start_from(spec, m)
+        if larger and larger[0] not in todo:
+            starts[m] = np.asarray(store.arrays(ids[larger[0]])["train_labels"])
+    return starts
+
+
 def run(cfg: DictConfig) -> RunOutcome:
     """Validate, then compute and store every missing row of the config, with BLAS/OpenMP
     threads limited to the config's ``threads`` (:mod:`kktheory.threads`)."""
@@ -327,7 +365,8 @@ def _compute(
     # several m: the lifted risk's kernel blocks are held for every row (kktheory.gram)
     shared = len(todo) > 1 and method.centroids == "lifted" and method.backend == "numpy"
     cache = KernelCache(kernel, X_train, spec.budget) if shared else None
-    for fitted in method.fit(X_train, kernel, [m for _, m in todo]):
+    ms = [m for _, m in todo]
+    for fitted in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
         m, sketch, part = fitted.m, fitted.sketch, fitted.partition
         time_embed, time_cluster = fitted.time_embed, fitted.time_cluster
         t0 = time.perf_counter()

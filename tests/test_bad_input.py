@@ -117,6 +117,8 @@ CASES = [
     (("clustering.tol=nan",), "clustering.tol="),
     (("clustering=minibatch", "clustering.batch_size=0"), "clustering.batch_size="),
     (("clustering=localsearch", "clustering.Z=-1"), "clustering.Z="),
+    (("clustering=minibatch", "clustering.warm_start=true"), "clustering.warm_start"),
+    (("backend=dask", "clustering.warm_start=true"), "clustering.warm_start="),
 ]
 
 

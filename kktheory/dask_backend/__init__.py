@@ -124,6 +124,10 @@ def check(method: "Method") -> None:
             "clustering", method.clustering.name,
             "kmeanspp with backend=dask (run as dask-ml KMeans with k-means|| seeding)",
         )
+    if method.warm_start:
+        raise ConfigError(
+            "clustering.warm_start", True, "false with backend=dask (dask-ml KMeans takes no warm start)",
+        )
     if method.centroids != "lifted":
         raise ConfigError(
             "centroids", method.centroids,
