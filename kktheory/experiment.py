@@ -35,7 +35,6 @@ from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
-from kktheory.gram import KernelCache
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
@@ -202,14 +201,11 @@ class Method:
 
     def risk(
         self, kernel: Kernel, X_train: Any, X_test: Any, part: Partition, sketch: Sketch,
-        cache: KernelCache | None = None,
     ) -> Risk:
         """Train risk, objective and test risk of a partition under the centroid rule.
 
         Lifted: exact up to ``risk_exact_limit`` training points, else (and always with
         backend=dask) the subsampling estimator of :mod:`kktheory.risk`. Projected: exact.
-        ``cache`` (numpy backend) holds the lifted risk's kernel blocks across the rows of
-        an m-list (:class:`~kktheory.gram.KernelCache`: same numbers, less work).
         """
         labels = np.asarray(part.labels)
         if self.centroids == "projected":
@@ -223,7 +219,7 @@ class Method:
             from kktheory import dask_backend
 
             return dask_backend.lifted_risk(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
-        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng, cache)
+        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
 
 
 @dataclass
@@ -253,7 +249,7 @@ def load_data(spec: RunSpec) -> Dataset:
 
 def evaluate(
     method: Method, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch,
-    X_train: Any, X_test: Any, cache: KernelCache | None = None,
+    X_train: Any, X_test: Any,
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Risks (with SEs) and partition scores of a training partition; arrays to keep.
 
@@ -264,7 +260,7 @@ def evaluate(
     whose nearest centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
     labels = np.asarray(part.labels)
-    risk = method.risk(kernel, X_train, X_test, part, sketch, cache)
+    risk = method.risk(kernel, X_train, X_test, part, sketch)
     cols: dict[str, Any] = risk.columns()
     own = labels if risk.train_eval is None else labels[risk.train_eval]
     cols["train_reassigned"] = float(np.mean(risk.train_nearest != own))
@@ -324,14 +320,11 @@ def _compute(
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     rules = dict((m, rule) for rule, m in todo)
-    # several m: the lifted risk's kernel blocks are held for every row (kktheory.gram)
-    shared = len(todo) > 1 and method.centroids == "lifted" and method.backend == "numpy"
-    cache = KernelCache(kernel, X_train, spec.budget) if shared else None
     for fitted in method.fit(X_train, kernel, [m for _, m in todo]):
         m, sketch, part = fitted.m, fitted.sketch, fitted.partition
         time_embed, time_cluster = fitted.time_embed, fitted.time_cluster
         t0 = time.perf_counter()
-        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test, cache)
+        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test)
         time_evaluate = time.perf_counter() - t0
         cols.update(ref_cols, **excess_columns(cols, ref_cols))
         cols.update(bounds.row(sketch, part, cols, m))
