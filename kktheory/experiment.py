@@ -35,12 +35,11 @@ from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
-from kktheory.gram import KernelCache
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.reference import excess_columns, reference_columns
-from kktheory.risk import Risk, RiskSettings, lifted, projected_risk
+from kktheory.risk import Risk, RiskSettings, lifted_many, projected_risk
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
 from kktheory.store import Store, run_id
@@ -136,7 +135,7 @@ class Method:
     chunk_rows: int = 5000  # backend=dask: rows per chunk of arrays given as NumPy
 
     @classmethod
-    def of(cls, spec: RunSpec) -> "Method":
+    def of(cls, spec: RunSpec) -> Method:
         """The method of a validated run."""
         return cls(
             kernel=spec.kernel, sketch=spec.sketch, clustering=spec.clustering, k=spec.k,
@@ -195,7 +194,7 @@ class Method:
 
     def fit(
         self, X: Any, kernel: Kernel, ms: list[int], starts: dict[int, np.ndarray] | None = None,
-    ) -> Iterator["Fitted"]:
+    ) -> Iterator[Fitted]:
         """Yield one fitted sketch and partition per m (nested sketches for a list of m).
 
         With ``clustering.warm_start`` the m are taken from the largest down and each
@@ -227,30 +226,39 @@ class Method:
             yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
             t0 = time.perf_counter()
 
-    def risk(
-        self, kernel: Kernel, X_train: Any, X_test: Any, part: Partition, sketch: Sketch,
-        cache: KernelCache | None = None,
-    ) -> Risk:
-        """Train risk, objective and test risk of a partition under the centroid rule.
+    def risks(
+        self, kernel: Kernel, X_train: Any, X_test: Any, labelings: list[np.ndarray],
+        fits: list[Fitted | None],
+    ) -> list[Risk]:
+        """Train risk, objective and test risk of each partition under the centroid rule.
 
         Lifted: exact up to ``risk_exact_limit`` training points, else (and always with
-        backend=dask) the subsampling estimator of :mod:`kktheory.risk`. Projected: exact.
-        ``cache`` (numpy backend) holds the lifted risk's kernel blocks across the rows of
-        an m-list (:class:`~kktheory.gram.KernelCache`: same numbers, less work).
+        backend=dask) the subsampling estimator of :mod:`kktheory.risk`; all partitions in
+        one pass over the kernel blocks (:func:`kktheory.risk.lifted_many`), each with the
+        stream ``component_rng(seed, "risk")``, so a partition's risk does not depend on
+        the others evaluated with it. Projected: exact, from each fit's sketch and features.
         """
-        labels = np.asarray(part.labels)
         if self.centroids == "projected":
-            F_train = part.features if part.features is not None else sketch.transform(X_train)
-            return projected_risk(
-                F_train, sketch.residual(X_train), labels,
-                sketch.transform(X_test), sketch.residual(X_test), self.k,
-            )
-        rng = component_rng(self.seed, "risk")
+            return [self._projected(kernel, X_train, X_test, fit) for fit in fits]
+
+        def make_rng() -> np.random.Generator:
+            return component_rng(self.seed, "risk")
+
         if self.backend == "dask":
             from kktheory import dask_backend
 
-            return dask_backend.lifted_risk(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng)
-        return lifted(kernel, X_train, labels, X_test, self.k, self.risk_settings, rng, cache)
+            return dask_backend.lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
+        return lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
+
+    def _projected(self, kernel: Kernel, X_train: Any, X_test: Any, fit: Fitted | None) -> Risk:
+        if fit is None:
+            raise ValueError("projected risks need the fitted sketch")
+        sketch, part = fit.sketch, fit.partition
+        F_train = part.features if part.features is not None else sketch.transform(X_train)
+        return projected_risk(
+            F_train, sketch.residual(X_train), np.asarray(part.labels),
+            sketch.transform(X_test), sketch.residual(X_test), self.k,
+        )
 
 
 @dataclass
@@ -262,6 +270,28 @@ class Fitted:
     partition: Partition
     time_embed: float
     time_cluster: float
+
+
+@dataclass
+class Awaiting:
+    """A fitted m waiting for its risks: what its row needs from the sketch and the
+    partition, and the fit itself only when it is still needed (bound checks and
+    projected centroids read the features)."""
+
+    m: int
+    labels: np.ndarray
+    columns: dict[str, Any]  # m_used, partition and sketch info, fit times
+    landmarks: np.ndarray | None
+    kind: str | None  # feature_kind of the sketch (for nan_reason)
+    fit: Fitted | None
+
+    @classmethod
+    def of(cls, fit: Fitted, keep: bool) -> Awaiting:
+        sketch, part = fit.sketch, fit.partition
+        columns = {"m_used": sketch.resolve_m(fit.m), **part.info, **sketch.info_,
+                   "time_embed": fit.time_embed, "time_cluster": fit.time_cluster}
+        return cls(fit.m, np.asarray(part.labels), columns, sketch.landmarks_,
+                   feature_kind(sketch, part), fit if keep else None)
 
 
 @dataclass
@@ -278,20 +308,14 @@ def load_data(spec: RunSpec) -> Dataset:
     return loader(spec.dataset, spec.n, spec.n_test, spec.k, component_rng(spec.data_seed, "data"))
 
 
-def evaluate(
-    method: Method, kernel: Kernel, data: Dataset, part: Partition, sketch: Sketch,
-    X_train: Any, X_test: Any, cache: KernelCache | None = None,
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Risks (with SEs) and partition scores of a training partition; arrays to keep.
+def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Risk columns (with SEs) and partition scores of a training partition; arrays to keep.
 
-    ``X_train``, ``X_test`` are the data's points as the backend reads them
-    (:meth:`Method.inputs`). Train scores use the returned partition; test scores use the
-    centroid rule's labels of the evaluated test points (all of them unless the lifted
-    risk was subsampled). ``train_reassigned`` is the fraction of evaluated training points
-    whose nearest centroid is not their own (0 at a Lloyd fixed point in the RKHS).
+    Train scores use the returned partition; test scores use the centroid rule's labels of
+    the evaluated test points (all of them unless the lifted risk was subsampled).
+    ``train_reassigned`` is the fraction of evaluated training points whose nearest
+    centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
-    labels = np.asarray(part.labels)
-    risk = method.risk(kernel, X_train, X_test, part, sketch, cache)
     cols: dict[str, Any] = risk.columns()
     own = labels if risk.train_eval is None else labels[risk.train_eval]
     cols["train_reassigned"] = float(np.mean(risk.train_nearest != own))
@@ -361,44 +385,89 @@ def _compute(
     ref_cols, ref_labels = reference_columns(spec, data, kernel, spec.cfg.results_dir)
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
-    rules = dict((m, rule) for rule, m in todo)
-    # several m: the lifted risk's kernel blocks are held for every row (kktheory.gram)
-    shared = len(todo) > 1 and method.centroids == "lifted" and method.backend == "numpy"
-    cache = KernelCache(kernel, X_train, spec.budget) if shared else None
+    writer = RowWriter(spec, method, store, data, X_train, X_test, kernel, ids,
+                       {m: rule for rule, m in todo}, ref_cols, ref_labels, bounds, time_load, t_start, outcome)
     ms = [m for _, m in todo]
-    for fitted in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
-        m, sketch, part = fitted.m, fitted.sketch, fitted.partition
-        time_embed, time_cluster = fitted.time_embed, fitted.time_cluster
-        t0 = time.perf_counter()
-        cols, arrays = evaluate(method, kernel, data, part, sketch, X_train, X_test, cache)
-        time_evaluate = time.perf_counter() - t0
-        cols.update(ref_cols, **excess_columns(cols, ref_cols))
-        cols.update(bounds.row(sketch, part, cols, m))
+    # lifted risks of every m in one pass over the kernel blocks unless bound checks or
+    # projected centroids need each m's features (then each m is evaluated as it comes)
+    deferred = method.centroids == "lifted" and not bounds.names
+    waiting: list[Awaiting] = []
+    try:
+        for fit in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
+            waiting.append(Awaiting.of(fit, keep=not deferred))
+            if not deferred:
+                writer.write(waiting)
+                waiting = []
+    except Exception:  # an m that fails does not lose the rows of the m fitted before it
+        writer.write(waiting)
+        raise
+    writer.write(waiting)
+    return outcome
 
-        ident = row_identity(spec, rules[m], m)
-        row: dict[str, Any] = {"run_id": ids[m], **ident}
+
+@dataclass
+class RowWriter:
+    """What the rows of one run share; :meth:`write` evaluates and stores a group of m."""
+
+    spec: RunSpec
+    method: Method
+    store: Store
+    data: Dataset
+    X_train: Any
+    X_test: Any
+    kernel: Kernel
+    ids: dict[int, str]
+    rules: dict[int, str]
+    ref_cols: dict[str, Any]
+    ref_labels: np.ndarray | None
+    bounds: BoundEngine
+    time_load: float
+    t_start: float
+    outcome: RunOutcome
+
+    def write(self, waiting: list[Awaiting]) -> None:
+        """Evaluate the waiting partitions together, then build, store and record their rows.
+
+        ``time_evaluate`` of a row is its share of the joint evaluation (the pass over the
+        kernel blocks divided by ``evaluated_together``) plus its own scores.
+        """
+        if not waiting:
+            return
+        t0 = time.perf_counter()
+        risks = self.method.risks(
+            self.kernel, self.X_train, self.X_test, [w.labels for w in waiting], [w.fit for w in waiting],
+        )
+        share = (time.perf_counter() - t0) / len(waiting)
+        for w, risk in zip(waiting, risks):
+            t0 = time.perf_counter()
+            cols, arrays = scores(self.data, w.labels, risk)
+            time_evaluate = share + time.perf_counter() - t0
+            row = self.row(w, cols, len(waiting), time_evaluate)
+            arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)
+            if w.landmarks is not None:
+                arrays["landmarks"] = np.asarray(w.landmarks)
+            if self.ref_labels is not None:
+                arrays["ref_train_labels"] = np.asarray(self.ref_labels)
+            self.store.write(self.ids[w.m], row, arrays)
+            self.outcome.rows.append(row)
+
+    def row(self, w: Awaiting, cols: dict[str, Any], together: int, time_evaluate: float) -> dict[str, Any]:
+        """The row of one m from its risk columns (bounds and reference added here)."""
+        cols.update(self.ref_cols, **excess_columns(cols, self.ref_cols))
+        if w.fit is not None:
+            cols.update(self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
+        ident = row_identity(self.spec, self.rules[w.m], w.m)
+        row: dict[str, Any] = {"run_id": self.ids[w.m], **ident}
         row.update(
-            m_used=sketch.resolve_m(m), kernel_sigma=kernel.sigma, **cols,
-            **{k: v for k, v in part.info.items()}, **sketch.info_,
-            time_load=time_load, time_embed=time_embed, time_cluster=time_cluster,
-            time_evaluate=time_evaluate,
-            time_total=time_load + time_embed + time_cluster + time_evaluate,
-            time_wall=time.perf_counter() - t_start, peak_rss_mb=memory.peak_rss_mb(),
+            kernel_sigma=self.kernel.sigma, **cols, **w.columns, evaluated_together=together,
+            time_load=self.time_load, time_evaluate=time_evaluate,
+            time_total=self.time_load + w.columns["time_embed"] + w.columns["time_cluster"] + time_evaluate,
+            time_wall=time.perf_counter() - self.t_start, peak_rss_mb=memory.peak_rss_mb(),
             version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
             blas_threads=current_threads(),
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
         )
         row["nan_reason"] = nan_reason(
-            {c: v for c, v in row.items() if c not in ident}, feature_kind(sketch, part),
-            sketch.landmarks_ is not None,
+            {c: v for c, v in row.items() if c not in ident}, w.kind, w.landmarks is not None,
         )
-        arrays.update(
-            train_labels=np.asarray(part.labels), train_idx=data.train_idx, test_idx=data.test_idx,
-        )
-        if sketch.landmarks_ is not None:
-            arrays["landmarks"] = np.asarray(sketch.landmarks_)
-        if ref_labels is not None:
-            arrays["ref_train_labels"] = np.asarray(ref_labels)
-        store.write(ids[m], row, arrays)
-        outcome.rows.append(row)
-    return outcome
+        return row

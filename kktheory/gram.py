@@ -14,17 +14,9 @@ the square training matrix K = κ(X, X) with column access for k-means++ seeding
 
 Products are returned in float64. With float32 kernels they are float32 GEMMs whose
 partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`).
-
-:class:`KernelCache` holds the blocks one run evaluates for every row of an m-list — the
-training Gram matrix, the test-versus-training block, the blocks of the subsampled
-evaluation points — so that the second and later m of a list pay a GEMM per risk instead
-of a kernel evaluation. A block is held when it fits what is left of the cache's
-allowance; otherwise it is recomputed in blocks, as without a cache.
 """
 
 from __future__ import annotations
-
-import hashlib
 
 import numpy as np
 
@@ -33,8 +25,6 @@ from kktheory.kernels import Kernel
 
 #: terms of the inner dimension summed in float32 before float64 accumulation
 INNER_CHUNK = 2048
-#: default share of the memory budget a KernelCache may hold
-CACHE_SHARE = 0.5
 
 
 def gram_fits(n: int, dtype: str, budget: int) -> bool:
@@ -139,44 +129,3 @@ class Gram(KernelBlock):
             rows = self.A[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
             out += block_times(rows.T, W[s : s + step])
         return out
-
-
-class KernelCache:
-    """Blocks κ(X_eval, X_train) of one run, held for reuse by every row of an m-list.
-
-    ``block(key, X)`` returns the block for the evaluation points ``X`` named by ``key``
-    (e.g. ``("train", None)`` or ``("test", indices)``), the same object on every call with
-    that key. A new block is held when its bytes fit the allowance not yet used (default
-    ``CACHE_SHARE`` of the budget), first come first held; otherwise it is recomputed in
-    blocks on every product. Memory: at most the allowance.
-    """
-
-    def __init__(
-        self, kernel: Kernel, X_train: np.ndarray, budget: int, allowance: int | None = None
-    ) -> None:
-        self.kernel = kernel
-        self.X_train = X_train
-        self.budget = budget
-        self.allowance = int(CACHE_SHARE * budget) if allowance is None else int(allowance)
-        self.used = 0
-        self._blocks: dict[tuple[str, str], KernelBlock] = {}
-
-    def serves(self, kernel: Kernel, X_train: np.ndarray) -> bool:
-        """True when this cache holds blocks of ``kernel`` against exactly ``X_train``."""
-        return kernel == self.kernel and X_train is self.X_train
-
-    @staticmethod
-    def key(name: str, idx: np.ndarray | None = None) -> tuple[str, str]:
-        """Key of the evaluation points ``name`` (all of them, or the rows ``idx``)."""
-        if idx is None:
-            return (name, "all")
-        return (name, hashlib.sha1(np.ascontiguousarray(idx, dtype=np.int64).tobytes()).hexdigest())
-
-    def block(self, key: tuple[str, str], X: np.ndarray, desc: str | None = None) -> KernelBlock:
-        """The block κ(X, X_train) for key ``key`` (built on first use)."""
-        if key not in self._blocks:
-            nbytes = len(X) * len(self.X_train) * np.dtype(self.kernel.dtype).itemsize
-            store = self.used + nbytes <= self.allowance
-            self._blocks[key] = KernelBlock(self.kernel, X, self.X_train, self.budget, store, desc)
-            self.used += nbytes if store else 0
-        return self._blocks[key]

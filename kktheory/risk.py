@@ -25,9 +25,13 @@ Exact lifted computation (n ≤ ``exact_limit``)
 With Z_lj = 1/N_j for l ∈ C_j, s_j(x) = (κ(x, X) Z)_j and q_j = Σ_l Z_lj s_j(x_l). One pass
 over row blocks of κ(X_train, X_train) and one over κ(X_test, X_train), each block sized
 from the memory budget: O((n + n_test)·n·d) time, memory of one block plus O((n+n_test)·k).
-A run with several m passes a :class:`~kktheory.gram.KernelCache`: the two kernel blocks
-are then held (when they fit the cache's share of the budget) and every later row costs
-two GEMMs, O((n + n_test)·n·k), instead of a kernel evaluation — the same numbers.
+
+Batched evaluation (:func:`lifted_many`): the M partitions of a run with a list of m share
+the kernel blocks, so their membership matrices are stacked into one n × kM matrix
+[Z_1 … Z_M] and the same two passes compute κ(x, X)·[Z_1 … Z_M], sliced per partition
+afterwards: O((n + n_test)·n·d + (n + n_test)·n·k·M) time for all M, memory of one block
+plus O((n + n_test)·k·M), nothing held between partitions. Each partition's numbers are
+those of its evaluation alone (up to the order of floating-point sums).
 
 Projected computation: O((n + n_test)·r·k) from the features, always exact.
 
@@ -50,8 +54,8 @@ estimates q_j from sampled pairs:
 3. ``train_risk`` and ``test_risk``. A simple random sample T of b evaluation points
    (without replacement, b = min(``points``, N) out of the N training or test points,
    drawn from the stream before the pairs, so T does not depend on the partition: every
-   row of an m-list is evaluated at the same points, and a kernel cache holds their
-   b × n kernel rows), with
+   row of an m-list is evaluated at the same points, and their cross sums κ(T, X)·[Z_1 … Z_M]
+   are computed once for every partition), with
    s_j(x) computed exactly for x ∈ T (O(b·n·d)), and
    R̂ = (1/b) Σ_{x∈T} g(x; q̂),  g(x; q) = min_j [κ(x,x) − 2 s_j(x) + q_j].
    Given q̂, R̂ is the sample mean of a fixed function, unbiased for R(q̂) = (1/N) Σ_x g(x; q̂)
@@ -80,13 +84,14 @@ Dask array, so the estimator above is one implementation for both backends.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from kktheory import memory
-from kktheory.gram import KernelBlock, KernelCache
+from kktheory.gram import KernelBlock
 from kktheory.kernels import Kernel, row_chunks
 
 
@@ -118,7 +123,7 @@ class Risk:
     bias_bound: float = 0.0  # bound on |bias| of train_risk / test_risk (subsampling)
 
     @classmethod
-    def from_distances(cls, D_train: np.ndarray, D_test: np.ndarray, labels: np.ndarray) -> "Risk":
+    def from_distances(cls, D_train: np.ndarray, D_test: np.ndarray, labels: np.ndarray) -> Risk:
         """Exact risks from squared distances to every centroid (rows: points)."""
         return cls(
             train_risk=float(D_train.min(axis=1).mean()),
@@ -182,25 +187,33 @@ def as_rows(X: np.ndarray | Rows) -> Rows:
     return X if isinstance(X, Rows) else Rows(X)
 
 
-def membership(labels: np.ndarray, k: int) -> np.ndarray:
-    """Z with Z_lj = 1/|C_j| for l ∈ C_j (zero columns for empty clusters)."""
-    sizes = np.bincount(labels, minlength=k).astype(np.float64)
-    Z = np.zeros((len(labels), k))
-    Z[np.arange(len(labels)), labels] = 1.0 / sizes[labels]
+def stacked_membership(labelings: Sequence[np.ndarray], k: int, n: int) -> np.ndarray:
+    """[Z_1 … Z_M] (n × kM): columns i·k … i·k + k − 1 hold the membership matrix of
+    ``labelings[i]``, Z_lj = 1/|C_j| for l ∈ C_j (zero columns for empty clusters)."""
+    Z = np.zeros((n, k * len(labelings)))
+    rows = np.arange(n)
+    for i, labels in enumerate(labelings):
+        labels = np.asarray(labels, dtype=np.int64)
+        if len(labels) != n:
+            raise ValueError(f"labeling {i} has {len(labels)} labels for {n} training points")
+        sizes = np.bincount(labels, minlength=k).astype(np.float64)
+        Z[rows, i * k + labels] = 1.0 / sizes[labels]
     return Z
 
 
-def _cross_sums(
-    kernel: Kernel, X: np.ndarray, X_train: Rows, Z: np.ndarray, budget: int,
-    desc: str, cache: KernelCache | None, key: tuple[str, str],
-) -> np.ndarray:
-    """S = κ(X, X_train) Z in float64: from the cache's block ``key`` when a cache is
-    given, else recomputed in row blocks (:meth:`Rows.cross_sums`)."""
-    if cache is None:
-        return X_train.cross_sums(kernel, X, Z, budget, desc)
-    if type(X_train) is not Rows or not cache.serves(kernel, X_train.X):
-        raise ValueError("the kernel cache belongs to another kernel or training set")
-    return cache.block(key, X, desc).times(Z)
+def membership(labels: np.ndarray, k: int) -> np.ndarray:
+    """Z with Z_lj = 1/|C_j| for l ∈ C_j (zero columns for empty clusters)."""
+    return stacked_membership([labels], k, len(labels))
+
+
+def _columns(i: int, k: int) -> slice:
+    """The columns of the i-th partition in a stacked n × kM matrix."""
+    return slice(i * k, (i + 1) * k)
+
+
+def _one_stream(rng: np.random.Generator) -> Callable[[], np.random.Generator]:
+    """``make_rng`` of a single partition: returns ``rng`` on its one call."""
+    return iter([rng]).__next__
 
 
 def sq_dist_to_centroids(diag: np.ndarray, S: np.ndarray, q: np.ndarray, nonempty: np.ndarray) -> np.ndarray:
@@ -212,25 +225,46 @@ def sq_dist_to_centroids(diag: np.ndarray, S: np.ndarray, q: np.ndarray, nonempt
 
 
 def _labels_k(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(labels as int64, which of the k clusters are nonempty); labels must lie in 0..k−1."""
     labels = np.asarray(labels, dtype=np.int64)
+    if labels.size and (labels.min() < 0 or labels.max() >= k):
+        raise ValueError(f"labels must lie in 0..{k - 1}")
     return labels, np.bincount(labels, minlength=k) > 0
 
 
-def lifted_risk(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    budget: int, cache: KernelCache | None = None,
-) -> Risk:
-    """Exact lifted train risk, objective and test risk of a partition (blocked, or from
-    the blocks a :class:`~kktheory.gram.KernelCache` holds)."""
-    labels, nonempty = _labels_k(labels, k)
-    Z = membership(labels, k)
+def lifted_risks(
+    kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], X_test: np.ndarray,
+    k: int, budget: int,
+) -> list[Risk]:
+    """Exact lifted train risk, objective and test risk of every partition ``labelings[i]``.
+
+    One blocked pass over κ(X_train, X_train) and one over κ(X_test, X_train) compute the
+    cross sums S = κ(·, X_train)·[Z_1 … Z_M] of all partitions (module docstring); each
+    partition's columns of S then give q_j = Σ_l Z_lj S_lj and its distances.
+    """
+    if not labelings:
+        return []
+    parts = [_labels_k(labels, k) for labels in labelings]
+    Z = stacked_membership([labels for labels, _ in parts], k, len(X_train))
     train = Rows(X_train)
-    S_train = _cross_sums(kernel, X_train, train, Z, budget, "risk (train)", cache, KernelCache.key("train"))
+    S_train = train.cross_sums(kernel, X_train, Z, budget, "risk (train)")
+    S_test = train.cross_sums(kernel, X_test, Z, budget, "risk (test)")
     q = np.einsum("ij,ij->j", Z, S_train)
-    D_train = sq_dist_to_centroids(kernel.diag(X_train), S_train, q, nonempty)
-    S_test = _cross_sums(kernel, X_test, train, Z, budget, "risk (test)", cache, KernelCache.key("test"))
-    D_test = sq_dist_to_centroids(kernel.diag(X_test), S_test, q, nonempty)
-    return Risk.from_distances(D_train, D_test, labels)
+    diag_train, diag_test = kernel.diag(X_train), kernel.diag(X_test)
+    risks = []
+    for i, (labels, nonempty) in enumerate(parts):
+        c = _columns(i, k)
+        D_train = sq_dist_to_centroids(diag_train, S_train[:, c], q[c], nonempty)
+        D_test = sq_dist_to_centroids(diag_test, S_test[:, c], q[c], nonempty)
+        risks.append(Risk.from_distances(D_train, D_test, labels))
+    return risks
+
+
+def lifted_risk(
+    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int, budget: int,
+) -> Risk:
+    """Exact lifted train risk, objective and test risk of one partition (:func:`lifted_risks`)."""
+    return lifted_risks(kernel, X_train, [labels], X_test, k, budget)[0]
 
 
 def within_cluster_sums(
@@ -265,6 +299,30 @@ def sample_points(N: int, points: int, rng: np.random.Generator) -> np.ndarray |
     return np.sort(rng.choice(N, size=b, replace=False)) if b < N else None
 
 
+def sample_cross_sums(
+    kernel: Kernel, X_eval: Rows, idx: np.ndarray | None, X_train: Rows, Z: np.ndarray,
+    budget: int, desc: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(κ(x, x), κ(x, X_train)·Z) for the rows x of X_eval at ``idx`` (None: all)."""
+    Xs = X_eval.take(idx)
+    return kernel.diag(Xs), X_train.cross_sums(kernel, Xs, Z, budget, desc)
+
+
+def risk_from_cross_sums(
+    diag: np.ndarray, S: np.ndarray, q: np.ndarray, q_var: np.ndarray, nonempty: np.ndarray, N: int,
+) -> tuple[float, float, np.ndarray]:
+    """(R̂, SE, labels) of step 3 from κ(x, x) and the cross sums S (b × k) of b sampled
+    points out of N: R̂ = mean of g = min_j D_j, SE² = (1 − b/N) s²/b + Σ_j π̂_j² v_j."""
+    D = sq_dist_to_centroids(diag, S, q, nonempty)
+    b = len(D)
+    g = D.min(axis=1)
+    nearest = D.argmin(axis=1)
+    var_points = (1.0 - b / N) * g.var(ddof=1) / b if b > 1 else 0.0
+    pi = np.bincount(nearest, minlength=len(q)) / b
+    se = float(np.sqrt(var_points + np.sum(pi**2 * q_var)))
+    return float(g.mean()), se, nearest
+
+
 def sampled_risk(
     kernel: Kernel, X_eval: Rows, X_train: Rows, Z: np.ndarray, q: np.ndarray,
     q_var: np.ndarray, nonempty: np.ndarray, points: int, rng: np.random.Generator,
@@ -277,73 +335,98 @@ def sampled_risk(
     risk, as :func:`lifted_risk` computes it).
     """
     idx = sample_points(len(X_eval), points, rng)
-    return (*risk_at_points(kernel, X_eval, idx, X_train, Z, q, q_var, nonempty, budget, desc), idx)
+    diag, S = sample_cross_sums(kernel, X_eval, idx, X_train, Z, budget, desc)
+    return (*risk_from_cross_sums(diag, S, q, q_var, nonempty, len(X_eval)), idx)
 
 
-def risk_at_points(
-    kernel: Kernel, X_eval: Rows, idx: np.ndarray | None, X_train: Rows, Z: np.ndarray,
-    q: np.ndarray, q_var: np.ndarray, nonempty: np.ndarray, budget: int, desc: str,
-    cache: KernelCache | None = None, name: str = "",
-) -> tuple[float, float, np.ndarray]:
-    """(R̂, SE, labels) of step 3 at the sampled points ``idx`` of X_eval (None: all);
-    their kernel rows come from ``cache`` (key ``name``, ``idx``) when given."""
-    N = len(X_eval)
-    Xs = X_eval.take(idx)
-    b = len(Xs)
-    S = _cross_sums(kernel, Xs, X_train, Z, budget, desc, cache, KernelCache.key(name, idx))
-    D = sq_dist_to_centroids(kernel.diag(Xs), S, q, nonempty)
-    g = D.min(axis=1)
-    nearest = D.argmin(axis=1)
-    var_points = (1.0 - b / N) * g.var(ddof=1) / b if b > 1 else 0.0
-    pi = np.bincount(nearest, minlength=len(q)) / b
-    se = float(np.sqrt(var_points + np.sum(pi**2 * q_var)))
-    return float(g.mean()), se, nearest
+def lifted_risk_subsampled_many(
+    kernel: Kernel, X_train: np.ndarray | Rows, labelings: Sequence[np.ndarray],
+    X_test: np.ndarray | Rows, k: int, settings: RiskSettings,
+    make_rng: Callable[[], np.random.Generator],
+) -> list[Risk]:
+    """The subsampling estimator of the module docstring for every partition
+    ``labelings[i]``, with standard errors.
+
+    Partition i reads its own stream ``make_rng()`` (one call per partition, in order)
+    exactly as its evaluation alone does: the training evaluation points, the test
+    evaluation points, then its pairs (q̂_j). The points depend only on the stream, so
+    every partition must draw the same ones (ValueError otherwise, e.g. when ``make_rng``
+    returns one generator twice); their cross sums κ(T, X_train)·[Z_1 … Z_M] are then
+    computed once for all partitions, as is Σ_i κ_ii. ``X_train`` and ``X_test`` are
+    arrays or :class:`Rows` (e.g. Dask row chunks).
+    """
+    if not labelings:
+        return []
+    X_train, X_test = as_rows(X_train), as_rows(X_test)
+    n = len(X_train)
+    parts = [_labels_k(labels, k) for labels in labelings]
+    draws = []
+    for labels, _ in parts:
+        rng = make_rng()
+        tr_idx = sample_points(n, settings.points, rng)
+        te_idx = sample_points(len(X_test), settings.points, rng)
+        q_q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
+        draws.append((tr_idx, te_idx, q_q_var))
+    tr_idx, te_idx, _ = draws[0]
+    if not all(np.array_equal(a, tr_idx) and np.array_equal(b, te_idx) for a, b, _ in draws):
+        raise ValueError(
+            "make_rng() must return a stream in the same state for every labeling "
+            "(the evaluation points are drawn from it first)"
+        )
+    Z = stacked_membership([labels for labels, _ in parts], k, n)
+    budget = settings.budget
+    tr_diag, S_tr = sample_cross_sums(kernel, X_train, tr_idx, X_train, Z, budget, "risk (train sample)")
+    te_diag, S_te = sample_cross_sums(kernel, X_test, te_idx, X_train, Z, budget, "risk (test sample)")
+    diag_sum = X_train.diag_sum(kernel)
+    risks = []
+    for i, ((labels, nonempty), (_, _, (q, q_var))) in enumerate(zip(parts, draws)):
+        c = _columns(i, k)
+        sizes = np.bincount(labels, minlength=k).astype(np.float64)
+        objective = (diag_sum - np.sum(sizes * q)) / n
+        objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
+        tr, tr_se, tr_lab = risk_from_cross_sums(tr_diag, S_tr[:, c], q, q_var, nonempty, n)
+        te, te_se, te_lab = risk_from_cross_sums(te_diag, S_te[:, c], q, q_var, nonempty, len(X_test))
+        risks.append(Risk(
+            train_risk=tr, objective=float(objective), test_risk=te,
+            train_nearest=tr_lab, test_labels=te_lab,
+            train_risk_se=tr_se, objective_se=objective_se, test_risk_se=te_se,
+            estimator=f"subsample(b={settings.points},pairs={settings.pairs})",
+            train_eval=tr_idx, test_eval=te_idx, bias_bound=float(np.sqrt(q_var.sum())),
+        ))
+    return risks
 
 
 def lifted_risk_subsampled(
     kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows,
-    k: int, settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
+    k: int, settings: RiskSettings, rng: np.random.Generator,
 ) -> Risk:
-    """The subsampling estimator of the module docstring, with standard errors.
+    """The subsampling estimator of one partition, reading ``rng``
+    (:func:`lifted_risk_subsampled_many`)."""
+    return lifted_risk_subsampled_many(kernel, X_train, [labels], X_test, k, settings, _one_stream(rng))[0]
 
-    ``X_train`` and ``X_test`` are arrays or :class:`Rows` (e.g. Dask row chunks). The
-    evaluation points are drawn first, then the pairs: the points depend only on the
-    stream, not on the partition (``cache``: in-memory rows only).
+
+def lifted_many(
+    kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], X_test: np.ndarray,
+    k: int, settings: RiskSettings, make_rng: Callable[[], np.random.Generator],
+) -> list[Risk]:
+    """Lifted risks of every partition ``labelings[i]``, in order, in one pass over the
+    kernel blocks: exact when n ≤ settings.exact_limit (:func:`lifted_risks`), else the
+    subsampling estimator with partition i reading the stream ``make_rng()``
+    (:func:`lifted_risk_subsampled_many`). The same numbers as :func:`lifted` of each
+    partition alone with the stream ``make_rng()``, up to the order of floating-point sums.
     """
-    X_train, X_test = as_rows(X_train), as_rows(X_test)
-    labels, nonempty = _labels_k(labels, k)
-    n = len(labels)
-    tr_idx = sample_points(n, settings.points, rng)
-    te_idx = sample_points(len(X_test), settings.points, rng)
-    sizes = np.bincount(labels, minlength=k).astype(np.float64)
-    q, q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
-    objective = (X_train.diag_sum(kernel) - np.sum(sizes * q)) / n
-    objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
-    Z = membership(labels, k)
-    args = (X_train, Z, q, q_var, nonempty, settings.budget)
-    tr, tr_se, tr_lab = risk_at_points(kernel, X_train, tr_idx, *args, "risk (train sample)", cache, "train")
-    te, te_se, te_lab = risk_at_points(kernel, X_test, te_idx, *args, "risk (test sample)", cache, "test")
-    return Risk(
-        train_risk=tr, objective=float(objective), test_risk=te,
-        train_nearest=tr_lab, test_labels=te_lab,
-        train_risk_se=tr_se, objective_se=objective_se, test_risk_se=te_se,
-        estimator=f"subsample(b={settings.points},pairs={settings.pairs})",
-        train_eval=tr_idx, test_eval=te_idx, bias_bound=float(np.sqrt(q_var.sum())),
-    )
+    if len(X_train) <= settings.exact_limit:
+        return lifted_risks(kernel, X_train, labelings, X_test, k, settings.budget)
+    return lifted_risk_subsampled_many(kernel, X_train, labelings, X_test, k, settings, make_rng)
 
 
 def lifted(
     kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    settings: RiskSettings, rng: np.random.Generator, cache: KernelCache | None = None,
+    settings: RiskSettings, rng: np.random.Generator,
 ) -> Risk:
-    """Lifted risks: exact when n ≤ settings.exact_limit, else the subsampling estimator.
-
-    ``cache`` (optional): kernel blocks shared by every row of a run (an m-list), see
-    :class:`~kktheory.gram.KernelCache`; the numbers do not depend on it.
-    """
-    if len(X_train) <= settings.exact_limit:
-        return lifted_risk(kernel, X_train, labels, X_test, k, settings.budget, cache)
-    return lifted_risk_subsampled(kernel, X_train, labels, X_test, k, settings, rng, cache)
+    """Lifted risks of one partition: exact when n ≤ settings.exact_limit, else the
+    subsampling estimator reading ``rng`` (:func:`lifted_many`)."""
+    return lifted_many(kernel, X_train, [labels], X_test, k, settings, _one_stream(rng))[0]
 
 
 def cluster_means(F: np.ndarray, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

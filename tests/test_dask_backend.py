@@ -85,6 +85,25 @@ def test_subsampled_risk_same_on_chunks() -> None:
     assert b.estimator == a.estimator
 
 
+def test_batched_subsampled_risk_same_on_chunks() -> None:
+    """lifted_many on chunks: each partition's numbers are those of its estimator alone."""
+    X, X_test = data(400), data(150, seed=5)
+    rng = np.random.default_rng(2)
+    labelings = [rng.integers(0, 4, size=400), rng.integers(0, 3, size=400)]  # the second: cluster 3 empty
+    kernel = KERNELS[0]
+    settings = RiskSettings(2**30, exact_limit=0, points=60, pairs=500)
+    many = dask_backend.lifted_many(
+        kernel, da.from_array(X, chunks=(64, 4)), labelings, da.from_array(X_test, chunks=(50, 4)),
+        4, settings, lambda: np.random.default_rng(9),
+    )
+    for labels, b in zip(labelings, many):
+        a = lifted_risk_subsampled(kernel, X, labels, X_test, 4, settings, np.random.default_rng(9))
+        for name in ("train_risk", "objective", "test_risk", "train_risk_se", "objective_se", "test_risk_se"):
+            assert getattr(b, name) == pytest.approx(getattr(a, name), rel=1e-10), name
+        np.testing.assert_array_equal(a.train_eval, b.train_eval)
+        np.testing.assert_array_equal(a.test_labels, b.test_labels)
+
+
 @pytest.mark.parametrize("sketch", dask_backend.supported_sketches())
 def test_features_equal_in_memory(sketch: str) -> None:
     """Same landmarks (nested over a list of m) and the same features on chunks."""

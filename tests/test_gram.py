@@ -1,4 +1,4 @@
-"""Kernel blocks as operators and the per-run kernel cache, against dense numpy."""
+"""Kernel blocks as operators, against dense numpy."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 from kktheory import gram, memory
-from kktheory.gram import Gram, KernelBlock, KernelCache
+from kktheory.gram import Gram, KernelBlock
 from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted, lifted_risk_subsampled
 
 SIGMA = 1.3
 
@@ -68,63 +67,3 @@ def test_gram_columns_and_indexed_products(store: bool) -> None:
     np.testing.assert_allclose(g.times(V), K @ V, atol=1e-12)
     np.testing.assert_allclose(g.diag, np.ones(60))
 
-
-def test_cache_holds_until_the_allowance_then_recomputes() -> None:
-    rng = np.random.default_rng(3)
-    X, Xt = rng.standard_normal((20, 2)), rng.standard_normal((10, 2))
-    kernel = Kernel("gaussian", sigma=SIGMA)
-    cache = KernelCache(kernel, X, 2**30, allowance=20 * 20 * 8 + 10 * 20 * 8 - 1)
-    train = cache.block(KernelCache.key("train"), X)
-    test = cache.block(KernelCache.key("test"), Xt)
-    assert train.stored and not test.stored  # the second block does not fit what is left
-    assert cache.block(KernelCache.key("train"), X) is train
-    assert cache.used == 20 * 20 * 8
-    assert KernelCache.key("train", np.array([1, 2])) != KernelCache.key("train", np.array([1, 3]))
-    W = rng.standard_normal((20, 2))
-    np.testing.assert_allclose(test.times(W), dense_gaussian(Xt, X) @ W, atol=1e-12)
-    assert cache.serves(kernel, X) and not cache.serves(kernel, X.copy())
-    assert not cache.serves(Kernel("gaussian", sigma=2 * SIGMA), X)
-
-
-def _data(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((120, 3))
-    return X, rng.standard_normal((50, 3)), rng.integers(0, 4, 120)
-
-
-def test_exact_risk_from_the_cache_equals_blocked_and_brute_force() -> None:
-    X, Xt, labels = _data(4)
-    kernel = Kernel("gaussian", sigma=SIGMA)
-    settings = RiskSettings(2**30, exact_limit=10**6, points=10, pairs=10)
-    cache = KernelCache(kernel, X, 2**30)
-    plain = lifted(kernel, X, labels, Xt, 4, settings, np.random.default_rng(0))
-    for other in (labels, (labels + 1) % 4):  # two partitions through one cache
-        cached = lifted(kernel, X, other, Xt, 4, settings, np.random.default_rng(0), cache)
-        ref = lifted(kernel, X, other, Xt, 4, settings, np.random.default_rng(0))
-        for key in ("train_risk", "objective", "test_risk"):
-            assert getattr(cached, key) == pytest.approx(getattr(ref, key), rel=1e-12)
-    assert all(b.stored for b in cache._blocks.values()) and len(cache._blocks) == 2
-    # brute force of the first partition's objective: (1/n) Σ_j Σ_{i∈C_j} ‖φ_i − c_j‖²
-    K = dense_gaussian(X, X)
-    obj = sum(np.trace(K[np.ix_(c, c)]) - K[np.ix_(c, c)].sum() / len(c)
-              for c in (np.flatnonzero(labels == j) for j in range(4))) / len(X)
-    assert plain.objective == pytest.approx(obj, rel=1e-12)
-    with pytest.raises(ValueError, match="another kernel"):
-        lifted(Kernel("linear"), X, labels, Xt, 4, settings, np.random.default_rng(0), cache)
-
-
-def test_subsampled_points_do_not_depend_on_the_partition_and_cache_gives_same_numbers() -> None:
-    X, Xt, labels = _data(5)
-    kernel = Kernel("gaussian", sigma=SIGMA)
-    settings = RiskSettings(2**30, exact_limit=10, points=30, pairs=50)
-    cache = KernelCache(kernel, X, 2**30)
-    a = lifted_risk_subsampled(kernel, X, labels, Xt, 4, settings, np.random.default_rng(7))
-    b = lifted_risk_subsampled(kernel, X, labels[::-1].copy(), Xt, 4, settings, np.random.default_rng(7))
-    np.testing.assert_array_equal(a.train_eval, b.train_eval)
-    np.testing.assert_array_equal(a.test_eval, b.test_eval)
-    c = lifted_risk_subsampled(kernel, X, labels, Xt, 4, settings, np.random.default_rng(7), cache)
-    d = lifted_risk_subsampled(kernel, X, labels[::-1].copy(), Xt, 4, settings, np.random.default_rng(7), cache)
-    assert len(cache._blocks) == 2  # one block per sample, shared by both partitions
-    for x, y in ((a, c), (b, d)):
-        for key in ("train_risk", "objective", "test_risk", "train_risk_se", "test_risk_se"):
-            assert getattr(x, key) == pytest.approx(getattr(y, key), rel=1e-12)

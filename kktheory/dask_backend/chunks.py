@@ -8,13 +8,21 @@ the rows of sampled points. Dask is imported inside the functions (optional extr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.risk import Risk, RiskSettings, Rows, lifted_risk_subsampled, sq_dist_to_centroids
+from kktheory.risk import (
+    Risk,
+    RiskSettings,
+    Rows,
+    lifted_risk_subsampled,
+    lifted_risk_subsampled_many,
+    sq_dist_to_centroids,
+)
 
 INSTALL = 'the optional extra: pip install -e ".[dask]" (dask[array,distributed], dask-ml)'
 
@@ -206,6 +214,19 @@ def lifted_risk(
 ) -> Risk:
     """Lifted risks by the subsampling estimator of :mod:`kktheory.risk` on row chunks."""
     return lifted_risk_subsampled(kernel, DaskRows(X_train), labels, DaskRows(X_test), k, settings, rng)
+
+
+def lifted_many(
+    kernel: Kernel, X_train: Any, labelings: Sequence[np.ndarray], X_test: Any, k: int,
+    settings: RiskSettings, make_rng: Callable[[], np.random.Generator],
+) -> list[Risk]:
+    """Lifted risks of every partition ``labelings[i]`` by the subsampling estimator on row
+    chunks, partition i reading the stream ``make_rng()``: the cross sums at the sampled
+    points are one pass over the chunks for all partitions
+    (:func:`kktheory.risk.lifted_risk_subsampled_many`)."""
+    return lifted_risk_subsampled_many(
+        kernel, DaskRows(X_train), labelings, DaskRows(X_test), k, settings, make_rng,
+    )
 
 
 def lifted_distances(
