@@ -5,8 +5,14 @@ nested for a list of m) → clustering → risk (lifted or projected centroids,
 :mod:`kktheory.risk`), excess risk and metrics → row → store. Every row's identity
 (:func:`row_identity`) is the resolved config with the single resolved m and its rule; its
 hash names the run file, so m=10 run alone and m=10 inside ``m=[10,20,40]`` are the same
-run, computed once. ``time_total`` is the method's cost (load, embed, cluster, evaluate);
-``time_reference`` is reported apart.
+run, computed once (with ``clustering.warm_start`` a smaller m's row also records the
+larger m it started from, ``warm_start_from``). ``time_total`` is the method's cost (load,
+embed, cluster, evaluate); ``time_reference`` is reported apart.
+
+The partitions of a list of m are evaluated together (:class:`RowWriter`): one pass over
+the kernel blocks gives the lifted risks of all of them (:func:`kktheory.risk.lifted_many`),
+so rows are written once the list is clustered; with bound checks or projected centroids,
+which read each m's features, every m is evaluated and written as it comes.
 
 The method itself — kernel from the training points, sketch (nested over a list of m),
 features, partition, centroid rule and risk — is :class:`Method`, a run without its data.
