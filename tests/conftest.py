@@ -36,3 +36,13 @@ def cli(tmp_path):
 
     call.results = tmp_path / "results"
     return call
+
+
+@pytest.fixture(autouse=True, scope="session")
+def table_cache(tmp_path_factory):
+    """The session's parsed-table cache (kktheory.datasets.table_cache) in a temporary
+    folder instead of ~/.cache/kktheory; subprocesses inherit it."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("KKTHEORY_CACHE", str(tmp_path_factory.mktemp("kktheory-cache")))
+    yield
+    patch.undo()

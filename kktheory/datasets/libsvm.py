@@ -32,6 +32,8 @@ the LIBSVM site is ``pendigits``/``pendigits.t`` with features 0..100; ``pendigi
 (features / 100, in ../shared/datasets) is read first when both are present.
 
 A missing file ends with a :class:`DataError` naming the file, the folder and its URL.
+Parsed tables are cached on disk (:mod:`kktheory.datasets.table_cache`): a8a's 1.3 s of
+parsing becomes a memory-mapped read.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Optional
 import numpy as np
 
 from kktheory.datasets.base import FileConfig, Table, encode_labels, find_file, register_table, resolve_data_dir
+from kktheory.datasets.table_cache import cached_table
 from kktheory.errors import DataError
 
 LIBSVM_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets"
@@ -109,14 +112,18 @@ def read_libsvm(name: str, data_dir: Optional[str]) -> Table:
     paths = [_require(name, spec, folder, spec.train)]
     if spec.test is not None:
         paths.append(_require(name, spec, folder, spec.test))
-    try:
-        parts = load_svmlight_files([str(p) for p in paths], n_features=spec.n_features, zero_based=False)
-    except ValueError as exc:
-        raise DataError(f"dataset {name}: cannot parse {', '.join(map(str, paths))}: {exc}") from exc
-    X = np.vstack([m.toarray() for m in parts[0::2]])
-    y, classes = encode_labels(np.concatenate(parts[1::2]))
-    n_own = parts[0].shape[0] if spec.test is not None else None
-    return Table(X, y, n_own, 1.0, {"files": [str(p) for p in paths], "classes": classes.tolist()})
+
+    def parse() -> Table:
+        try:
+            parts = load_svmlight_files([str(p) for p in paths], n_features=spec.n_features, zero_based=False)
+        except ValueError as exc:
+            raise DataError(f"dataset {name}: cannot parse {', '.join(map(str, paths))}: {exc}") from exc
+        X = np.vstack([m.toarray() for m in parts[0::2]])
+        y, classes = encode_labels(np.concatenate(parts[1::2]))
+        n_own = parts[0].shape[0] if spec.test is not None else None
+        return Table(X, y, n_own, 1.0, {"files": [str(p) for p in paths], "classes": classes.tolist()})
+
+    return cached_table(f"libsvm-{name}", paths, parse)
 
 
 def _register(name: str) -> None:
