@@ -41,6 +41,7 @@ from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
+from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
@@ -169,6 +170,11 @@ class Method:
         validate_kernel(self.kernel)
         check_centroids(self.centroids, self.sketch.name)
         self.clusterer().validate()
+        if self.warm_start and not self.sketch_class.runs_clusterer:
+            raise ConfigError(
+                "clustering.warm_start", True,
+                f"false with sketch={self.sketch.name} (its partition does not run the clusterer)",
+            )
         probe = self.sketch_class(self.sketch, self.context(n))
         for m in ms:
             probe.validate(m)
@@ -401,12 +407,16 @@ def _compute(
     try:
         for fit in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
             waiting.append(Awaiting.of(fit, keep=not deferred))
+            del fit  # with deferred evaluation only the labels and row columns stay
             if not deferred:
-                writer.write(waiting)
-                waiting = []
-    except Exception:  # an m that fails does not lose the rows of the m fitted before it
-        writer.write(waiting)
-        raise
+                batch, waiting = waiting, []
+                writer.write(batch)
+    except Exception as failure:  # the m fitted before a failing one still get their rows
+        try:
+            writer.write(waiting)
+        except Exception:
+            pass  # the first failure is the one to report
+        raise failure
     writer.write(waiting)
     return outcome
 
@@ -432,11 +442,23 @@ class RowWriter:
     outcome: RunOutcome
 
     def write(self, waiting: list[Awaiting]) -> None:
-        """Evaluate the waiting partitions together, then build, store and record their rows.
+        """Evaluate the waiting partitions together (in groups of :meth:`group_size`), then
+        build, store and record their rows.
 
         ``time_evaluate`` of a row is its share of the joint evaluation (the pass over the
         kernel blocks divided by ``evaluated_together``) plus its own scores.
         """
+        size = self.group_size()
+        for start in range(0, len(waiting), size):
+            self._write_group(waiting[start : start + size])
+
+    def group_size(self) -> int:
+        """Partitions per joint evaluation: their stacked memberships and cross sums
+        ((n + n_test) × k float64 each, three such arrays) within a quarter of the budget."""
+        per = 3 * (len(self.X_train) + len(self.X_test)) * self.method.k * 8
+        return max(1, int(self.spec.budget // 4 // per))
+
+    def _write_group(self, waiting: list[Awaiting]) -> None:
         if not waiting:
             return
         t0 = time.perf_counter()

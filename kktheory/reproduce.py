@@ -33,7 +33,7 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
@@ -323,9 +323,17 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     return verdict
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with bad arguments reported in one line (exit status 2), without usage."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (--help shows the usage)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     entries = catalogue()
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m kktheory.reproduce", description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -342,7 +350,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{e.name:24s} {e.title}: {e.claim}")
         return 0
     if args.name is None:
-        parser.print_usage(sys.stderr)
         print(f"config error: name=None: one of all, {', '.join(entries)} (--list describes them)",
               file=sys.stderr)
         return 2

@@ -67,24 +67,6 @@ def test_dask_rows_equal_rows(kernel: Kernel) -> None:
     np.testing.assert_allclose(drows.paired(kernel, ia, ib, budget), brute, rtol=1e-12)
 
 
-def test_subsampled_risk_same_on_chunks() -> None:
-    """The subsampling estimator draws the same pairs and points whatever the data access."""
-    X, X_test = data(400), data(150, seed=5)
-    labels = np.random.default_rng(2).integers(0, 4, size=400)
-    kernel = KERNELS[0]
-    settings = RiskSettings(2**30, exact_limit=0, points=60, pairs=500)
-    a = lifted_risk_subsampled(kernel, X, labels, X_test, 4, settings, np.random.default_rng(9))
-    b = dask_backend.lifted_risk(
-        kernel, da.from_array(X, chunks=(64, 4)), labels, da.from_array(X_test, chunks=(50, 4)),
-        4, settings, np.random.default_rng(9),
-    )
-    for name in ("train_risk", "objective", "test_risk", "train_risk_se", "objective_se", "test_risk_se", "bias_bound"):
-        assert getattr(b, name) == pytest.approx(getattr(a, name), rel=1e-10), name
-    np.testing.assert_array_equal(a.test_eval, b.test_eval)
-    np.testing.assert_array_equal(a.test_labels, b.test_labels)
-    assert b.estimator == a.estimator
-
-
 def test_batched_subsampled_risk_same_on_chunks() -> None:
     """lifted_many on chunks: each partition's numbers are those of its estimator alone."""
     X, X_test = data(400), data(150, seed=5)

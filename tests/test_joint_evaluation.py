@@ -64,3 +64,26 @@ def test_a_failing_m_keeps_the_rows_fitted_before_it(tmp_path, monkeypatch):
         run(make_cfg(*BASE, "m=[10,20]", f"results_dir={tmp_path}"))
     done = Store(tmp_path).load()
     assert list(done.m) == [10]
+
+
+def test_groups_within_the_budget(tmp_path, monkeypatch):
+    from kktheory.experiment import RowWriter
+
+    monkeypatch.setattr(RowWriter, "group_size", lambda self: 2)
+    listed = rows(tmp_path, "m=[10,20,40]")
+    assert sorted(listed.evaluated_together) == [1, 2, 2]
+
+
+def test_a_failing_evaluation_is_reported_once(tmp_path, monkeypatch):
+    from kktheory.experiment import Method
+
+    calls = []
+
+    def failing(self, *args, **kwargs):
+        calls.append(1)
+        raise RuntimeError("evaluation failed")
+
+    monkeypatch.setattr(Method, "risks", failing)
+    with pytest.raises(RuntimeError, match="evaluation failed") as info:
+        run(make_cfg(*BASE, "m=[10,20]", "centroids=projected", f"results_dir={tmp_path}"))
+    assert len(calls) == 1 and info.value.__context__ is None

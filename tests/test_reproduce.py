@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from kktheory import reproduce
 from kktheory.report import catalogue
@@ -88,6 +89,12 @@ def test_unknown_or_missing_name_is_a_one_line_error(capsys):
     assert reproduce.main(["nope"]) == 2
     assert "config error: name='nope': one of all, calandriello_fig1" in capsys.readouterr().err
     assert reproduce.main([]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit) as exit_:
+        reproduce.main(["all", "--scale", "huge"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--scale" in err[0] and "huge" in err[0]
     assert reproduce.main(["--list"]) == 0
     assert "theory_rates" in capsys.readouterr().out
 

@@ -101,3 +101,37 @@ def test_warm_centers_fill_an_empty_cluster_with_the_farthest_point():
     C = warm_centers(F, labels, 3)
     np.testing.assert_allclose(C[:2, 0], [0.5, 17.0])
     assert C[2, 0] == 30.0  # 13 from its own mean 17, the farthest point
+
+
+def test_a_warm_row_depends_on_every_larger_m_of_its_list(grid, tmp_path):
+    results, df = grid
+    shorter = rows(tmp_path / "shorter", "m=[10,20]", "clustering.warm_start=true").set_index("m")
+    longer = df.set_index("m")
+    assert shorter.loc[20, "run_id"] == rows(tmp_path / "alone", "m=20").run_id.iloc[0]
+    assert shorter.loc[10, "run_id"] != longer.loc[10, "run_id"]
+    assert shorter.loc[10, "warm_start_from"] == "[20]"
+
+
+def test_stored_middle_row_starts_the_smaller_m(grid):
+    results, df = grid
+    store = Store(results)
+    ids = df.set_index("m").run_id
+    before = {m: store.arrays(ids[m])["train_labels"] for m in (10, 40)}
+    for m in (10, 40):
+        store.row_path(ids[m]).unlink()
+    again = rows(results, "m=[10,20,40]", "clustering.warm_start=true")
+    assert sorted(again.m) == [10, 40]  # 20 is read from the store, not recomputed
+    for m in (10, 40):
+        np.testing.assert_array_equal(store.arrays(ids[m])["train_labels"], before[m])
+
+
+@pytest.mark.parametrize("sketch", ["exact", "two_step"])
+def test_sketches_that_do_not_run_the_clusterer_refuse_warm_start(tmp_path, sketch):
+    from tests.inprocess import run_inprocess
+
+    res = run_inprocess("n=60", "n_test=30", "k=3", "m=[8,16]", f"sketch={sketch}",
+                        "clustering.warm_start=true", results_dir=tmp_path / "results")
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "clustering.warm_start" in lines[0] and sketch in lines[0]
+    assert not (tmp_path / "results" / "runs").exists() or not list((tmp_path / "results" / "runs").iterdir())

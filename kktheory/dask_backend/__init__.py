@@ -56,7 +56,6 @@ from kktheory.dask_backend.chunks import (
     is_dask,
     lifted_distances,
     lifted_many,
-    lifted_risk,
     mean_sq_dist_to_mean,
     persisted,
     require_dask,
@@ -76,7 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DaskRows", "as_rows_array", "check", "check_run", "cluster_means", "features", "fit",
-    "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_many", "lifted_risk", "rows_of",
+    "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_many", "rows_of",
     "session", "supported_sketches",
 ]
 

@@ -19,7 +19,6 @@ from kktheory.risk import (
     Risk,
     RiskSettings,
     Rows,
-    lifted_risk_subsampled,
     lifted_risk_subsampled_many,
     sq_dist_to_centroids,
 )
@@ -206,14 +205,6 @@ def _pair_values(
     if Xb is None:
         return Rows(Xa).paired(kernel, la, lb, budget)
     return Rows(np.concatenate([Xa, Xb])).paired(kernel, la, lb + len(Xa), budget)
-
-
-def lifted_risk(
-    kernel: Kernel, X_train: Any, labels: np.ndarray, X_test: Any, k: int,
-    settings: RiskSettings, rng: np.random.Generator,
-) -> Risk:
-    """Lifted risks by the subsampling estimator of :mod:`kktheory.risk` on row chunks."""
-    return lifted_risk_subsampled(kernel, DaskRows(X_train), labels, DaskRows(X_test), k, settings, rng)
 
 
 def lifted_many(

@@ -65,6 +65,8 @@ class Sketch:
     is_projection: ClassVar[bool] = False
     #: False for comparator methods that produce a partition without an embedding
     is_embedding: ClassVar[bool] = True
+    #: True when ``partition`` runs the configured clusterer (so clustering.warm_start applies)
+    runs_clusterer: ClassVar[bool] = True
 
     def __init__(self, params: Any, ctx: SketchContext) -> None:
         self.params = params

@@ -57,6 +57,7 @@ class Exact(Sketch):
 
     is_projection = True  # onto span{φ(x_i)}: residual is defined, projected = lifted
     is_embedding = False  # the partition comes from Lloyd on K, not from k-means on features
+    runs_clusterer = False
 
     def validate(self, m: int) -> None:
         p = self.params

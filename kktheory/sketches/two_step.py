@@ -65,6 +65,7 @@ class TwoStep(Nystrom):
 
     is_projection = False
     is_embedding = False
+    runs_clusterer = False  # Chitta's iterations from random balanced memberships
 
     def partition(
         self,
