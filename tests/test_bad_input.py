@@ -119,6 +119,7 @@ CASES = [
     (("clustering=localsearch", "clustering.Z=-1"), "clustering.Z="),
     (("clustering=minibatch", "clustering.warm_start=true"), "clustering.warm_start"),
     (("backend=dask", "clustering.warm_start=true"), "clustering.warm_start="),
+    (("backend=dask", "clustering.algorithm=elkan"), "clustering.algorithm="),
 ]
 
 

@@ -124,6 +124,11 @@ def check(method: "Method") -> None:
             "clustering", method.clustering.name,
             "kmeanspp with backend=dask (run as dask-ml KMeans with k-means|| seeding)",
         )
+    if getattr(method.clustering, "algorithm", "lloyd") != "lloyd":
+        raise ConfigError(
+            "clustering.algorithm", method.clustering.algorithm,
+            "lloyd with backend=dask (dask-ml KMeans runs Lloyd's iterations only)",
+        )
     if method.warm_start:
         raise ConfigError(
             "clustering.warm_start", True, "false with backend=dask (dask-ml KMeans takes no warm start)",
