@@ -139,12 +139,13 @@ def test_errors(mnist_data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 RSS_SCRIPT = """
-import json, resource, sys
+import json, sys
 from kktheory.datasets.augmented_mnist import AugmentedMnistConfig, generate
 from kktheory.datasets.mnist import mnist_arrays
+from kktheory.memory import peak_rss_mb
 images, _, _ = mnist_arrays(None, False)
 report = generate(images[:60000], AugmentedMnistConfig(cache_dir=sys.argv[2]), int(sys.argv[1]))
-print(json.dumps({"peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+print(json.dumps({"peak_rss_bytes": peak_rss_mb() * 2**20,
                   "path": report.path, "images_per_s": report.images_per_s, "bytes": report.bytes_on_disk}))
 """
 

@@ -55,6 +55,20 @@ def check_whole(results, n_train: int) -> None:
     assert not list((results / "runs").glob(".*.tmp"))
 
 
+# -- peak RSS --------------------------------------------------------------------------------
+def test_peak_rss_of_a_child_is_its_own():
+    """A process started by a large one reports its own peak (ru_maxrss would carry the
+    parent's across fork + exec), and the peak follows what it touches."""
+    big = np.ones(2**27)  # 1 GiB touched in this process
+    code = ("import numpy as np; from kktheory.memory import peak_rss_mb; a = peak_rss_mb(); "
+            "b = np.ones(2**25); print(a, peak_rss_mb())")  # then 256 MiB touched
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT).stdout.split()
+    before, after = float(out[0]), float(out[1])
+    assert big.sum() == 2**27 and before < 500
+    assert 200 < after - before < 320
+
+
 # -- memory guard ----------------------------------------------------------------------------
 def validate(cfg) -> RunSpec:
     """What a run checks before drawing data: build_spec, then the method for every m."""
