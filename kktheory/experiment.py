@@ -23,6 +23,7 @@ With ``backend=dask`` the same steps run on Dask row chunks (:mod:`kktheory.dask
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import subprocess
 import time
@@ -251,7 +252,7 @@ class Method:
         the others evaluated with it. Projected: exact, from each fit's sketch and features.
         """
         if self.centroids == "projected":
-            return [self._projected(kernel, X_train, X_test, fit) for fit in fits]
+            return [self._projected(X_train, X_test, fit) for fit in fits]
 
         def make_rng() -> np.random.Generator:
             return component_rng(self.seed, "risk")
@@ -262,7 +263,7 @@ class Method:
             return dask_backend.lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
         return lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
 
-    def _projected(self, kernel: Kernel, X_train: Any, X_test: Any, fit: Fitted | None) -> Risk:
+    def _projected(self, X_train: Any, X_test: Any, fit: Fitted | None) -> Risk:
         if fit is None:
             raise ValueError("projected risks need the fitted sketch")
         sketch, part = fit.sketch, fit.partition
@@ -411,12 +412,10 @@ def _compute(
             if not deferred:
                 batch, waiting = waiting, []
                 writer.write(batch)
-    except Exception as failure:  # the m fitted before a failing one still get their rows
-        try:
+    except Exception:  # the m fitted before a failing one still get their rows
+        with contextlib.suppress(Exception):  # the first failure is the one to report
             writer.write(waiting)
-        except Exception:
-            pass  # the first failure is the one to report
-        raise failure
+        raise
     writer.write(waiting)
     return outcome
 

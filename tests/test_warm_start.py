@@ -104,7 +104,7 @@ def test_warm_centers_fill_an_empty_cluster_with_the_farthest_point():
 
 
 def test_a_warm_row_depends_on_every_larger_m_of_its_list(grid, tmp_path):
-    results, df = grid
+    _, df = grid
     shorter = rows(tmp_path / "shorter", "m=[10,20]", "clustering.warm_start=true").set_index("m")
     longer = df.set_index("m")
     assert shorter.loc[20, "run_id"] == rows(tmp_path / "alone", "m=20").run_id.iloc[0]
