@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+
+from kktheory.store import load
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,6 +29,30 @@ def run_files(results_dir: Path) -> list[Path]:
     """Finished run files (rows) in a results folder."""
     runs = results_dir / "runs"
     return sorted(runs.glob("*.parquet")) if runs.exists() else []
+
+
+#: a 12-run sweep (4 seeds × 3 m) used by the interruption tests
+SWEEP = ("-m", "n=300", "n_test=100", "k=3", "m=[8,16,32]", "seed=0,1,2,3")
+
+
+def check_whole(results: Path, n_train: int) -> None:
+    """Every row file holds one readable row with its sidecar; no temporary file is left."""
+    for p in run_files(results):
+        assert len(pd.read_parquet(p)) == 1
+        assert np.load(p.with_suffix(".npz"))["train_labels"].shape == (n_train,)
+    assert not list((results / "runs").glob(".*.tmp"))
+
+
+def check_rerun_completes(results: Path, done: set[str]) -> None:
+    """Rerunning :data:`SWEEP` after an interruption adds exactly the missing rows: 12 unique
+    runs, every (seed, m) once, the files written before kept, all of them whole."""
+    rerun = run_cli(*SWEEP, results_dir=results)
+    assert rerun.returncode == 0, rerun.stderr
+    rows = load(results)
+    assert len(rows) == 12 and rows.run_id.is_unique
+    assert sorted(zip(rows.seed, rows.m)) == sorted((s, m) for s in range(4) for m in (8, 16, 32))
+    assert done <= {p.name for p in run_files(results)}
+    check_whole(results, 300)
 
 
 @pytest.fixture

@@ -9,12 +9,8 @@ import sys
 import time
 
 import numpy as np
-import pandas as pd
 
-from kktheory.store import load
-from tests.conftest import ROOT, run_cli, run_files
-
-SWEEP = ("-m", "n=300", "n_test=100", "k=3", "m=[8,16,32]", "seed=0,1,2,3")
+from tests.conftest import ROOT, SWEEP, check_rerun_completes, check_whole, run_files
 
 
 def test_sigkill_then_rerun_completes_exactly_the_missing_runs(tmp_path):
@@ -28,15 +24,6 @@ def test_sigkill_then_rerun_completes_exactly_the_missing_runs(tmp_path):
     time.sleep(delay)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    done_before = {p.name for p in run_files(results)}
-    for p in run_files(results):  # every row present is whole, with its sidecar
-        assert len(pd.read_parquet(p)) == 1
-        assert np.load(p.with_suffix(".npz"))["train_labels"].shape == (300,)
-    rerun = run_cli(*SWEEP, results_dir=results)
-    assert rerun.returncode == 0, rerun.stderr
-    rows = load(results)
-    assert len(rows) == 12 and rows.run_id.is_unique
-    assert sorted(zip(rows.seed, rows.m)) == sorted((s, m) for s in range(4) for m in (8, 16, 32))
-    assert done_before <= {p.name for p in run_files(results)}
-    assert not list((results / "runs").glob(".*.tmp"))
+    check_whole(results, 300)  # every row present is whole, with its sidecar
+    check_rerun_completes(results, {p.name for p in run_files(results)})
     assert len(list((results / "runs").glob("*.npz"))) == 12

@@ -12,7 +12,6 @@ import sys
 import time
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from kktheory import memory
@@ -23,11 +22,16 @@ from kktheory.errors import MemoryBudgetError
 from kktheory.experiment import Method
 from kktheory.kernels import Kernel
 from kktheory.store import HOST, ORPHAN_AGE, Store, load
-from tests.conftest import ROOT, run_cli, run_files
+from tests.conftest import (
+    ROOT,
+    SWEEP,
+    check_rerun_completes,
+    check_whole,
+    run_files,
+)
 from tests.hydra_cfg import make_cfg
 from tests.inprocess import run_inprocess
 
-SWEEP = ("-m", "n=300", "n_test=100", "k=3", "m=[8,16,32]", "seed=0,1,2,3")
 ENV = dict(os.environ, KKTHEORY_PROGRESS="0")
 
 
@@ -45,14 +49,6 @@ def start(*args: str) -> subprocess.Popen:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
         preexec_fn=_default_sigint,
     )
-
-
-def check_whole(results, n_train: int) -> None:
-    """Every row file holds one readable row with its sidecar; no temporary file is left."""
-    for p in run_files(results):
-        assert len(pd.read_parquet(p)) == 1
-        assert np.load(p.with_suffix(".npz"))["train_labels"].shape == (n_train,)
-    assert not list((results / "runs").glob(".*.tmp"))
 
 
 # -- peak RSS --------------------------------------------------------------------------------
@@ -167,13 +163,7 @@ def test_ctrl_c_leaves_whole_files_and_the_rerun_completes(tmp_path):
     check_whole(results, 300)
     done = {p.name for p in run_files(results)}
     assert 1 <= len(done) < 12
-    rerun = run_cli(*SWEEP, results_dir=results)
-    assert rerun.returncode == 0, rerun.stderr
-    rows = load(results)
-    assert len(rows) == 12 and rows.run_id.is_unique
-    assert sorted(zip(rows.seed, rows.m)) == sorted((s, m) for s in range(4) for m in (8, 16, 32))
-    assert done <= {p.name for p in run_files(results)}
-    check_whole(results, 300)
+    check_rerun_completes(results, done)
 
 
 def test_sigterm_ends_with_one_line_and_no_temporary_file(tmp_path):
