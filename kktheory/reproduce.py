@@ -42,7 +42,8 @@ from kktheory.cli import CONFIG_DIR
 from kktheory.errors import UserError
 from kktheory.report import Entry, catalogue
 from kktheory.report.common import (
-    CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, failed_rows, not_run, ok_rows, update_index,
+    CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, attribute_shortfall, failed_rows, not_run, ok_rows,
+    paper_table, update_index,
 )
 
 ROOT = CONFIG_DIR.parent
@@ -294,7 +295,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         if entry.augment is not None:
             rows = entry.augment(rows)
         files = entry.draw(rows, out_dir)
-        verdict = entry.judge(rows)
+        verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
     elapsed = time.perf_counter() - t0
     log(f"{entry.name}: {verdict.status.upper()}")
     for line in verdict.text.splitlines():
@@ -318,6 +319,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
+        why=verdict.why,
+        paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
     )
     update_index(out_dir, record, list(catalogue()), pending_text)
     return verdict

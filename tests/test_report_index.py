@@ -61,7 +61,7 @@ def test_verdict_status_follows_the_checks():
     assert judge_checks([ok]).status == REPRODUCED
     v = judge_checks([ok, bad], "head")
     assert v.status == NOT_REPRODUCED
-    assert v.text.splitlines() == ["head", "✓ a: 1", "✗ b: 2"]
+    assert v.text.splitlines() == ["head", "✓ a: 1", "✗ b: 2 — why: claim fails"]
     assert judge_checks([]).status == NOT_RUN
     with pytest.raises(ValueError):
         Verdict("maybe", "")

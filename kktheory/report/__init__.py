@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from kktheory.report.common import Verdict
+from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
+from kktheory.report.decide import Estimate
 
 
 @dataclass(frozen=True)
@@ -24,9 +25,14 @@ class Entry:
 
     ``draw(rows, out_dir)`` writes the files (PNG and PDF, or Markdown and LaTeX) and
     returns their paths; ``judge(rows)`` is the claim rule, a pure function of the rows.
-    ``changes`` says, per scale, what differs from the paper's setup. ``augment(rows)``,
-    when given, adds derived columns before drawing and judging (recomputed from each
-    row's job config, column ``job_config``).
+    ``changes`` says, per scale, what differs from the paper's setup, and ``shortfall``
+    which cause that difference is (*scale* or *stand-in data*; a scale absent from it
+    runs the paper's own data at the paper's own size): a check failing there is
+    attributed to it, never to the paper (:func:`~kktheory.report.common.attribute_shortfall`).
+    ``paper_numbers`` are the values the paper reports, and ``observe(rows)`` the same
+    quantities measured here (by key), shown side by side in INDEX.md.
+    ``augment(rows)``, when given, adds derived columns before drawing and judging
+    (recomputed from each row's job config, column ``job_config``).
     """
 
     name: str
@@ -36,6 +42,9 @@ class Entry:
     draw: Callable[[pd.DataFrame, Path], list[Path]]
     judge: Callable[[pd.DataFrame], Verdict]
     changes: dict[str, str] = field(default_factory=dict)
+    shortfall: dict[str, str] = field(default_factory=lambda: {"small": CAUSE_SCALE})
+    paper_numbers: tuple[PaperNumber, ...] = ()
+    observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
     augment: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
 

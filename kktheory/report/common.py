@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,20 +28,71 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from kktheory.report.decide import FAIL, PASS, Decision, Estimate
+
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
 NOT_RUN = "not run"
-STATUSES = (REPRODUCED, NOT_REPRODUCED, NOT_RUN)
+STATUSES = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN)
+
+#: why a check is not reproduced (DESIGN-level vocabulary shown in INDEX.md's "why" column)
+CAUSE_SCALE = "scale"  # only a smaller scale than the paper's was run
+CAUSE_STAND_IN = "stand-in data"  # the paper's data are not available here; which stand-in
+CAUSE_READING = "reading"  # the paper is ambiguous; which reading was used, what the other gives
+CAUSE_CLAIM = "claim fails"  # faithful method at the paper's scale: the claim does not hold
+CAUSE_INCONCLUSIVE = "inconclusive"  # more runs needed (how many)
+CAUSES = (CAUSE_SCALE, CAUSE_STAND_IN, CAUSE_READING, CAUSE_CLAIM, CAUSE_INCONCLUSIVE)
 
 
 # -- verdicts ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Check:
-    """One part of a paper's claim: whether the rows satisfy it, and the numbers."""
+    """One part of a paper's claim: whether the rows satisfy it, and the numbers.
+
+    ``passed`` is True, False, or None for an inconclusive test (the confidence interval
+    straddles the margin; ``runs_needed`` then says how many runs would decide it).
+    ``cause`` says why a check that is not passed is not (one of :data:`CAUSES`, with
+    ``cause_detail``); a failed check without an explicit cause is *claim fails*, which
+    :func:`with_scale` turns into *scale* when the entry ran below the paper's scale.
+    """
 
     name: str
-    passed: bool
+    passed: bool | None
     detail: str
+    cause: str = ""
+    cause_detail: str = ""
+    runs_needed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.cause and self.cause not in CAUSES:
+            raise ValueError(f"cause must be one of {CAUSES}, got {self.cause!r}")
+        if self.passed is None and not self.cause:
+            object.__setattr__(self, "cause", CAUSE_INCONCLUSIVE)
+        elif self.passed is False and not self.cause:
+            object.__setattr__(self, "cause", CAUSE_CLAIM)
+        elif self.passed:
+            object.__setattr__(self, "cause", "")
+
+    @classmethod
+    def of(cls, name: str, decision: Decision, detail: str = "", cause: str = "",
+           cause_detail: str = "") -> Check:
+        """A check from a confidence-interval decision (:mod:`kktheory.report.decide`)."""
+        passed = {PASS: True, FAIL: False}.get(decision.status)
+        text = decision.text + (f"; {detail}" if detail else "")
+        return cls(name, passed, text, cause if passed is not True else "", cause_detail,
+                   decision.runs_needed if passed is None else None)
+
+    @property
+    def mark(self) -> str:
+        return {True: "✓", False: "✗", None: "?"}[self.passed]
+
+    @property
+    def why(self) -> str:
+        """The cause with its detail ('' for a passed check)."""
+        if self.passed:
+            return ""
+        return self.cause + (f" ({self.cause_detail})" if self.cause_detail else "")
 
 
 @dataclass(frozen=True)
@@ -58,24 +109,79 @@ class Verdict:
 
     @property
     def text(self) -> str:
-        """The observed numbers, one check per line."""
+        """The observed numbers, one check per line (with the cause of each one not passed)."""
         if not self.checks:
             return self.observed
-        lines = [f"{'✓' if c.passed else '✗'} {c.name}: {c.detail}" for c in self.checks]
+        lines = [f"{c.mark} {c.name}: {c.detail}" + (f" — why: {c.why}" if c.why else "") for c in self.checks]
         return "\n".join(([self.observed] if self.observed else []) + lines)
+
+    @property
+    def why(self) -> str:
+        """The distinct causes of the checks not passed, in order ('' when reproduced)."""
+        causes = dict.fromkeys(c.cause for c in self.checks if not c.passed and c.cause)
+        return ", ".join(causes)
 
 
 def judge_checks(checks: Sequence[Check], observed: str = "") -> Verdict:
-    """Reproduced when every check passes, otherwise not reproduced."""
+    """Not reproduced when a check fails; inconclusive when none fails but one is
+    undecided; reproduced when every check passes."""
     if not checks:
         return not_run("no check could be evaluated")
-    status = REPRODUCED if all(c.passed for c in checks) else NOT_REPRODUCED
+    if any(c.passed is False for c in checks):
+        status = NOT_REPRODUCED
+    elif any(c.passed is None for c in checks):
+        status = INCONCLUSIVE
+    else:
+        status = REPRODUCED
     return Verdict(status, observed, tuple(checks))
+
+
+def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Verdict:
+    """The verdict with every *claim fails* attributed to ``cause`` (*scale* or *stand-in
+    data*, with ``detail``) when the rows fall short of the paper's setup: a claim can only
+    be said to fail with the paper's data at the paper's scale. ``cause`` None: no shortfall."""
+    if cause is None:
+        return verdict
+    checks = tuple(
+        replace(c, cause=cause, cause_detail=detail) if c.passed is False and c.cause == CAUSE_CLAIM else c
+        for c in verdict.checks
+    )
+    return replace(verdict, checks=checks)
 
 
 def not_run(reason: str) -> Verdict:
     """The verdict of a claim whose rows are missing."""
     return Verdict(NOT_RUN, reason)
+
+
+# -- the papers' own numbers ------------------------------------------------------------------
+@dataclass(frozen=True)
+class PaperNumber:
+    """A value a paper reports: what it is, the value, and where the paper gives it.
+
+    ``key`` names the same quantity in the entry's ``observe(rows)`` (empty when nothing
+    here measures it, e.g. a baseline the catalogue does not run).
+    """
+
+    quantity: str
+    value: float
+    source: str  # table, figure or section of the paper
+    key: str = ""
+
+
+def paper_table(numbers: Sequence[PaperNumber], observed: dict[str, Estimate]) -> str:
+    """Markdown: the paper's numbers beside kktheory's (mean and 95 % CI), with the difference."""
+    if not numbers:
+        return ""
+    lines = ["| quantity | paper | source | kktheory (95% CI) | kktheory − paper |", "|---|---|---|---|---|"]
+    for p in numbers:
+        est = observed.get(p.key) if p.key else None
+        if est is None or not math.isfinite(est.value):
+            ours, diff = "not measured" if not p.key else "—", "—"
+        else:
+            ours, diff = est.text(), f"{est.value - p.value:+.3g}"
+        lines.append(f"| {p.quantity} | {p.value:g} | {p.source} | {ours} | {diff} |")
+    return "\n".join(lines)
 
 
 # -- rows -------------------------------------------------------------------------------
@@ -285,6 +391,8 @@ class IndexRecord:
     rows: str = ""
     when: str = ""
     tables: str = ""  # Markdown tables of the entry, shown inline
+    why: str = ""  # causes of the checks not passed
+    paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
 
 
 INDEX_JSON = "index.json"
@@ -310,15 +418,15 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         "edit by hand. Each entry states the paper's claim, the rule that judges it on the "
         "stored rows (kktheory/report/), the numbers observed, and the exact command.",
         "",
-        "| entry | paper | verdict | scale |",
-        "|---|---|---|---|",
+        "| entry | paper | verdict | why | scale |",
+        "|---|---|---|---|---|",
     ]
     for name in order:
         r = records.get(name)
         if r is None:
-            lines.append(f"| [{name}](#{name}) | | not run yet | |")
+            lines.append(f"| [{name}](#{name}) | | not run yet | | |")
         else:
-            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.scale.split(':')[0]} |")
+            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.scale.split(':')[0]} |")
     for name in order:
         lines += ["", f"## {name}", ""]
         r = records.get(name)
@@ -328,8 +436,9 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         lines += [
             f"**{r.title}.** Claim: {r.claim}",
             "",
-            f"**Verdict: {r.status}.**",
+            f"**Verdict: {r.status}.**" + (f" Why: {r.why}." if r.why else ""),
             "",
+            *(["The paper's numbers beside ours:", "", r.paper, ""] if r.paper else []),
             "Observed:",
             "",
             *[f"    {ln}" for ln in r.observed.splitlines()],

@@ -1,0 +1,195 @@
+"""Decisions over runs: a claim tested with a confidence interval against a stated margin.
+
+A check of a paper's claim is a statement about a mean over runs — a mean, or a
+difference of means — compared with a boundary that the paper justifies (its claimed
+effect, the precision of its own table). The estimate carries a Student-t confidence
+interval (two-sided level ``LEVEL``, i.e. each side at 97.5 %):
+
+- ``at_least(est, b)`` — the claim "value ≥ b": **pass** when the whole interval lies
+  above b, **fail** when it lies below, **inconclusive** when it contains b;
+- ``at_most(est, b)`` — the mirror image;
+- ``within(est, lo, hi)`` — equivalence (two one-sided tests): **pass** when the interval
+  lies inside [lo, hi], **fail** when it does not meet [lo, hi], **inconclusive** otherwise.
+
+There is no escape clause: a difference "within 2 standard errors of 0" is not evidence
+of no difference, it is an undecided test. An inconclusive decision says how many runs
+would decide it (:func:`runs_needed`): the smallest number r of runs per arm for which the
+interval's half-width t_{r−1}·s/√r falls below the distance from the observed value to
+the boundary, with the per-run spread s observed now (the same value and spread assumed).
+
+Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
+difference of two independent samples with Welch's standard error and degrees of
+freedom (:meth:`Estimate.difference`), a paired difference (:meth:`Estimate.paired`),
+or a number with a known standard error (:meth:`Estimate.known`, e.g. a randomized
+estimate's ``*_se``, normal quantile).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+LEVEL = 0.95
+PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+MAX_RUNS = 100_000  # runs_needed reports "more than this" beyond it
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its standard error, degrees of freedom and per-run spread.
+
+    ``unit_sd`` is the standard deviation of one run's contribution, so that with r runs
+    (per arm) the standard error would be ``unit_sd/√r`` (used by :func:`runs_needed`);
+    ``dof`` = inf means a normal quantile (a known standard error).
+    """
+
+    value: float
+    se: float
+    dof: float
+    runs: int
+    unit_sd: float
+
+    @classmethod
+    def mean_of(cls, x: Sequence[float]) -> Estimate:
+        """The mean of runs x with its Student-t standard error (n − 1 degrees of freedom)."""
+        a = _finite(x)
+        n = len(a)
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0, math.nan)
+        sd = float(a.std(ddof=1)) if n > 1 else math.nan
+        return cls(float(a.mean()), sd / math.sqrt(n), float(n - 1), n, sd)
+
+    @classmethod
+    def difference(cls, a: Sequence[float], b: Sequence[float]) -> Estimate:
+        """mean(a) − mean(b) of independent runs: Welch's standard error and degrees of freedom."""
+        x, y = _finite(a), _finite(b)
+        if len(x) < 2 or len(y) < 2:
+            v = float(x.mean() - y.mean()) if len(x) and len(y) else math.nan
+            return cls(v, math.nan, math.nan, min(len(x), len(y)), math.nan)
+        vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+        se = math.sqrt(vx + vy)
+        dof = (vx + vy) ** 2 / (vx**2 / (len(x) - 1) + vy**2 / (len(y) - 1)) if se > 0 else math.inf
+        unit = math.sqrt(x.var(ddof=1) + y.var(ddof=1))
+        return cls(float(x.mean() - y.mean()), se, float(dof), min(len(x), len(y)), unit)
+
+    @classmethod
+    def paired(cls, a: Sequence[float], b: Sequence[float]) -> Estimate:
+        """mean(a − b) of paired runs (same seeds)."""
+        return cls.mean_of(np.asarray(a, float) - np.asarray(b, float))
+
+    @classmethod
+    def known(cls, value: float, se: float) -> Estimate:
+        """A value whose standard error is known (normal quantile)."""
+        return cls(float(value), float(se), math.inf, 1, float(se))
+
+    def quantile(self, level: float = LEVEL) -> float:
+        """The two-sided interval's multiplier: t_{dof} (or z) at 1 − (1 − level)/2."""
+        p = 0.5 + level / 2
+        return float(stats.norm.ppf(p) if not math.isfinite(self.dof) else stats.t.ppf(p, self.dof))
+
+    def interval(self, level: float = LEVEL) -> tuple[float, float]:
+        """(lo, hi); the point itself when the spread is unknown (a single run)."""
+        if not math.isfinite(self.se):
+            return self.value, self.value
+        h = self.quantile(level) * self.se
+        return self.value - h, self.value + h
+
+    @property
+    def decidable(self) -> bool:
+        """Whether an interval exists (at least two runs, or a known standard error)."""
+        return math.isfinite(self.value) and math.isfinite(self.se)
+
+    def text(self, digits: int = 3) -> str:
+        lo, hi = self.interval()
+        if not self.decidable:
+            return f"{_g(self.value, digits)} (no interval: {self.runs} run)"
+        return f"{_g(self.value, digits)} [{_g(lo, digits)}, {_g(hi, digits)}]"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one test: status, the boundary and the runs that would decide it."""
+
+    status: str
+    estimate: Estimate
+    claim: str  # e.g. "≥ 0.01", "in [−0.01, 0.01]"
+    runs_needed: int | None = None  # inconclusive only: runs per arm that would decide
+
+    @property
+    def text(self) -> str:
+        s = f"{self.estimate.text()} (95% CI), claim {self.claim}"
+        if self.status == INCONCLUSIVE:
+            s += f"; undecided: {_runs_text(self.runs_needed, self.estimate.runs)}"
+        return s
+
+
+def at_least(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
+    """The claim value ≥ bound: pass above, fail below, inconclusive across."""
+    return _one_sided(est, bound, level, "≥")
+
+
+def at_most(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
+    """The claim value ≤ bound."""
+    return _one_sided(est, bound, level, "≤")
+
+
+def within(est: Estimate, lo: float, hi: float, level: float = LEVEL) -> Decision:
+    """The claim lo ≤ value ≤ hi (equivalence within a margin)."""
+    claim = f"in [{_g(lo)}, {_g(hi)}]"
+    if not est.decidable:
+        return Decision(INCONCLUSIVE, est, claim, None)
+    a, b = est.interval(level)
+    if lo <= a and b <= hi:
+        return Decision(PASS, est, claim)
+    if b < lo or a > hi:
+        return Decision(FAIL, est, claim)
+    boundary = lo if abs(est.value - lo) < abs(est.value - hi) else hi  # the nearer one decides
+    return Decision(INCONCLUSIVE, est, claim, runs_needed(est, boundary, level))
+
+
+def _one_sided(est: Estimate, bound: float, level: float, op: str) -> Decision:
+    claim = f"{op} {_g(bound)}"
+    if not est.decidable:
+        return Decision(INCONCLUSIVE, est, claim, None)
+    lo, hi = est.interval(level)
+    above, below = lo > bound, hi < bound
+    if (op == "≥" and above) or (op == "≤" and below):
+        return Decision(PASS, est, claim)
+    if (op == "≥" and below) or (op == "≤" and above):
+        return Decision(FAIL, est, claim)
+    return Decision(INCONCLUSIVE, est, claim, runs_needed(est, bound, level))
+
+
+def runs_needed(est: Estimate, boundary: float, level: float = LEVEL) -> int | None:
+    """Smallest r with t_{r−1}·unit_sd/√r < |value − boundary| (None: never, or no spread)."""
+    gap = abs(est.value - boundary)
+    s = est.unit_sd
+    if not (math.isfinite(gap) and math.isfinite(s)) or gap == 0.0:
+        return None
+    if s == 0.0:
+        return max(2, est.runs)
+    p = 0.5 + level / 2
+    z = float(stats.norm.ppf(p))
+    r = max(2, math.ceil((z * s / gap) ** 2))  # t > z: the normal estimate is a lower bound
+    while r <= MAX_RUNS and float(stats.t.ppf(p, r - 1)) * s / math.sqrt(r) >= gap:
+        r += 1
+    return r if r <= MAX_RUNS else None
+
+
+def _runs_text(r: int | None, have: int) -> str:
+    if r is None:
+        return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
+    return f"about {r} runs per arm would decide it ({have} now)"
+
+
+def _finite(x: Sequence[float]) -> np.ndarray:
+    a = np.asarray(x, dtype=float)
+    return a[np.isfinite(a)]
+
+
+def _g(x: float, digits: int = 3) -> str:
+    return "—" if x is None or not math.isfinite(x) else f"{x:.{digits}g}"

@@ -1,0 +1,97 @@
+"""Confidence-interval decisions (kktheory.report.decide) against hand-computed intervals."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from kktheory.report.common import (
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, Check,
+    judge_checks, attribute_shortfall,
+)
+from kktheory.report.decide import (
+    FAIL, INCONCLUSIVE as UNDECIDED, PASS, Estimate, at_least, at_most, runs_needed, within,
+)
+
+
+def t_interval(x):
+    x = np.asarray(x, float)
+    h = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))
+    return x.mean() - h, x.mean() + h
+
+
+def test_mean_interval_is_student_t():
+    x = [0.41, 0.39, 0.44, 0.40, 0.38]
+    assert Estimate.mean_of(x).interval() == pytest.approx(t_interval(x))
+
+
+def test_welch_difference():
+    a, b = [1.0, 1.2, 0.9, 1.1], [0.5, 0.7, 0.4, 0.6, 0.65, 0.55]
+    va, vb = np.var(a, ddof=1) / 4, np.var(b, ddof=1) / 6
+    dof = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 5)
+    h = stats.t.ppf(0.975, dof) * math.sqrt(va + vb)
+    d = np.mean(a) - np.mean(b)
+    assert Estimate.difference(a, b).interval() == pytest.approx((d - h, d + h))
+
+
+@pytest.mark.parametrize("x, bound, status", [
+    ([0.50, 0.52, 0.51, 0.49], 0.45, PASS),  # whole interval above
+    ([0.40, 0.42, 0.41, 0.39], 0.45, FAIL),  # whole interval below
+    ([0.40, 0.50, 0.45, 0.47], 0.45, UNDECIDED),  # straddles
+])
+def test_at_least(x, bound, status):
+    lo, hi = t_interval(x)
+    expected = PASS if lo > bound else FAIL if hi < bound else UNDECIDED
+    assert expected == status
+    assert at_least(Estimate.mean_of(x), bound).status == status
+    # −value ≤ −bound is the same claim
+    assert at_most(Estimate.mean_of(-np.asarray(x)), -bound).status == status
+
+
+def test_within_is_equivalence():
+    tight = [0.001, -0.002, 0.0005, 0.0015, -0.001]
+    assert within(Estimate.mean_of(tight), -0.01, 0.01).status == PASS
+    far = [0.05, 0.052, 0.049, 0.051]
+    assert within(Estimate.mean_of(far), -0.01, 0.01).status == FAIL
+    wide = [0.02, -0.02, 0.015, -0.01]
+    assert within(Estimate.mean_of(wide), -0.01, 0.01).status == UNDECIDED
+
+
+def test_one_run_is_never_decided():
+    d = at_least(Estimate.mean_of([0.9]), 0.1)
+    assert d.status == UNDECIDED and d.runs_needed is None
+
+
+def test_runs_needed_is_the_smallest_deciding_count():
+    est = Estimate.mean_of([0.40, 0.50, 0.45, 0.47])
+    bound = 0.43
+    r = runs_needed(est, bound)
+    gap, s = abs(est.value - bound), est.unit_sd
+    assert stats.t.ppf(0.975, r - 1) * s / math.sqrt(r) < gap
+    assert stats.t.ppf(0.975, r - 2) * s / math.sqrt(r - 1) >= gap
+    # with r runs of the same mean and spread, the test decides
+    assert at_least(Estimate(est.value, s / math.sqrt(r), r - 1, r, s), bound).status == PASS
+
+
+def test_known_standard_error_uses_the_normal_quantile():
+    lo, hi = Estimate.known(1.0, 0.1).interval()
+    assert (lo, hi) == pytest.approx((1 - 1.959964 * 0.1, 1 + 1.959964 * 0.1), rel=1e-6)
+
+
+def test_verdict_with_inconclusive_and_causes():
+    ok = Check("a", True, "")
+    undecided = Check.of("b", at_least(Estimate.mean_of([0.40, 0.50, 0.45, 0.47]), 0.45))
+    assert undecided.passed is None and undecided.cause == CAUSE_INCONCLUSIVE and undecided.runs_needed
+    v = judge_checks([ok, undecided])
+    assert v.status == INCONCLUSIVE and v.why == CAUSE_INCONCLUSIVE
+    failed = Check.of("c", at_least(Estimate.mean_of([0.40, 0.42, 0.41, 0.39]), 0.45))
+    v = judge_checks([ok, undecided, failed])
+    assert v.status == NOT_REPRODUCED and failed.cause == CAUSE_CLAIM
+    small = attribute_shortfall(v, CAUSE_SCALE, "n = 5000 of 60,000")
+    assert small.checks[2].cause == CAUSE_SCALE and "5000" in small.checks[2].why
+    assert small.checks[1].cause == CAUSE_INCONCLUSIVE  # undecided stays undecided
+    assert attribute_shortfall(v, None, "").checks[2].cause == CAUSE_CLAIM
+    assert judge_checks([ok]).status == REPRODUCED
+    with pytest.raises(ValueError):
+        Check("d", False, "", cause="bad luck")
