@@ -65,6 +65,8 @@ class Check:
     runs_needed: int | None = None
 
     def __post_init__(self) -> None:
+        if self.passed is not None:  # numpy booleans are not the singletons True / False
+            object.__setattr__(self, "passed", bool(self.passed))
         if self.cause and self.cause not in CAUSES:
             raise ValueError(f"cause must be one of {CAUSES}, got {self.cause!r}")
         if self.passed is None and not self.cause:
