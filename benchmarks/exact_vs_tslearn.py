@@ -23,7 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kktheory.datasets.synthetic import YinHypercubeConfig, yin_hypercube  # noqa: E402
+from kktheory.datasets import DATASETS  # noqa: E402
+from kktheory.datasets.synthetic import YinHypercubeConfig  # noqa: E402
 from kktheory.gram import Gram  # noqa: E402
 from kktheory.kernel_kmeans import kernel_kmeans  # noqa: E402
 from kktheory.kernels import Kernel  # noqa: E402
@@ -46,7 +47,7 @@ def main() -> None:
 
     from tslearn.clustering import KernelKMeans  # only the benchmark needs tslearn
 
-    data = yin_hypercube(YinHypercubeConfig(), args.n, 2, args.k, component_rng(args.seed, "data"))
+    data = DATASETS.get("yin_hypercube").impl(YinHypercubeConfig(), args.n, 2, args.k, component_rng(args.seed, "data"))
     X, y = data.X_train, data.y_train
     kernel = Kernel("gaussian", sigma=SIGMA)
     budget = default_budget_bytes()

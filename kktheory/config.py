@@ -65,6 +65,8 @@ from kktheory.datasets.base import check_finite
 from kktheory.errors import ConfigError, DataError
 from kktheory.gram import gram_fits
 from kktheory.kernels import KernelConfig, validate_kernel
+from kktheory.population import PopulationConfig
+from kktheory.population import validate as validate_population
 from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
 from kktheory.risk import RiskSettings
 from kktheory.sketches import SKETCHES
@@ -112,6 +114,8 @@ class RunConfig:
     backend: str = "numpy"  # numpy | dask
     dask_scheduler: Optional[str] = None  # dask: scheduler address (tcp://host:8786); null: local threads
     dask_chunk_rows: int = 5000  # dask: rows of X per chunk
+    # W*(μ) and the two excess risks on a large population test sample (kktheory.population)
+    population: PopulationConfig = field(default_factory=PopulationConfig)
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
@@ -207,6 +211,7 @@ class RunSpec:
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
     threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.threads)
     backend: str = "numpy"
+    population: PopulationConfig = field(default_factory=PopulationConfig)
 
 
 def one_of(name: str, value: Any, choices: tuple[str, ...]) -> None:
@@ -312,8 +317,9 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
         bounds=build_bounds_spec(cfg), threads=threads,
-        backend=cfg.backend,
+        backend=cfg.backend, population=OmegaConf.to_object(cfg.population),
     )
+    validate_population(spec.population, dataset.name, kernel, k, budget)
     require_reference(cfg.reference, spec)
     require_bounds(spec)
     return spec

@@ -46,6 +46,7 @@ from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
+from kktheory.population import Scorer
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import Risk, RiskSettings, lifted_many, projected_risk
 from kktheory.seeding import component_rng
@@ -58,6 +59,8 @@ NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler
 #: group fields that say where data live or how they are produced, not what they are
 NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
                        "clustering.algorithm")  # elkan: Lloyd's iterations, pruned
+#: options added after rows existed: at this value they change nothing, so they are left out
+OFF_VALUES = {"dataset.centres_seed": None}
 #: fields that only matter with backend=dask (left out of the identity of numpy runs)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
 
@@ -113,6 +116,11 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
         ident.pop("clustering.warm_start", None)
     if not spec.bounds.names:  # bound settings change a row only when bounds are computed
         ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
+    if not spec.population.test_n:  # nor population settings without a population evaluation
+        ident = {k: v for k, v in ident.items() if not k.startswith("population.")}
+    for name, off in OFF_VALUES.items():  # options at their "off" value leave the identity as it was
+        if name in ident and ident[name] == off:
+            del ident[name]
     if spec.backend == "numpy":  # rows of the default backend keep their identity
         ident = {k: v for k, v in ident.items() if k not in DASK_FIELDS}
     return ident
@@ -396,10 +404,14 @@ def _compute(
     kernel = method.fit_kernel(X_train)
     time_load = time.perf_counter() - t0
     ref_cols, ref_labels = reference_columns(spec, data, kernel, spec.cfg.results_dir)
+    pop = None
+    if spec.population.test_n:
+        pop = Scorer.of(spec, kernel, X_train, ref_labels, ref_cols["ref_description"].startswith("exact"),
+                        spec.cfg.results_dir)
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
 
     writer = RowWriter(spec, method, store, data, X_train, X_test, kernel, ids,
-                       {m: rule for rule, m in todo}, ref_cols, ref_labels, bounds, time_load, t_start, outcome)
+                       {m: rule for rule, m in todo}, ref_cols, ref_labels, bounds, time_load, t_start, outcome, pop)
     ms = [m for _, m in todo]
     # lifted risks of every m in one pass over the kernel blocks unless bound checks or
     # projected centroids need each m's features (then each m is evaluated as it comes)
@@ -439,6 +451,7 @@ class RowWriter:
     time_load: float
     t_start: float
     outcome: RunOutcome
+    population: Scorer | None = None  # W*(μ) and the two excess risks on T (kktheory.population)
 
     def write(self, waiting: list[Awaiting]) -> None:
         """Evaluate the waiting partitions together (in groups of :meth:`group_size`), then
@@ -465,9 +478,19 @@ class RowWriter:
             self.kernel, self.X_train, self.X_test, [w.labels for w in waiting], [w.fit for w in waiting],
         )
         share = (time.perf_counter() - t0) / len(waiting)
-        for w, risk in zip(waiting, risks):
+        pop = [{} for _ in waiting]
+        if self.population is not None:
+            t0 = time.perf_counter()
+            pop = self.population.columns(self.kernel, self.X_train, [w.labels for w in waiting],
+                                          [w.fit for w in waiting], self.method.centroids, self.method.k,
+                                          self.spec.budget)
+            seconds = time.perf_counter() - t0
+            for p in pop:
+                p["time_population"] = seconds / len(waiting)
+        for w, risk, pop_cols in zip(waiting, risks, pop):
             t0 = time.perf_counter()
             cols, arrays = scores(self.data, w.labels, risk)
+            cols.update(pop_cols)
             time_evaluate = share + time.perf_counter() - t0
             row = self.row(w, cols, len(waiting), time_evaluate)
             arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)

@@ -6,7 +6,9 @@ of a row by the first rule that applies, and returns the reasons as one string,
 ``"<reason> [<columns or checks>]; …"`` (``""`` when nothing is empty). Rules, in order:
 
 1. no reference (``reference=none``, or ``auto`` above the memory budget): the ``ref_*``
-   and ``excess_*`` columns and the bound columns that compare with the reference;
+   and ``excess_*`` columns and the bound columns that compare with the reference; a
+   reference that is not exact kernel k-means: ``excess_erm_risk`` (Calandriello Thm 1's
+   quantity is relative to the exact empirical minimiser);
 2. a bound check that does not apply to the sketch's kind (the table of
    :mod:`kktheory.bounds.engine`: comparators without an embedding, JL columns for
    k_i ↦ R·k_i sketches only, projection ratios and the γ check for projection
@@ -65,6 +67,8 @@ def _reference(col: str, row: Mapping[str, Any]) -> str | None:
     desc = str(row.get("ref_description", ""))
     if desc.startswith("none") and (col.startswith(("ref_", "excess_")) or col in REFERENCE_DEPENDENT):
         return f"no reference ({desc})"
+    if col.startswith("excess_erm_risk") and not desc.startswith("exact"):
+        return f"excess over the empirical minimiser needs the exact reference ({desc})"
     return None
 
 

@@ -267,6 +267,25 @@ def lifted_risk(
     return lifted_risks(kernel, X_train, [labels], X_test, k, budget)[0]
 
 
+def lifted_distances(
+    kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], Y: np.ndarray, k: int, budget: int,
+) -> list[np.ndarray]:
+    """min_j ‖φ(y) − c_j‖² at every point y of Y, for the lifted centroids of each partition.
+
+    The same cross sums as :func:`lifted_risks` (one blocked pass over κ(X_train, X_train)
+    for q_j, one over κ(Y, X_train) for s_j(y), all partitions stacked), kept per point so
+    that differences between partitions scored on the same Y can be paired.
+    """
+    parts = [_labels_k(labels, k) for labels in labelings]
+    Z = stacked_membership([labels for labels, _ in parts], k, len(X_train))
+    train = Rows(X_train)
+    q = np.einsum("ij,ij->j", Z, train.cross_sums(kernel, X_train, Z, budget, "risk (train)"))
+    S_y = train.cross_sums(kernel, Y, Z, budget, "risk (population)")
+    diag = kernel.diag(Y)
+    return [sq_dist_to_centroids(diag, S_y[:, _columns(i, k)], q[_columns(i, k)], nonempty).min(axis=1)
+            for i, (_, nonempty) in enumerate(parts)]
+
+
 def within_cluster_sums(
     kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, pairs: int,
     rng: np.random.Generator, budget: int,
@@ -464,6 +483,25 @@ def feature_sq_distances(F: np.ndarray, C: np.ndarray) -> np.ndarray:
     return out
 
 
+def projected_sq_distances(F: np.ndarray, res: np.ndarray, C: np.ndarray, nonempty: np.ndarray) -> np.ndarray:
+    """‖φ(y) − c̃_j‖² = res(y) + ‖φ̃(y) − c̃_j‖² for points with features F (rows) and
+    residuals res, centroids C in H_m; +inf for empty clusters."""
+    D = feature_sq_distances(F, C)
+    D += np.asarray(res, dtype=np.float64)[:, None]
+    D[:, ~nonempty] = np.inf
+    return D
+
+
+def projected_distances(
+    F_train: np.ndarray, labels: np.ndarray, F: np.ndarray, res: np.ndarray, k: int,
+) -> np.ndarray:
+    """min_j ‖φ(y) − c̃_j‖² for projected centroids c̃_j = mean of φ̃ over C_j
+    (Calandriello eq. 2), at the points with features F and residuals res."""
+    labels, nonempty = _labels_k(labels, k)
+    C, _ = cluster_means(F_train, labels, k)
+    return projected_sq_distances(F, res, C, nonempty).min(axis=1)
+
+
 def projected_risk(
     F_train: np.ndarray, res_train: np.ndarray, labels: np.ndarray,
     F_test: np.ndarray, res_test: np.ndarray, k: int,
@@ -475,13 +513,6 @@ def projected_risk(
     """
     labels, nonempty = _labels_k(labels, k)
     C, _ = cluster_means(F_train, labels, k)
-
-    def dist(F: np.ndarray, res: np.ndarray) -> np.ndarray:
-        D = feature_sq_distances(F, C)
-        D += np.asarray(res, dtype=np.float64)[:, None]
-        D[:, ~nonempty] = np.inf
-        return D
-
-    D_train = dist(F_train, res_train)
-    D_test = dist(F_test, res_test)
+    D_train = projected_sq_distances(F_train, res_train, C, nonempty)
+    D_test = projected_sq_distances(F_test, res_test, C, nonempty)
     return Risk.from_distances(D_train, D_test, labels)

@@ -38,12 +38,56 @@ component, 0..C−1, with balanced sizes (:func:`balanced_labels`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
 
 import numpy as np
 
 from kktheory.datasets.base import DATASETS, Dataset, DatasetConfig, SplitConfig, Table, register_table
 from kktheory.errors import ConfigError
+from kktheory.seeding import component_rng
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A generated data set's distribution μ: ``sample(size, rng)`` draws i.i.d. points and
+    their generating component; ``key`` identifies μ (its config and any drawn parameters,
+    e.g. Yin's centres), so that quantities of μ itself can be cached (:mod:`kktheory.population`)."""
+
+    sample: Callable[[int, np.random.Generator], tuple[np.ndarray, np.ndarray]]
+    key: str
+
+
+#: name → factory(params, k, data stream) of the distribution of each generated data set
+DISTRIBUTIONS: dict[str, Callable[[Any, int, np.random.Generator], Distribution]] = {}
+
+
+def register_generated(name: str, config: type[DatasetConfig]):
+    """Register a generated data set by the factory of its distribution. The loader draws
+    μ's own random parameters from the data stream first, then the n training and the
+    n_test test points, in that order, from the same stream."""
+
+    def wrap(factory: Callable[[Any, int, np.random.Generator], Distribution]):
+        def loader(params: Any, n: int, n_test: int, k: int, rng: np.random.Generator) -> Dataset:
+            mu = factory(params, k, rng)
+            return _dataset(name, mu.sample(n, rng), mu.sample(n_test, rng))
+
+        loader.__doc__ = factory.__doc__
+        DISTRIBUTIONS[name] = factory
+        DATASETS.register(name, config)(loader)
+        return factory
+
+    return wrap
+
+
+def distribution_key(params: Any, *arrays: np.ndarray) -> str:
+    """A digest of a distribution's config and drawn parameters."""
+    h = hashlib.sha256(repr(sorted(asdict(params).items())).encode())
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
 
 
 def balanced_labels(n: int, k: int) -> np.ndarray:
@@ -63,6 +107,7 @@ class YinHypercubeConfig(DatasetConfig):
     dim: int = 8
     std: float = 1.0
     distinct_centres: bool = False  # draw k distinct vertices (Yin's draw allows repeats)
+    centres_seed: Optional[int] = None  # null: centres from the data stream (Yin); int: one μ for every data_seed
 
 
 def hypercube_centres(k: int, dim: int, distinct: bool, rng: np.random.Generator) -> np.ndarray:
@@ -77,22 +122,26 @@ def hypercube_centres(k: int, dim: int, distinct: bool, rng: np.random.Generator
     return centres
 
 
-@DATASETS.register("yin_hypercube", YinHypercubeConfig)
-def yin_hypercube(
-    params: YinHypercubeConfig, n: int, n_test: int, k: int, rng: np.random.Generator
-) -> Dataset:
-    """Yin §5.1 mixture: centres drawn from {−1,1}^dim, N(centre, std²·I) points."""
+@register_generated("yin_hypercube", YinHypercubeConfig)
+def yin_hypercube(params: YinHypercubeConfig, k: int, rng: np.random.Generator) -> Distribution:
+    """Yin §5.1 mixture: centres drawn from {−1,1}^dim, N(centre, std²·I) points.
+
+    The centres come from the data stream (a new μ for every data_seed, as Yin draw them),
+    or, with ``centres_seed`` set, from their own stream ``component_rng(centres_seed,
+    "centres")`` (one μ for every data_seed: what a study of rates in n needs).
+    """
     if params.dim < 1:
         raise ConfigError("dataset.dim", params.dim, "an integer ≥ 1")
     if not params.std >= 0:
         raise ConfigError("dataset.std", params.std, "a standard deviation ≥ 0")
-    centres = hypercube_centres(k, params.dim, params.distinct_centres, rng)
+    source = rng if params.centres_seed is None else component_rng(params.centres_seed, "centres")
+    centres = hypercube_centres(k, params.dim, params.distinct_centres, source)
 
-    def draw(size: int) -> tuple[np.ndarray, np.ndarray]:
+    def sample(size: int, r: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         y = balanced_labels(size, k)
-        return centres[y] + params.std * rng.standard_normal((size, params.dim)), y
+        return centres[y] + params.std * r.standard_normal((size, params.dim)), y
 
-    return _dataset("yin_hypercube", draw(n), draw(n_test))
+    return Distribution(sample, distribution_key(params, centres))
 
 
 @dataclass
@@ -120,21 +169,18 @@ def rings(n: int, radii: list[float], noise: float, rng: np.random.Generator) ->
     return X, y
 
 
-def _rings_loader(name: str):
-    def loader(params: RingsConfig, n: int, n_test: int, k: int, rng: np.random.Generator) -> Dataset:
-        if len(params.radii) < 2 or min(params.radii) < 0:
-            raise ConfigError("dataset.radii", list(params.radii), "at least two radii ≥ 0")
-        if params.noise < 0:
-            raise ConfigError("dataset.noise", params.noise, "a standard deviation ≥ 0")
-        radii = list(params.radii)
-        return _dataset(name, rings(n, radii, params.noise, rng), rings(n_test, radii, params.noise, rng))
-
-    loader.__doc__ = f"{name}: concentric rings (module docstring)."
-    return loader
+def _rings(params: RingsConfig, k: int, rng: np.random.Generator) -> Distribution:
+    """Concentric rings (module docstring)."""
+    if len(params.radii) < 2 or min(params.radii) < 0:
+        raise ConfigError("dataset.radii", list(params.radii), "at least two radii ≥ 0")
+    if params.noise < 0:
+        raise ConfigError("dataset.noise", params.noise, "a standard deviation ≥ 0")
+    radii = list(params.radii)
+    return Distribution(lambda size, r: rings(size, radii, params.noise, r), distribution_key(params))
 
 
-DATASETS.register("pourkamali_rings", RingsConfig)(_rings_loader("pourkamali_rings"))
-DATASETS.register("wang_rings", WangRingsConfig)(_rings_loader("wang_rings"))
+register_generated("pourkamali_rings", RingsConfig)(_rings)
+register_generated("wang_rings", WangRingsConfig)(_rings)
 
 
 @dataclass
@@ -143,19 +189,19 @@ class MoonsConfig(DatasetConfig):
     noise: float = 0.1
 
 
-@DATASETS.register("moons", MoonsConfig)
-def moons(params: MoonsConfig, n: int, n_test: int, k: int, rng: np.random.Generator) -> Dataset:
-    """Two interleaving half circles (sklearn make_moons), seeded from the data stream."""
+@register_generated("moons", MoonsConfig)
+def moons(params: MoonsConfig, k: int, rng: np.random.Generator) -> Distribution:
+    """Two interleaving half circles (sklearn make_moons), seeded from the sampling stream."""
     from sklearn.datasets import make_moons
 
     if params.noise < 0:
         raise ConfigError("dataset.noise", params.noise, "a standard deviation ≥ 0")
 
-    def draw(size: int) -> tuple[np.ndarray, np.ndarray]:
-        X, y = make_moons(size, noise=params.noise, random_state=int(rng.integers(2**31 - 1)))
+    def sample(size: int, r: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        X, y = make_moons(size, noise=params.noise, random_state=int(r.integers(2**31 - 1)))
         return X, y.astype(np.int64)
 
-    return _dataset("moons", draw(n), draw(n_test))
+    return Distribution(sample, distribution_key(params))
 
 
 @dataclass
