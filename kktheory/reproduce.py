@@ -18,6 +18,12 @@ For each catalogue entry NAME (``python -m kktheory.reproduce --list``):
 3. The entry draws its files into ``--out`` (default ``paper_figs/``), evaluates its
    claim rule on the rows, prints the verdict and rewrites ``INDEX.md`` there.
 
+At ``--scale paper`` the store starts from the entry's committed rows
+(``paper_figs/rows/<entry>.parquet``, the rows behind the committed figures, without the
+per-run arrays), and the rows are written back to ``<out>/rows/<entry>.parquet`` after
+every job that ran, so that a sweep interrupted on one machine continues on another from
+what was committed.
+
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
 1 when drawing or judging an entry raised an exception.
@@ -30,7 +36,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -49,6 +55,39 @@ from kktheory.report.common import (
 ROOT = CONFIG_DIR.parent
 EXPERIMENTS_DIR = ROOT / "experiments"
 SCALES = ("small", "paper")
+#: the rows behind the committed paper-scale figures, one Parquet file per entry (no arrays)
+COMMITTED_ROWS = ROOT / "paper_figs" / "rows"
+
+
+def committed_rows_path(name: str, folder: Path | None = None) -> Path:
+    """The file of an entry's paper-scale rows in ``folder`` (default: the committed ones)."""
+    return (COMMITTED_ROWS if folder is None else folder) / f"{name}.parquet"
+
+
+def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> int:
+    """Copy an entry's committed rows into the store (rows already there are kept)."""
+    from kktheory.store import Store
+
+    path = committed_rows_path(name)
+    if not path.exists():
+        return 0
+    written = Store(results_dir).import_rows(pd.read_parquet(path))
+    if written:
+        log(f"{name}: {written} committed row(s) from {path} added to the store")
+    return written
+
+
+def export_rows(name: str, rows: pd.DataFrame, out_dir: Path) -> Path | None:
+    """Write the finished rows of an entry's sweep to ``<out>/rows/<name>.parquet`` (atomic)."""
+    ok = ok_rows(rows).drop(columns=[CONFIG_COL], errors="ignore")
+    if ok.empty:
+        return None
+    path = committed_rows_path(name, out_dir / "rows")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    ok.sort_values("run_id").to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+    return path
 
 
 def log(message: str) -> None:
@@ -153,8 +192,10 @@ class SweepResult:
 
 def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
               execute: bool = True, log=log,
-              experiments_dir: Path = EXPERIMENTS_DIR) -> SweepResult:
-    """Run the jobs of a sweep whose rows are missing; return every row of the sweep."""
+              experiments_dir: Path = EXPERIMENTS_DIR,
+              after_job: Callable[[pd.DataFrame], Any] | None = None) -> SweepResult:
+    """Run the jobs of a sweep whose rows are missing; return every row of the sweep.
+    ``after_job(rows so far)`` is called after every job that ran (to save progress)."""
     from kktheory.experiment import run
     from kktheory.store import Store
 
@@ -202,6 +243,8 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
         res.ran += 1
         res.written += len(outcome.rows)
         log(f"{label}: {len(outcome.rows)} row(s) in {time.perf_counter() - t0:.1f} s")
+        if after_job is not None:
+            after_job(read_rows(results_dir, ids))
     rows = read_rows(results_dir, ids)
     if not rows.empty:
         rows[CONFIG_COL] = rows["run_id"].map(config_of)
@@ -283,7 +326,16 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     t0 = time.perf_counter()
     cfg_name = config_name(entry.name, scale)
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config experiments/{cfg_name}.yaml")
-    sweep = run_sweep(cfg_name, results_dir, overrides, execute, log)
+    save = None
+    if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
+        import_committed(entry.name, results_dir, log)
+
+        def save(rows: pd.DataFrame) -> None:
+            export_rows(entry.name, rows, out_dir)
+
+    sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save)
+    if save is not None:
+        save(sweep.rows)
     rows = sweep.rows
     ok = ok_rows(rows)
     files: list[Path] = []

@@ -126,6 +126,20 @@ class Store:
             return pd.DataFrame()
         return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
+    def import_rows(self, rows: pd.DataFrame) -> int:
+        """Write each row that has no file yet as its run's Parquet file (atomic; no sidecar:
+        rows kept in compact form carry no arrays); returns how many were written."""
+        self.runs.mkdir(parents=True, exist_ok=True)
+        written = 0
+        for _, row in rows.iterrows():
+            rid = str(row["run_id"])
+            if self.has(rid):
+                continue
+            frame = row.to_frame().T.dropna(axis=1, how="all").infer_objects()
+            _atomic(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
+            written += 1
+        return written
+
     def arrays(self, rid: str) -> dict[str, np.ndarray]:
         """The arrays of one run by its id."""
         with np.load(self.runs / f"{rid}.npz") as z:

@@ -95,3 +95,14 @@ def test_verdict_with_inconclusive_and_causes():
     assert judge_checks([ok]).status == REPRODUCED
     with pytest.raises(ValueError):
         Check("d", False, "", cause="bad luck")
+
+
+def test_proportion_uses_the_exact_interval():
+    for k, n in ((48, 48), (18, 18), (30, 48), (0, 5)):
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+        assert Estimate.proportion(k, n).interval() == pytest.approx((ci.low, ci.high))
+    assert at_least(Estimate.proportion(48, 48), 0.9).status == PASS  # 1 − 0.025^(1/48) < 0.1
+    undecided = at_least(Estimate.proportion(18, 18), 0.9)
+    assert undecided.status == UNDECIDED
+    assert undecided.runs_needed == math.ceil(math.log(0.025) / math.log(0.9))  # 36 runs, all holding
+    assert at_least(Estimate.proportion(30, 48), 0.9).status == FAIL

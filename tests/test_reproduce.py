@@ -103,3 +103,26 @@ def test_no_run_reports_missing_rows_without_computing(tmp_path):
     sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results", TINY, execute=False, log=lambda _: None)
     assert sweep.ran == 0 and sweep.failed == 7 and run_files(tmp_path / "results") == []
     assert set(sweep.rows["error_kind"]) == {"NotInStore"}
+
+
+def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_path, monkeypatch, capsys):
+    """--scale paper writes <out>/rows/<entry>.parquet after every job; on a machine with an
+    empty store those committed rows are used without recomputing."""
+    job = ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian,yin_nystrom", "m_sqrt_n=x1"]
+    out = tmp_path / "figs"
+    assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--results-dir", str(tmp_path / "r1"),
+                           "--out", str(out)]) == 0
+    saved = out / "rows" / "yin_fig1.parquet"
+    rows = pd.read_parquet(saved)
+    assert len(rows) == 2 and reproduce.CONFIG_COL not in rows
+    monkeypatch.setattr(reproduce, "COMMITTED_ROWS", out / "rows")
+    capsys.readouterr()
+    fresh = tmp_path / "r2"
+    assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(fresh),
+                           "--out", str(tmp_path / "figs2")]) == 0
+    printed = capsys.readouterr().out
+    assert "2 committed row(s)" in printed and "row(s) in" not in printed
+    again = pd.concat([pd.read_parquet(f) for f in run_files(fresh)], ignore_index=True)
+    cols = ["run_id", "train_risk", "test_risk", "train_nmi"]
+    pd.testing.assert_frame_equal(again[cols].sort_values("run_id").reset_index(drop=True),
+                                  rows[cols].sort_values("run_id").reset_index(drop=True))

@@ -52,6 +52,7 @@ class Estimate:
     dof: float
     runs: int
     unit_sd: float
+    successes: int | None = None  # a proportion: its exact (Clopper–Pearson) interval is used
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
@@ -82,6 +83,15 @@ class Estimate:
         return cls.mean_of(np.asarray(a, float) - np.asarray(b, float))
 
     @classmethod
+    def proportion(cls, successes: int, trials: int) -> Estimate:
+        """The share of ``trials`` runs in which something holds, with the exact
+        Clopper–Pearson interval (a t-interval collapses to a point when every run agrees)."""
+        if trials == 0:
+            return cls(math.nan, math.nan, math.nan, 0, math.nan, 0)
+        p = successes / trials
+        return cls(p, math.sqrt(p * (1 - p) / trials), math.inf, trials, math.sqrt(p * (1 - p)), int(successes))
+
+    @classmethod
     def known(cls, value: float, se: float) -> Estimate:
         """A value whose standard error is known (normal quantile)."""
         return cls(float(value), float(se), math.inf, 1, float(se))
@@ -93,6 +103,11 @@ class Estimate:
 
     def interval(self, level: float = LEVEL) -> tuple[float, float]:
         """(lo, hi); the point itself when the spread is unknown (a single run)."""
+        if self.successes is not None and self.runs > 0:
+            a, k, n = 1 - level, self.successes, self.runs
+            lo = float(stats.beta.ppf(a / 2, k, n - k + 1)) if k > 0 else 0.0
+            hi = float(stats.beta.ppf(1 - a / 2, k + 1, n - k)) if k < n else 1.0
+            return lo, hi
         if not math.isfinite(self.se):
             return self.value, self.value
         h = self.quantile(level) * self.se
@@ -101,6 +116,8 @@ class Estimate:
     @property
     def decidable(self) -> bool:
         """Whether an interval exists (at least two runs, or a known standard error)."""
+        if self.successes is not None:
+            return self.runs > 0
         return math.isfinite(self.value) and math.isfinite(self.se)
 
     def text(self, digits: int = 3) -> str:
@@ -165,8 +182,17 @@ def _one_sided(est: Estimate, bound: float, level: float, op: str) -> Decision:
 
 
 def runs_needed(est: Estimate, boundary: float, level: float = LEVEL) -> int | None:
-    """Smallest r with t_{r−1}·unit_sd/√r < |value − boundary| (None: never, or no spread)."""
+    """Smallest r with t_{r−1}·unit_sd/√r < |value − boundary| (None: never, or no spread);
+    for a proportion, the smallest r whose exact interval at the same share excludes it."""
     gap = abs(est.value - boundary)
+    if est.successes is not None:
+        if not math.isfinite(gap) or gap == 0.0:
+            return None
+        for r in range(max(2, est.runs), MAX_RUNS + 1):
+            lo, hi = Estimate.proportion(round(est.value * r), r).interval(level)
+            if not lo <= boundary <= hi:
+                return r
+        return None
     s = est.unit_sd
     if not (math.isfinite(gap) and math.isfinite(s)) or gap == 0.0:
         return None

@@ -1,19 +1,32 @@
-"""Theory against observation, beyond the papers' own figures (DESIGN §3.7).
+"""Theory against observation, beyond the papers' own figures.
 
-One sweep, three kinds of rows (told apart by their config):
+One sweep on Yin's synthetic mixture with one distribution μ for every seed
+(``dataset.centres_seed``), three kinds of rows (told apart by their config):
 
-- rates: excess test risk against n at m = √n for each sketch (``bounds=[]``, reference
-  exact kernel k-means on the same training set); on log–log axes the fitted slope with
-  its 95 % interval (:func:`kktheory.bounds.fit_loglog_slope`) is compared with −1/2,
-  the rate of Calandriello Thm 1 (k/√n + kγ/n with γ = √n) and, up to logs, Yin Thm 2
-  (√(k/n)·log²√n). The bounds are upper bounds: a steeper observed decay is consistent
-  with them; a slower one is not.
-- Lemma 2 (Calandriello): uniform Nyström with m a multiple of n/γ, for several γ;
-  the observed train-risk gap to exact kernel k-means against min(k, d_eff)/(1−ε)·γ/n
-  (``lemma2_gap``, ``lemma2_bound``, ``lemma2_holds`` from ``bounds=[gamma]``).
-- bounds vs m: γ-preservation ε (``gamma_eps``, Nyström), JL distortion (``jl_eps``,
-  Yin's sketches and Gaussian projection) and the trace-norm ratio (``trace_ratio``)
-  against m, with the sketch sizes the lemmas require (``lemma1_m``, ``jl_required_m``).
+- rates: at m = √n for n over a grid, each sketch's two excess risks scored on one large
+  population test sample (:mod:`kktheory.population`, common random numbers):
+  ``excess_erm_risk`` = W(C_{n,m}, μ) − W(C_n, μ), the quantity of Calandriello & Rosasco's
+  Thm 1 (≤ O(k/√n + kγ/n), γ = √n: rate n^(−1/2)), and ``excess_pop_risk`` =
+  W(C_{n,m}, μ) − W*(μ), the quantity of Yin et al.'s Thm 2 (Õ(√(k/n)); over a finite range
+  of n the shape √(k/n)·log²√n decays with the slope :func:`kktheory.bounds.theory.shape_slope`
+  gives, about −0.27 over n = 10³…3·10⁴). The decay of each mean is fitted with every run
+  kept (:func:`kktheory.bounds.theory.fit_rate`: a·n^b for the first, a·n^b + c for the
+  second, whose estimate carries the constant overestimate of W*(μ)); a theorem is judged
+  on its own quantity and its own sketches. An upper bound is not violated by a faster
+  decay, so the claim is b ≤ (the theorem's slope) + RATE_MARGIN.
+- Lemma 2 (Calandriello): uniform Nyström with m a multiple of n/γ and projected centroids
+  (the paper's C_{n,m} ⊂ H_m, eq. 2): the train-risk gap to exact kernel k-means against
+  min(k, d_eff)/(1−ε)·γ/n; it holds with probability ≥ 1 − δ, so the share of runs where
+  it holds must be ≥ 1 − δ.
+- bounds vs m (fixed n): Yin's Lemma 5 as stated — with probability ≥ 1 − δ every pair's
+  distortion is within ε(m) (``jl_eps`` ≤ ``jl_eps_implied``); Lemma 6 — the gap of the
+  k-means objective on the kernel columns to its own reference (k-means on the k_i,
+  ``kc_ref_objective``) ≤ 2ε/(1−ε) with the run's ε (void for ε ≥ 1); and, drawn only,
+  γ-preservation ε (Calandriello Def. 2, with Lemma 1's required m) and Wang's trace-norm
+  ratio.
+
+Every explicit bound's looseness (observed / bound, median over runs) is stated in the
+verdict.
 """
 
 from __future__ import annotations
@@ -24,14 +37,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from kktheory.bounds.theory import calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape
 from kktheory.report import Entry
 from kktheory.report.common import (
-    Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
-    pyplot, save_figure, spearman,
+    CAUSE_CLAIM, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
+    ok_rows, pyplot, save_figure,
 )
+from kktheory.report.decide import Estimate, at_least, at_most
 
-THEORY_SLOPE = -0.5
-LEMMA2_SHARE = 0.9  # Lemma 2 holds with probability ≥ 1 − δ (δ = 0.1 by default)
+RATE_MARGIN = 0.1  # a slope slower by 0.1 changes the excess by 32^0.1 ≈ 1.4× over n = 10³…3.2·10⁴
+DELTA = 0.1  # failure probability δ of the lemmas (the rows' bound_delta)
+#: theorem → (excess column, sketches it is about, rate shape name, model offset)
+THEOREMS = {
+    "Calandriello Thm 1": ("excess_erm_risk", ("nystrom", "nystrom_rls"), "k/√n + kγ/n, γ = √n", False),
+    "Yin Thm 2": ("excess_pop_risk", ("yin_nystrom", "subgaussian", "ros", "exact"), "√(k/n)·log²√n", True),
+}
+NOTION_LABEL = {"excess_erm_risk": "W(C_{n,m}) − W(C_n)  [Calandriello Thm 1]",
+                "excess_pop_risk": "W(C_{n,m}) − W*(μ)  [Yin Thm 2]"}
 
 
 def _factor(rule: str) -> float:
@@ -52,186 +74,243 @@ def parts(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     return d[rates], d[lemma2], d[~rates & ~lemma2]
 
 
-def slope_fits(rates: pd.DataFrame) -> dict[str, tuple[object, pd.DataFrame, int]]:
-    """Per sketch: (SlopeFit of excess test risk on n, geometric means per n with their 95 %
-    intervals on the log scale, #rows with excess ≤ 0).
+def theorem_slope(theorem: str, n: np.ndarray, k: int) -> float:
+    """The slope of the theorem's rate shape over the grid of n (γ = √n for Thm 1)."""
+    n = np.unique(np.asarray(n, dtype=float))
+    shape = calandriello_thm1_shape(n, k, np.sqrt(n)) if theorem.startswith("Calandriello") else yin_thm2_shape(n, k)
+    return shape_slope(shape, n)
 
-    The fit uses every run with a positive excess (replicates included, as
-    :func:`kktheory.bounds.fit_loglog_slope` does); runs with excess ≤ 0 cannot enter a
-    log–log fit, are left out and counted (leaving them out biases the fit towards
-    slower decay, so a large count weakens the check). None when fewer than 3 values of n
-    remain.
-    """
-    from kktheory.bounds import fit_loglog_slope
 
+def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
+    """(sketch, excess column) → RateFit (None when it cannot be fitted)."""
     out = {}
-    for name, sub in rates.dropna(subset=["excess_test_risk"]).groupby("sketch.name"):
-        pos = sub[sub["excess_test_risk"] > 0]
-        fit = fit_loglog_slope(pos["n"], pos["excess_test_risk"]) if pos["n"].nunique() >= 3 else None
-        out[str(name)] = (fit, mean_ci(pos, "n", "excess_test_risk", log=True), int(len(sub) - len(pos)))
+    for col, offset in (("excess_erm_risk", False), ("excess_pop_risk", True)):
+        if col not in rates:
+            continue
+        for name, sub in rates.dropna(subset=[col]).groupby("sketch.name"):
+            out[(str(name), col)] = fit_rate(sub["n"].to_numpy(), sub[col].to_numpy(), offset=offset,
+                                             rng=np.random.default_rng(0))
     return out
 
 
-def judge(df: pd.DataFrame) -> Verdict:
-    """theory_rates claim rule.
+def rate_checks(rates: pd.DataFrame) -> list[Check]:
+    """Each theorem on its own quantity and sketches: slope ≤ theorem's slope + RATE_MARGIN."""
+    checks: list[Check] = []
+    fits = rate_fits(rates)
+    if rates.empty:
+        return checks
+    k = int(rates["k"].iloc[0])
+    for theorem, (col, sketches, shape, _) in THEOREMS.items():
+        if col not in rates or rates[col].isna().all():
+            checks.append(Check(f"{theorem} rate", False, f"no {col} in the rows (population evaluation off)"))
+            continue
+        bound = theorem_slope(theorem, rates["n"].to_numpy(), k) + RATE_MARGIN
+        for name in sketches:
+            if (name, col) not in fits:
+                continue
+            fit = fits[(name, col)]
+            label = f"{theorem} rate of {name} ({col})"
+            if fit is None:
+                checks.append(Check(label, None, "the decay could not be fitted (too few values of n)"))
+                continue
+            ns = rates.loc[rates["sketch.name"] == name, "n"]
+            detail = (f"slope {fmt(fit.slope, 2)}, bootstrap 95% interval [{fmt(fit.ci_low, 2)}, {fmt(fit.ci_high, 2)}] "
+                      f"over n = {int(ns.min())}–{int(ns.max())}, all {fit.runs} runs; the shape {shape} has slope "
+                      f"{fmt(bound - RATE_MARGIN, 2)} over this range, margin {RATE_MARGIN}")
+            checks.append(Check.of(label, at_most(Estimate.known(fit.slope, fit.se), bound), detail))
+    return checks
 
-    1. per sketch, the log–log slope of the excess test risk on n over all runs
-       (:func:`slope_fits`; runs with excess ≤ 0 left out and counted): its 95 % interval
-       lies below 0 (the excess decays) and reaches −1/2 or lower (the data do not reject
-       a decay at least as fast as the theorems' n^{-1/2});
-    2. Lemma 2 holds (lemma2_holds) on at least LEMMA2_SHARE (90 %) of the rows where it
-       is defined;
-    3. γ-preservation ε (Nyström) and JL ε (each JL sketch) decrease with m: Spearman
-       correlation of the mean against m is negative.
-    """
+
+def _share_check(name: str, holds: pd.Series, detail: str) -> Check:
+    """The lemma holds with probability ≥ 1 − δ: the share of runs where it holds."""
+    h = holds.dropna().astype(bool)
+    share = Estimate.proportion(int(h.sum()), len(h))
+    return Check.of(name, at_least(share, 1 - DELTA), f"holds in {int(h.sum())}/{len(h)} runs; {detail}")
+
+
+def lemma_checks(lemma2: pd.DataFrame, bvm: pd.DataFrame) -> list[Check]:
+    """Calandriello Lemma 2, Yin Lemma 5 (as stated) and Lemma 6, with their looseness."""
+    checks = []
+    if not lemma2.empty and "lemma2_holds" in lemma2 and lemma2["lemma2_holds"].notna().any():
+        ratio = (lemma2["lemma2_gap"] / lemma2["lemma2_bound"]).median()
+        cent = ", ".join(sorted(lemma2["centroids"].astype(str).unique())) if "centroids" in lemma2 else "?"
+        checks.append(_share_check("Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n", lemma2["lemma2_holds"],
+                                   f"{cent} centroids; observed/bound median {fmt(ratio, 2)}"))
+    if "jl_eps" in bvm and bvm["jl_eps"].notna().any():
+        for name, sub in bvm.dropna(subset=["jl_eps"]).groupby("sketch.name"):
+            holds = sub["jl_eps"] <= sub["jl_eps_implied"]
+            ratio = (sub["jl_eps"] / sub["jl_eps_implied"]).median()
+            checks.append(_share_check(f"Yin Lemma 5 for {name}: ε ≤ ε(m)", holds,
+                                       f"observed ε / ε(m) median {fmt(ratio, 3)} (m = {int(sub['m'].min())}–"
+                                       f"{int(sub['m'].max())}, n = {int(sub['n'].iloc[0])})"))
+            if "lemma6_holds_kc" in sub and sub["lemma6_gap_kc"].notna().any():
+                finite = sub[np.isfinite(sub["lemma6_bound"])]
+                if finite.empty:
+                    checks.append(Check(f"Yin Lemma 6 for {name}", None,
+                                        f"vacuous in all {len(sub)} runs: the observed ε ≥ 1 makes 2ε/(1−ε) infinite "
+                                        "(Lemma 5's distortion is too large for Lemma 6 to say anything)",
+                                        cause=CAUSE_CLAIM, cause_detail="Lemma 6 needs ε < 1, which Lemma 5 does not deliver"))
+                else:
+                    ratio = (finite["lemma6_gap_kc"] / finite["lemma6_bound"]).median()
+                    checks.append(_share_check(f"Yin Lemma 6 for {name}: kernel-column gap ≤ 2ε/(1−ε)",
+                                               finite["lemma6_holds_kc"],
+                                               f"finite bound in {len(finite)}/{len(sub)} runs; observed/bound median "
+                                               f"{fmt(ratio, 2)}"))
+    return checks
+
+
+def looseness(bvm: pd.DataFrame) -> str:
+    """Lemma 1: the m at which the observed γ-preservation ε reaches bound_eps, against the
+    m the lemma requires."""
+    if "gamma_eps" not in bvm or bvm["gamma_eps"].isna().all() or "lemma1_m" not in bvm:
+        return ""
+    sub = bvm.dropna(subset=["gamma_eps"])
+    st = mean_ci(sub, "m", "gamma_eps")
+    eps = float(sub["bound_eps"].iloc[0]) if "bound_eps" in sub else 0.5
+    reached = st[st["mean"] <= eps]
+    m_obs = f"m = {int(reached['m'].iloc[0])}" if len(reached) else f"not within the grid (m ≤ {int(st['m'].max())})"
+    return (f"Calandriello Lemma 1 (ε = {eps:g}, δ = {DELTA:g}): required m = {sub['lemma1_m'].median():,.0f} "
+            f"(n = {int(sub['n'].iloc[0])}); the observed ε reaches {eps:g} at {m_obs}")
+
+
+def judge(df: pd.DataFrame) -> Verdict:
+    """The theorems' rates on their own quantities, and the lemmas as stated (module docstring)."""
     rates, lemma2, bvm = parts(df)
     if rates.empty and lemma2.empty and bvm.empty:
         return not_run("no row")
-    checks: list[Check] = []
-    if not rates.empty:
-        if "excess_test_risk" not in rates or rates["excess_test_risk"].isna().all():
-            checks.append(Check("excess-risk rates", False, "no excess_test_risk (the rows have no reference)"))
-        for name, (fit, st, nonpos) in slope_fits(rates).items():
-            if fit is None:
-                checks.append(Check(f"rate of {name}", False,
-                                    f"fewer than 3 values of n with a positive excess risk ({nonpos} runs ≤ 0)"))
-                continue
-            ok = fit.ci_high < 0 and fit.ci_low <= THEORY_SLOPE
-            checks.append(Check(
-                f"rate of {name}", ok,
-                f"slope {fmt(fit.slope, 2)} (95% CI {fmt(fit.ci_low, 2)} to {fmt(fit.ci_high, 2)}) vs −1/2 over "
-                f"n = {int(st['n'].min())}–{int(st['n'].max())}, {fit.n_points} runs"
-                + (f"; {nonpos} runs with excess ≤ 0 left out" if nonpos else ""),
-            ))
-    if not lemma2.empty and "lemma2_holds" in lemma2:
-        h = lemma2["lemma2_holds"].dropna().astype(bool)
-        if len(h):
-            checks.append(Check(
-                "Calandriello Lemma 2 gap ≤ bound", float(h.mean()) >= LEMMA2_SHARE,
-                f"holds on {int(h.sum())}/{len(h)} rows (need {LEMMA2_SHARE:.0%}); gap/bound median "
-                f"{fmt(float((lemma2['lemma2_gap'] / lemma2['lemma2_bound']).median()), 2)}",
-            ))
-    for col, label in (("gamma_eps", "γ-preservation ε"), ("jl_eps", "JL ε")):
-        if col not in bvm:
-            continue
-        for name, sub in bvm.dropna(subset=[col]).groupby("sketch.name"):
-            st = mean_ci(sub, "m", col)
-            if len(st) < 3:
-                continue
-            rho = spearman(st["m"], st["mean"])
-            checks.append(Check(
-                f"{label} of {name} decreases with m", rho < 0,
-                f"{fmt(st['mean'].iloc[0])} at m = {int(st['m'].iloc[0])} → {fmt(st['mean'].iloc[-1])} at "
-                f"m = {int(st['m'].iloc[-1])}, Spearman {fmt(rho, 2)}",
-            ))
-    return judge_checks(checks)
+    checks = rate_checks(rates) + lemma_checks(lemma2, bvm)
+    return judge_checks(checks, looseness(bvm))
+
+
+# -- the figure ---------------------------------------------------------------------------------
+def _draw_rates(ax, rates: pd.DataFrame, col: str, fits: dict) -> None:
+    """Mean excess vs n per sketch (95% CI) with the fitted decay; symmetric-log y axis."""
+    if col not in rates or rates[col].isna().all():
+        ax.text(0.5, 0.5, f"no {col}", transform=ax.transAxes, ha="center")
+        return
+    k = int(rates["k"].iloc[0])
+    ns = np.geomspace(rates["n"].min(), rates["n"].max(), 60)
+    for i, (name, sub) in enumerate(rates.dropna(subset=[col]).groupby("sketch.name")):
+        st = mean_ci(sub, "n", col)
+        fit = fits.get((str(name), col))
+        label = str(name) + (f": b = {fit.slope:.2f} [{fit.ci_low:.2f}, {fit.ci_high:.2f}]" if fit else "")
+        band(ax, st["n"].to_numpy(), st, label, str(name), i, errorbars=True)
+        if fit is not None:
+            color, _ = color_marker(str(name), i)
+            ax.plot(ns, fit.scale * ns**fit.slope + fit.offset, color=color, lw=0.8, ls="-", alpha=0.6)
+    theorem = "Calandriello Thm 1" if col == "excess_erm_risk" else "Yin Thm 2"
+    shape = calandriello_thm1_shape(ns, k, np.sqrt(ns)) if col == "excess_erm_risk" else yin_thm2_shape(ns, k)
+    top = float(rates.groupby("n")[col].mean().abs().max())
+    ax.plot(ns, top * shape / shape[0], color="0.3", ls="--", lw=1,
+            label=f"{theorem} shape (constant unknown: drawn through the largest mean at the smallest n)")
+    ax.axhline(0.0, color="0.6", lw=0.8)
+    ax.set_xscale("log")
+    pos = rates[col].abs()
+    ax.set_yscale("symlog", linthresh=max(float(pos[pos > 0].quantile(0.05)) if (pos > 0).any() else 1e-6, 1e-9))
+    grid_ticks(ax, rates["n"].unique())
+    ax.set_xlabel("training points n (log scale), m = √n")
+    ax.set_ylabel("excess risk (symmetric log)")
+    ax.legend(fontsize=6.5, loc="upper right")
 
 
 def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """(a) excess risk vs n, (b) Lemma 2 gap/bound vs γ, (c) ε vs m, (d) trace ratio vs m."""
-    from kktheory.bounds import yin_thm2_shape
-
+    """(a, b) both excess risks vs n; (c) Lemma 2; (d) Lemma 5's ε vs ε(m); (e) Lemma 6; (f) γ-ε and trace ratio."""
     plt = pyplot()
     rates, lemma2, bvm = parts(df)
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-    ax = axes[0, 0]
-    anchor = None
-    for i, (name, (fit, st, _)) in enumerate(slope_fits(rates).items()):
-        pos = st[st["mean"] > 0]
-        if pos.empty:
-            continue
-        label = name + (f": slope {fit.slope:.2f} [{fit.ci_low:.2f}, {fit.ci_high:.2f}]" if fit else "")
-        band(ax, pos["n"].to_numpy(), pos, label, name, i, errorbars=True)
-        anchor = anchor or (float(pos["n"].iloc[0]), float(pos["mean"].max()))
-    if anchor is not None:
-        ns = np.geomspace(rates["n"].min(), rates["n"].max(), 50)
-        ax.plot(ns, anchor[1] * (ns / anchor[0]) ** THEORY_SLOPE, color="0.3", ls="--", label="∝ n^(−1/2)")
-        k = int(rates["k"].iloc[0])
-        y = yin_thm2_shape(ns, k)
-        ax.plot(ns, anchor[1] * y / y[0], color="0.3", ls=":", label="∝ √(k/n)·log²√n (Yin Thm 2)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    if len(rates):
-        grid_ticks(ax, rates["n"].unique())
-    ax.set_xlabel("training points n (log scale)")
-    ax.set_ylabel("excess test risk vs exact kernel k-means (log)")
-    ax.set_title("(a) excess risk at m = √n, geometric mean ± 95% CI")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7.5)
+    fits = rate_fits(rates)
+    fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
+    for ax, col, title in ((axes[0, 0], "excess_erm_risk", "(a) excess over the empirical minimiser C_n"),
+                           (axes[0, 1], "excess_pop_risk", "(b) excess over the population optimum W*(μ) (a lower bound)")):
+        _draw_rates(ax, rates, col, fits)
+        ax.set_title(title + "\n" + NOTION_LABEL[col] + ", mean ± 95% CI, fitted a·n^b (+c)", fontsize=9)
 
-    ax = axes[0, 1]
+    ax = axes[0, 2]
     if not lemma2.empty and "lemma2_gap" in lemma2:
         l2 = lemma2.assign(ratio=lemma2["lemma2_gap"] / lemma2["lemma2_bound"])
         for i, (rule, sub) in enumerate(sorted(l2.groupby("m_rule"), key=lambda g: _factor(g[0]))):
             st = mean_ci(sub, "gamma_value", "ratio")
-            band(ax, st["gamma_value"].to_numpy(), st, f"m = {_factor(rule):g}·n/γ", str(rule), i,
-                 errorbars=True)
+            band(ax, st["gamma_value"].to_numpy(), st, f"m = {_factor(rule):g}·n/γ", str(rule), i, errorbars=True)
         ax.axhline(1.0, color="black", lw=1, label="gap = bound")
-        ax.axhline(0.0, color="0.6", lw=0.8)
         ax.set_xscale("log")
         ax.legend(fontsize=8)
     ax.set_xlabel("γ (log scale)")
-    ax.set_ylabel("train-risk gap / Lemma 2 bound")
-    ax.set_title("(b) Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n")
+    ax.set_ylabel("train-risk gap / bound")
+    ax.set_title("(c) Calandriello Lemma 2 (projected centroids):\ngap ≤ min(k, d_eff)/(1−ε)·γ/n", fontsize=9)
 
     ax = axes[1, 0]
-    req = []
-    for col, ls in (("gamma_eps", "-"), ("jl_eps", "--")):
-        if col not in bvm:
+    if "jl_eps" in bvm and bvm["jl_eps"].notna().any():
+        sub_all = bvm.dropna(subset=["jl_eps"])
+        for i, (name, sub) in enumerate(sub_all.groupby("sketch.name")):
+            st = mean_ci(sub, "m", "jl_eps")
+            band(ax, st["m"].to_numpy(), st, f"observed ε, {name}", str(name), i, errorbars=True)
+        st = sub_all.groupby("m")["jl_eps_implied"].median()
+        ax.plot(st.index, st.to_numpy(), color="black", lw=1.5, label="ε(m) of Lemma 5 (δ = 0.1)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        grid_ticks(ax, sub_all["m"].unique())
+        ax.legend(fontsize=7.5)
+    ax.set_xlabel("m (log scale)")
+    ax.set_ylabel("JL distortion ε (log)")
+    ax.set_title("(d) Yin Lemma 5 as stated: observed ε ≤ ε(m)?", fontsize=9)
+
+    ax = axes[1, 1]
+    if "lemma6_gap_kc" in bvm and bvm["lemma6_gap_kc"].notna().any():
+        sub_all = bvm.dropna(subset=["lemma6_gap_kc"])
+        for i, (name, sub) in enumerate(sub_all.groupby("sketch.name")):
+            st = mean_ci(sub, "m", "lemma6_gap_kc")
+            band(ax, st["m"].to_numpy(), st, f"gap, {name}", str(name), i, errorbars=True)
+            b = sub.groupby("m")["lemma6_bound"].median()
+            finite = np.isfinite(b.to_numpy())
+            color, _ = color_marker(str(name), i)
+            if finite.any():
+                ax.plot(b.index[finite], b.to_numpy()[finite], color=color, ls="--", lw=1, label=f"2ε/(1−ε), {name}")
+        ax.axhline(0.0, color="0.6", lw=0.8)
+        ax.set_xscale("log")
+        grid_ticks(ax, sub_all["m"].unique())
+        ax.legend(fontsize=7.5)
+    ax.set_xlabel("m (log scale)")
+    ax.set_ylabel("kernel-column objective gap")
+    ax.set_title("(e) Yin Lemma 6 on its own objective (k-means on k_i);\nbound drawn where finite (ε < 1)", fontsize=9)
+
+    ax = axes[1, 2]
+    for col, ylabel in (("gamma_eps", "γ-preservation ε"), ("trace_ratio", "trace-norm ratio")):
+        if col not in bvm or bvm[col].isna().all():
             continue
         for i, (name, sub) in enumerate(bvm.dropna(subset=[col]).groupby("sketch.name")):
             st = mean_ci(sub, "m", col)
             c, mk = color_marker(str(name), i)
-            ax.plot(st["m"], st["mean"], ls=ls, color=c, marker=mk, ms=4, label=f"{col} {name}")
-    for col, text in (("lemma1_m", "Lemma 1 m"), ("jl_required_m", "Yin Lemma 5 m")):
-        if col in bvm and bvm[col].notna().any():
-            req.append(f"{text} = {bvm[col].median():,.0f}")
-            if bvm[col].median() <= 4 * bvm["m"].max():
-                ax.axvline(bvm[col].median(), color="0.4", ls=":", lw=1)
+            ax.plot(st["m"], st["mean"], color=c, marker=mk, ms=4, ls="-" if col == "gamma_eps" else ":",
+                    label=f"{ylabel}, {name}")
     if len(bvm):
         ax.axvline(math.sqrt(bvm["n"].iloc[0]), color="0.35", ls="--", lw=1, label="m = √n")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    if len(bvm):
-        grid_ticks(ax, bvm["m"].unique())
-    ax.set_xlabel("m (log scale)")
-    ax.set_ylabel("ε (log scale)")
-    ax.set_title("(c) γ-preservation ε and JL ε vs m" + (f"\nrequired (ε = 0.5, δ = 0.1): {'; '.join(req)}" if req else ""),
-                 fontsize=9)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7.5)
-
-    ax = axes[1, 1]
-    if "trace_ratio" in bvm and bvm["trace_ratio"].notna().any():
-        for i, (name, sub) in enumerate(bvm.dropna(subset=["trace_ratio"]).groupby("sketch.name")):
-            st = mean_ci(sub, "m", "trace_ratio")
-            band(ax, st["m"].to_numpy(), st, str(name), str(name), i)
-        ax.axhline(1.0, color="black", lw=1)
         ax.set_xscale("log")
         grid_ticks(ax, bvm["m"].unique())
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7)
     ax.set_xlabel("m (log scale)")
-    ax.set_ylabel(r"$\|K-\tilde K_s\|_* \,/\, \|K-K_s\|_*$")
-    ax.set_title("(d) trace-norm ratio (Wang Thm 1) vs m")
-    data = ok_rows(df)["dataset.name"].iloc[0]
-    fig.suptitle(f"Theory vs observation — {data}; mean over seeds", fontsize=10.5)
+    ax.set_title("(f) γ-preservation ε (Calandriello Def. 2) and\nWang's trace-norm ratio, drawn only", fontsize=9)
+    d = ok_rows(df)
+    fig.suptitle(f"Theory vs observation — {d['dataset.name'].iloc[0]}, k = {int(d['k'].iloc[0])}; "
+                 f"{d['seed'].nunique()} runs per point", fontsize=10.5)
     fig.tight_layout()
     return save_figure(fig, out_dir, "theory_rates")
 
 
 RATES = Entry(
     name="theory_rates",
-    title="Theory vs observation (DESIGN §3.7)",
-    claim=("with m = √n the excess risk decays like n^(−1/2) (Calandriello Thm 1, Yin Thm 2); "
-           "Calandriello's Lemma 2 gap bound holds; γ-preservation and JL distortion shrink as m grows"),
-    rule=(f"per sketch: 95% CI of the log–log slope of the excess test risk on n (all runs) below 0 and reaching "
-          f"−1/2; lemma2_holds on ≥ {LEMMA2_SHARE:.0%} of rows; Spearman(m, mean ε) < 0 for gamma_eps and "
-          f"jl_eps (kktheory/report/theory.py, judge)"),
+    title="Theory vs observation",
+    claim=("with m = √n each theorem's excess risk decays at least as fast as its rate (Calandriello Thm 1: "
+           "W(C_{n,m}) − W(C_n) = O(n^(−1/2)); Yin Thm 2: W(C_{n,m}) − W*(μ) = Õ(√(k/n))); Calandriello's "
+           "Lemma 2 and Yin's Lemmas 5 and 6 hold as stated"),
+    rule=(f"per theorem, on its own excess and sketches: bootstrap interval of the fitted decay exponent b (all runs, "
+          f"negative excesses included) ≤ the rate shape's slope over the grid + {RATE_MARGIN} (pass when the whole "
+          f"interval is below, fail when above, else inconclusive); each lemma: share of runs where it holds ≥ "
+          f"1 − δ = {1 - DELTA:g} (95% interval); observed/bound medians reported"),
     draw=draw,
     judge=judge,
     changes={
-        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates; n = 1000 for the bound checks",
-        "paper": "n ∈ {500, …, 16000} with 5 seeds for the rates; n = 2000 for the bound checks",
+        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates, a smaller population sample; n = 1000 for the "
+                 "bound checks",
+        "paper": "n ∈ {1000, …, 32000} with 5 seeds for the rates; n = 2000 for the bound checks",
     },
 )
 
