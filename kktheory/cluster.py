@@ -16,7 +16,12 @@ A clusterer takes an n×d feature matrix and returns labels and feature-space ce
   of the next larger m's partition in its own features (:func:`warm_centers`), Lloyd from
   there. This changes what a row computes — its partition depends on the larger m of the
   list, and the row's identity records them (``warm_start_from``) — for a grid that costs
-  little more than its largest point (benchmarks/README.md, m-grid).
+  little more than its largest point (benchmarks/README.md, m-grid). Row columns
+  ``seeding_cost_mean`` / ``seeding_cost_max``: the per-point cost of the k-means++ seeds
+  themselves (before Lloyd) over the ``n_init`` seedings — the quantity Arthur &
+  Vassilvitskii's Thm 3.1 bounds by 8(ln k + 2)·OPT in expectation, which Calandriello
+  (Thm 2) and Yin (Thm 3) build on; compare it with ``feature_lower_bound``
+  (:func:`kmeans_lower_bound`, written by every embedding's partition).
 - ``minibatch``: scikit-learn's ``MiniBatchKMeans`` (Sculley 2010), what Calandriello &
   Rosasco (2018, §5) ran; ``max_iter`` counts passes over the data, ``tol`` is
   scikit-learn's early-stopping tolerance (0 disables it), ``batch_size`` the mini-batch.
@@ -36,6 +41,7 @@ A clusterer takes an n×d feature matrix and returns labels and feature-space ce
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,8 +100,13 @@ class Clusterer:
 CLUSTERERS: Registry[type[Clusterer]] = Registry("clustering")
 
 
-def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState) -> np.ndarray:
+def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState,
+                  costs: list[float] | None = None) -> np.ndarray:
     """Greedy k-means++ seeds, as a scikit-learn ``KMeans`` ``init`` callable.
+
+    ``costs``, when given, receives the seeding's cost (1/n) Σ_i min_s ‖x_i − x_s‖² (the
+    potential of Arthur & Vassilvitskii, per point) — what their Thm 3.1 bounds by
+    8(ln k + 2)·OPT in expectation.
 
     Arthur & Vassilvitskii (2007) D² sampling with scikit-learn's greedy variant: the first
     centre uniformly, then for each next centre 2 + ⌊ln k⌋ candidates drawn ∝ D²(x) (the
@@ -129,7 +140,29 @@ def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState) -> 
         pots = D.sum(axis=1)
         best = int(np.argmin(pots))
         pot, closest, indices[c] = pots[best], D[best], cand[best]
+    if costs is not None:
+        costs.append(float(pot) / n)
     return X[indices]
+
+
+def kmeans_lower_bound(F: np.ndarray, k: int) -> float:
+    """The spectral lower bound of the k-means objective (per point) of the rows of F.
+
+    For any partition, (1/n) Σ_j Σ_{i∈C_j} ‖F_i − μ_j‖² = (1/n)[‖F_c‖_F² − tr(YᵀF_cF_cᵀY)]
+    with F_c the centred rows and Y's k orthonormal columns the normalised indicators, one
+    of them ∝ 1 (which F_c annihilates); relaxing Y to any orthonormal frame gives
+    ≥ (1/n)[‖F_c‖_F² − Σ_{i<k} σ_i²(F_c)] (Zha et al. 2001; Ding & He 2004). Computed from
+    the d × d matrix F_cᵀF_c, accumulated in float64 over row chunks: O(n·d² + d³).
+    """
+    from kktheory.kernels import row_chunks
+
+    mean = np.asarray(F.mean(axis=0, dtype=np.float64))
+    G = np.zeros((F.shape[1], F.shape[1]))
+    for chunk in row_chunks(F):
+        C = np.asarray(chunk, dtype=np.float64) - mean
+        G += C.T @ C
+    lam = np.linalg.eigvalsh(G)[::-1]
+    return max(0.0, float(np.trace(G) - lam[: k - 1].sum()) / len(F))
 
 
 def count_empty(labels: np.ndarray, k: int) -> int:
@@ -182,7 +215,9 @@ class KMeansPP(Clusterer):
         """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means."""
         p = self.params
         seed = int(rng.integers(2**31 - 1))
-        init, n_init = (kmeanspp_init, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
+        costs: list[float] = []
+        seeding = functools.partial(kmeanspp_init, costs=costs)
+        init, n_init = (seeding, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
         km = KMeans(
             n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
             algorithm=self.algorithm(), random_state=seed,
@@ -191,7 +226,9 @@ class KMeansPP(Clusterer):
         return ClusterResult(
             labels, km.cluster_centers_,
             {"n_iter": int(km.n_iter_), "n_empty_clusters": count_empty(labels, k),
-             "kmeans_algorithm": self.algorithm(), "warm_started": self.start is not None},
+             "kmeans_algorithm": self.algorithm(), "warm_started": self.start is not None,
+             "seeding_cost_mean": float(np.mean(costs)) if costs else np.nan,
+             "seeding_cost_max": float(np.max(costs)) if costs else np.nan},
         )
 
 

@@ -85,3 +85,36 @@ def test_bad_parameters_are_config_errors(impl, params, field):
     with pytest.raises(ConfigError) as exc:
         impl(params).validate()
     assert exc.value.field == field
+
+
+def test_kmeans_lower_bound_below_every_partition_and_tight_for_separated_clusters():
+    """Brute force over all partitions of 8 points into 2 and 3 clusters."""
+    import itertools
+
+    from kktheory.cluster import kmeans_lower_bound
+
+    rng = np.random.default_rng(4)
+    F = rng.normal(size=(8, 3))
+    for k in (2, 3):
+        best = np.inf
+        for labels in itertools.product(range(k), repeat=len(F)):
+            labels = np.array(labels)
+            if len(set(labels)) < k:
+                continue
+            cost = sum(((F[labels == j] - F[labels == j].mean(0)) ** 2).sum() for j in range(k)) / len(F)
+            best = min(best, cost)
+        assert kmeans_lower_bound(F, k) <= best + 1e-12
+    # k coincident groups: every partition cost is within-group spread = 0 at the optimum, bound 0
+    G = np.repeat(np.eye(3) * 5.0, 4, axis=0)
+    assert kmeans_lower_bound(G, 3) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_kmeanspp_records_the_seeding_cost():
+    from kktheory.cluster import kmeanspp_init
+
+    rng = np.random.default_rng(0)
+    F = rng.normal(size=(200, 4))
+    costs = []
+    C = kmeanspp_init(F, 5, np.random.RandomState(0), costs=costs)
+    brute = ((F[:, None, :] - C[None, :, :]) ** 2).sum(-1).min(1).mean()
+    assert costs == [pytest.approx(brute)]

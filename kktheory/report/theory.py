@@ -159,6 +159,28 @@ def lemma_checks(lemma2: pd.DataFrame, bvm: pd.DataFrame) -> list[Check]:
     return checks
 
 
+def seeding_check(rates: pd.DataFrame) -> list[Check]:
+    """Arthur & Vassilvitskii Thm 3.1 (what Calandriello Thm 2 and Yin Thm 3 build on): the
+    k-means++ seeding's expected cost ≤ 8(ln k + 2)·OPT. OPT of the features' objective is
+    unknown; the spectral lower bound ≤ OPT makes seeding/bound an over-estimate of the
+    ratio (and seeding/final-objective an under-estimate), so the check is the mean of the
+    over-estimate against the bound."""
+    if "seeding_cost_mean" not in rates or rates["seeding_cost_mean"].isna().all():
+        return []
+    d = rates.dropna(subset=["seeding_cost_mean", "feature_lower_bound"])
+    d = d[d["feature_lower_bound"] > 0]
+    if d.empty:
+        return []
+    k = int(d["k"].iloc[0])
+    bound = 8 * (math.log(k) + 2)
+    over = d["seeding_cost_mean"] / d["feature_lower_bound"]
+    under = d["seeding_cost_mean"] / d["feature_objective"]
+    return [Check.of(f"k-means++ seeding ≤ 8(ln k + 2) = {bound:.1f} × OPT (mean over runs)",
+                     at_most(Estimate.mean_of(over), bound),
+                     f"seeding / spectral lower bound: median {fmt(over.median(), 3)}, max {fmt(over.max(), 3)}; "
+                     f"seeding / final objective (an under-estimate): median {fmt(under.median(), 3)}; {len(d)} runs")]
+
+
 def looseness(bvm: pd.DataFrame) -> str:
     """Lemma 1: the m at which the observed γ-preservation ε reaches bound_eps, against the
     m the lemma requires."""
@@ -178,7 +200,7 @@ def judge(df: pd.DataFrame) -> Verdict:
     rates, lemma2, bvm = parts(df)
     if rates.empty and lemma2.empty and bvm.empty:
         return not_run("no row")
-    checks = rate_checks(rates) + lemma_checks(lemma2, bvm)
+    checks = rate_checks(rates) + lemma_checks(lemma2, bvm) + seeding_check(rates)
     return judge_checks(checks, looseness(bvm))
 
 

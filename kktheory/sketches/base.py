@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from omegaconf import MISSING
 
-from kktheory.cluster import Clusterer, ClusterResult
+from kktheory.cluster import Clusterer, ClusterResult, kmeans_lower_bound
 from kktheory.kernels import Kernel
 from kktheory.registry import Registry
 from kktheory.risk import cluster_means, feature_sq_distances
@@ -134,11 +134,16 @@ class Sketch:
 
         Adds ``feature_objective`` to the row: the k-means objective of the partition in
         the feature space, beside the RKHS ``objective`` (they differ when the embedding
-        does not preserve RKHS distances, e.g. ``kernel_columns``).
+        does not preserve RKHS distances, e.g. ``kernel_columns``); with a k-means++
+        clusterer also ``feature_lower_bound``, the spectral lower bound of that objective
+        (:func:`kktheory.cluster.kmeans_lower_bound`), against which the seeding's cost is
+        compared.
         """
         res: ClusterResult = clusterer.fit(features, k, rng)
         info = dict(res.info)
         info["feature_objective"] = feature_objective(features, res.labels, k)
+        if "seeding_cost_mean" in info:  # the k-means++ guarantee is relative to OPT ≥ this bound
+            info["feature_lower_bound"] = kmeans_lower_bound(features, k)
         return Partition(labels=res.labels, features=features, centers=res.centers, info=info)
 
 
