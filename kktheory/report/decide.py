@@ -53,6 +53,7 @@ class Estimate:
     runs: int
     unit_sd: float
     successes: int | None = None  # a proportion: its exact (Clopper–Pearson) interval is used
+    bounds: tuple[float, float] | None = None  # an interval given directly (bootstrap), at LEVEL
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
@@ -92,6 +93,13 @@ class Estimate:
         return cls(p, math.sqrt(p * (1 - p) / trials), math.inf, trials, math.sqrt(p * (1 - p)), int(successes))
 
     @classmethod
+    def bootstrap(cls, value: float, lo: float, hi: float, runs: int) -> Estimate:
+        """A value with a bootstrap percentile interval (at LEVEL) from ``runs`` runs per
+        group; its spread for :func:`runs_needed` is the interval's normal equivalent."""
+        se = (hi - lo) / (2 * float(stats.norm.ppf(0.5 + LEVEL / 2)))
+        return cls(float(value), se, math.inf, runs, se * math.sqrt(runs), None, (float(lo), float(hi)))
+
+    @classmethod
     def known(cls, value: float, se: float) -> Estimate:
         """A value whose standard error is known (normal quantile)."""
         return cls(float(value), float(se), math.inf, 1, float(se))
@@ -103,6 +111,8 @@ class Estimate:
 
     def interval(self, level: float = LEVEL) -> tuple[float, float]:
         """(lo, hi); the point itself when the spread is unknown (a single run)."""
+        if self.bounds is not None:
+            return self.bounds
         if self.successes is not None and self.runs > 0:
             a, k, n = 1 - level, self.successes, self.runs
             lo = float(stats.beta.ppf(a / 2, k, n - k + 1)) if k > 0 else 0.0
