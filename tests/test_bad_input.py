@@ -104,6 +104,7 @@ CASES = [
     (("sketch=onepass", "sketch.rank=0"), "sketch.rank="),
     (("sketch=onepass", "sketch.oversampling=100"), "sketch.oversampling="),
     (("sketch=onepass", "m=2"), "m="),
+    (("sketch=onepass", "sketch.reading=rank_last"), "sketch.reading="),
     (("sketch=rff", "kernel=linear"), "kernel.name="),
     (("sketch=rff", "sketch.s=9"), "sketch.s="),
     (("sketch=exact", "sketch.eig_cutoff=2"), "sketch.eig_cutoff="),

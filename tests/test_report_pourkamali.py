@@ -121,3 +121,20 @@ def test_augment_rebuilds_each_run_exactly(tmp_path):
     ev = np.linalg.eigvalsh(K)
     assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
     assert set(out.attrs["features"]) == {"kpca", "nystrom_rr:20"}
+
+
+def test_augment_refits_onepass_with_the_rows_reading(tmp_path):
+    """The entry states reading=full_core; the refit follows the row's reading: with
+    rank K = 3 ≤ r' = 12 (⟨x, y⟩² on 2-D points) full_core is the exact rank-2
+    decomposition, rank_first (asked on the command line) is not."""
+    def augmented(*overrides):
+        sweep = reproduce.run_sweep("pourkamali_table1_fig2_small", tmp_path / "results",
+                                    ["n=300", "n_test=20", "seed=0", *overrides], log=lambda _: None)
+        assert sweep.failed == 0 and len(sweep.rows) == 1
+        return pourkamali.augment(sweep.rows).iloc[0]
+
+    exact = augmented("pourkamali/method=exact_eig")[pourkamali.ERR]
+    full = augmented("pourkamali/method=onepass_l10")
+    first = augmented("pourkamali/method=onepass_l10", "sketch.reading=rank_first")
+    assert full["sketch.reading"] == "full_core" and abs(full[pourkamali.ERR] - exact) < 1e-8
+    assert first["sketch.reading"] == "rank_first" and first[pourkamali.ERR] > exact + 1e-3

@@ -4,7 +4,10 @@ Every method gives a rank-r factorisation K ≈ K̂ = F Fᵀ with F the n×r tra
 
 =======================  =========================================================
 exact decomposition      ``kpca`` with s = r (best rank-r approximation K_r)
-one-pass (their Alg. 1)  ``onepass`` with rank r and oversampling l
+one-pass (their Alg. 1)  ``onepass`` with rank r, oversampling l and
+                         ``reading=full_core`` (Q with all r' = r + l columns, rank r
+                         after the core: the reading Table 1's error 0.40 = exact's
+                         supports; ``kktheory/sketches/onepass.py``)
 Nyström, m columns       ``nystrom_rr`` with P uniform, c = m, ℓ = s = r: the standard
                          rank-r Nyström C W_r⁺ Cᵀ of their comparison
 full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
@@ -13,8 +16,9 @@ full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
 The paper measures ‖K − K̂‖_F / ‖K‖_F and the clustering accuracy of the n points (the
 whole data set is clustered, so accuracy is ``train_accuracy``). The stored rows do not
 carry the Frobenius error, so :func:`augment` recomputes it: it rebuilds each run's
-sketch from the row's job config and seed — the same data draw, kernel and random
-streams as the run (kktheory.experiment) — and evaluates
+sketch from the row's job config and seed — the same data draw, kernel, random streams
+and sketch fields (the one-pass ``reading`` included, which the entries' configs state)
+as the run (kktheory.experiment) — and evaluates
 
     ‖K − FFᵀ‖_F² = ‖K‖_F² − 2 tr(Fᵀ K F) + ‖FᵀF‖_F²
 
@@ -54,6 +58,20 @@ def method_of(df: pd.DataFrame) -> pd.Series:
 def label(method: str) -> str:
     base, _, m = method.partition(":")
     return f"Nyström, m = {m}" if m else METHOD_LABELS.get(base, base)
+
+
+def onepass_note(df: pd.DataFrame) -> str:
+    """r' and the reading of the one-pass rows, e.g. "r' = 12, full_core" ("" without rows)."""
+    op = ok_rows(df)
+    op = op[op["sketch.name"] == "onepass"]
+    if op.empty:
+        return ""
+    notes = []
+    if "m_used" in op:
+        notes.append("r' = " + ", ".join(str(int(v)) for v in sorted(op["m_used"].unique())))
+    if "sketch.reading" in op:
+        notes.append(", ".join(sorted(op["sketch.reading"].astype(str).unique())))
+    return ", ".join(notes)
 
 
 # -- recomputation of K̂ ------------------------------------------------------------------
@@ -162,7 +180,9 @@ def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         r = s.loc[m]
         lines.append(f"| {label(m)} | {fmt(r['error'])} ± {fmt(r['error_sd'], 2)} | "
                      f"{fmt(r['accuracy'])} ± {fmt(r['accuracy_sd'], 2)} | {int(r['count'])} |")
-    md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points.\n")
+    note = onepass_note(df)
+    md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points."
+                  + (f" One-pass: {note}." if note else "") + "\n")
     plt = pyplot()
     feats = df.attrs.get("features", {})
     methods = [m for m in _order(feats) if m != "exact"]
@@ -173,7 +193,8 @@ def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
             F, y = feats[m]
             for j, cls in enumerate(np.unique(y)):
                 ax.scatter(F[y == cls, 0], F[y == cls, 1], s=2, alpha=0.5, color=f"C{j}", label=f"class {cls}")
-            ax.set_title(f"{label(m)}\nerror {fmt(s.loc[m, 'error'])}, accuracy {fmt(s.loc[m, 'accuracy'])}")
+            name = f"{label(m)} ({note})" if m == "onepass" and note else label(m)
+            ax.set_title(f"{name}\nerror {fmt(s.loc[m, 'error'])}, accuracy {fmt(s.loc[m, 'accuracy'])}")
             ax.set_xlabel("$y_1$")
             ax.set_ylabel("$y_2$")
         axes[0][0].legend(markerscale=5, loc="best")
@@ -239,6 +260,7 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     plt = pyplot()
     d = ok_rows(df).copy()
     d["method"] = method_of(d)
+    note = onepass_note(d)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for ax, col, ylabel in ((axes[0], ERR, r"$\|K-\hat K\|_F / \|K\|_F$"), (axes[1], "train_accuracy", "clustering accuracy")):
         ny = d[d["sketch.name"] == "nystrom_rr"]
@@ -254,9 +276,7 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
             if meth == "exact" and col == ERR:
                 continue
             c, _ = color_marker(meth, j)
-            extra = ""
-            if meth == "onepass":
-                extra = f" (r' = {int(cur['m_used'].iloc[0])})" if "m_used" in cur else ""
+            extra = f" ({note})" if meth == "onepass" and note else ""
             ax.axhline(cur[col].mean(), color=c, ls="--" if meth != "kpca" else "-", lw=1.4,
                        label=METHOD_LABELS[meth] + extra)
         ax.set_xlabel("number of sampled columns m")
