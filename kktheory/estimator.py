@@ -30,11 +30,12 @@ exact, otherwise the subsampling estimator of :mod:`kktheory.risk` on ``risk_poi
 ``transform(X)`` gives the sketch's features f(x) (len(X) × m'); ``cluster_centers_`` are
 the means of the training features over each cluster (the coordinates of the projected
 centroids for projection embeddings), computed on first access. For the comparators that
-are not embeddings the features are those of the sketch they are built on: Nyström for
-``two_step`` and ``spectral_nystrom`` (whose partition comes from Chitta's iterations or
-the spectral embedding), the exact kernel features V Λ^{1/2} for ``exact`` (an O(n³)
-eigendecomposition, refused above the memory budget; ``fit``, ``predict`` and ``score`` do
-not need it).
+are not embeddings the features are those of the sketch they are built on: Nyström on the
+same landmarks for ``two_step``, ``approx_kkm`` and ``spectral_nystrom`` (whose partition
+comes from kernel k-means on the landmarks with a nearest-centre assignment, from Chitta's
+iterations, or from the spectral embedding), the exact kernel features V Λ^{1/2} for
+``exact`` (an O(n³) eigendecomposition, refused above the memory budget; ``fit``,
+``predict`` and ``score`` do not need it).
 
 Parameters are stored unchanged by ``__init__`` and validated by ``fit``; a bad value
 raises ``ValueError`` with the same one-line message as the command line (for example

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kktheory.errors import ConfigError
 from kktheory.gram import Gram
 
 
@@ -56,6 +57,12 @@ class KernelKMeansResult:
 def default_local_trials(k: int) -> int:
     """scikit-learn's number of k-means++ candidates per centre, 2 + ⌊ln k⌋."""
     return 2 + int(math.log(k))
+
+
+def check_local_trials(field: str, value: int | None) -> None:
+    """``n_local_trials`` is null (the default 2 + ⌊ln k⌋) or an integer ≥ 1 (ConfigError)."""
+    if value is not None and (isinstance(value, bool) or value < 1):
+        raise ConfigError(field, value, "null or an integer ≥ 1")
 
 
 def kernel_kmeanspp(

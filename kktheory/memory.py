@@ -19,6 +19,7 @@ nystrom_rr with P ≠ uniform         n²·itemsize (C = K·P), plus 3·n·m·8 
 exact ridge leverage scores         2·n²·8                                      nystrom_rls
 Nyström family, Yin's sketches,     2–3 × n·m (kernel columns, features,        sketches
 Gaussian, one-pass, RFF             sketching matrices)
+two-step kernel k-means             n·m·itemsize + 4·m²·8 + 2·n·k·8             two_step
 dense bound checks                  4·n²·8 (n ≤ bound_exact_max_n)              build_spec
 ==================================  ==========================================  ===========
 

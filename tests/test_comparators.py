@@ -1,5 +1,6 @@
-"""The comparators two_step (Chitta et al. 2011) and spectral_nystrom (Fowlkes et al. 2004
-as in Wang et al. §4.2), against dense brute force."""
+"""The comparators approx_kkm (Chitta et al. 2011's approximate kernel k-means) and
+spectral_nystrom (Fowlkes et al. 2004 as in Wang et al. §4.2), against dense brute force;
+two_step has its own file (tests/test_two_step.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, SketchContext
 from kktheory.sketches.linalg import reduce_rank
 from kktheory.sketches.spectral_nystrom import spectral_embedding
-from kktheory.sketches.two_step import lloyd_from_labels
+from kktheory.sketches.approx_kkm import lloyd_from_labels
 
 SIGMA = 1.5
 KMEANS = CLUSTERERS.get("kmeanspp").impl(ClusteringConfig(name="kmeanspp", n_init=5))
@@ -42,7 +43,7 @@ def blobs(n_per: int, k: int, seed: int = 0, spread: float = 0.3):
     return centres[y] + spread * rng.normal(size=(len(y), 3)), y
 
 
-# -- two_step ---------------------------------------------------------------------------
+# -- approx_kkm -------------------------------------------------------------------------
 def chitta_dense(K_B: np.ndarray, K_hat: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
     """Chitta et al. (2011) Alg. 1 as printed: α = K̂⁺K_BᵀÛ, labels = argmin αᵀK̂α − 2K_Bα."""
     T = np.linalg.pinv(K_hat) @ K_B.T  # m × n
@@ -59,10 +60,10 @@ def chitta_dense(K_B: np.ndarray, K_hat: np.ndarray, labels: np.ndarray, k: int)
     raise AssertionError("no convergence")
 
 
-def test_two_step_iterations_equal_chitta_algorithm():
+def test_approx_kkm_iterations_equal_chitta_algorithm():
     X = np.random.default_rng(1).normal(size=(90, 3))
     k, m = 4, 12
-    sk = fit("two_step", X, k, m)
+    sk = fit("approx_kkm", X, k, m)
     L = sk.landmarks_
     K_B, K_hat = gaussian(X, X[L]), gaussian(X[L], X[L])
     for seed in range(3):
@@ -79,9 +80,9 @@ def test_two_step_iterations_equal_chitta_algorithm():
         assert inertia + sk.residual(X).sum() == pytest.approx(dist.sum(), rel=1e-9)
 
 
-def test_two_step_partition_through_the_sketch():
+def test_approx_kkm_partition_through_the_sketch():
     X, y = blobs(40, 3)
-    sk = fit("two_step", X, 3, 15)
+    sk = fit("approx_kkm", X, 3, 15)
     assert not sk.is_embedding and not sk.is_projection
     part = sk.partition(X, None, 3, KMEANS, component_rng(0, "cluster"))
     assert part.labels.shape == (120,) and set(part.labels) <= {0, 1, 2}

@@ -128,8 +128,9 @@ def test_transform_is_the_nystrom_map() -> None:
         (("sketch=subgaussian", "kernel=polynomial"), {"sketch": "subgaussian", "kernel": "polynomial"}),
         (("sketch=exact",), {"sketch": "exact"}),
         (("sketch=nystrom_rls", "clustering=localsearch"), {"sketch": "nystrom_rls", "clustering": "localsearch"}),
+        (("sketch=two_step",), {"sketch": "two_step"}),
     ],
-    ids=["nystrom", "projected", "ros", "subgaussian-poly", "exact", "rls-localsearch"],
+    ids=["nystrom", "projected", "ros", "subgaussian-poly", "exact", "rls-localsearch", "two_step"],
 )
 def test_same_numbers_as_the_runner(tmp_path, overrides, params) -> None:
     """For one seed the estimator's labels_ are the row's training labels, predict gives the

@@ -125,7 +125,7 @@ def test_stored_middle_row_starts_the_smaller_m(grid):
         np.testing.assert_array_equal(store.arrays(ids[m])["train_labels"], before[m])
 
 
-@pytest.mark.parametrize("sketch", ["exact", "two_step"])
+@pytest.mark.parametrize("sketch", ["exact", "two_step", "approx_kkm"])
 def test_sketches_that_do_not_run_the_clusterer_refuse_warm_start(tmp_path, sketch):
     from tests.inprocess import run_inprocess
 

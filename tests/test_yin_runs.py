@@ -33,7 +33,8 @@ METHODS = [
     ("gaussian", [], 13, None),
     ("onepass", [], 13, "n_clipped_eigs"),
     ("rff", ["sketch.s=k"], 13, "rff_s"),
-    ("two_step", [], 13, "n_iter"),
+    ("two_step", [], 13, "n_empty_reseeds"),
+    ("approx_kkm", [], 13, "n_iter"),
     ("spectral_nystrom", [], 13, "spectral_failed"),
 ]
 

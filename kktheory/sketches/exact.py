@@ -35,7 +35,7 @@ from kktheory import memory
 from kktheory.cluster import Clusterer, count_empty
 from kktheory.errors import ConfigError
 from kktheory.gram import Gram, gram_fits
-from kktheory.kernel_kmeans import kernel_kmeans
+from kktheory.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Partition, Sketch, SketchConfig
 
@@ -63,8 +63,7 @@ class Exact(Sketch):
         p = self.params
         if not 0 <= p.eig_cutoff < 1:
             raise ConfigError("sketch.eig_cutoff", p.eig_cutoff, "a number in [0, 1)")
-        if p.n_local_trials is not None and p.n_local_trials < 1:
-            raise ConfigError("sketch.n_local_trials", p.n_local_trials, "null or an integer ≥ 1")
+        check_local_trials("sketch.n_local_trials", p.n_local_trials)
         n = self.ctx.n
         if self.ctx.centroids == "projected":  # scored through the features
             self.require_features(n)
