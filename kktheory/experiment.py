@@ -305,6 +305,7 @@ class Awaiting:
     landmarks: np.ndarray | None
     kind: str | None  # feature_kind of the sketch (for nan_reason)
     fit: Fitted | None
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)  # the sketch's randomness
 
     @classmethod
     def of(cls, fit: Fitted, keep: bool) -> Awaiting:
@@ -312,7 +313,7 @@ class Awaiting:
         columns = {"m_used": sketch.resolve_m(fit.m), **part.info, **sketch.info_,
                    "time_embed": fit.time_embed, "time_cluster": fit.time_cluster}
         return cls(fit.m, np.asarray(part.labels), columns, sketch.landmarks_,
-                   feature_kind(sketch, part), fit if keep else None)
+                   feature_kind(sketch, part), fit if keep else None, sketch.arrays())
 
 
 @dataclass
@@ -344,9 +345,10 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
     cols.update({f"train_{k}": v for k, v in partition_scores(data.y_train, labels).items()})
     cols.update({f"test_{k}": v for k, v in partition_scores(y_test, risk.test_labels).items()})
     arrays = {"test_labels": risk.test_labels, "train_nearest": risk.train_nearest}
-    for name, idx in (("train_eval_idx", risk.train_eval), ("test_eval_idx", risk.test_eval)):
-        if idx is not None:
-            arrays[name] = idx
+    for name, value in (("train_eval_idx", risk.train_eval), ("test_eval_idx", risk.test_eval),
+                        ("risk_pairs_rng_state", risk.pairs_state)):
+        if value is not None:
+            arrays[name] = value
     return cols, arrays
 
 
@@ -494,8 +496,9 @@ class RowWriter:
             time_evaluate = share + time.perf_counter() - t0
             row = self.row(w, cols, len(waiting), time_evaluate)
             arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)
-            if w.landmarks is not None:
-                arrays["landmarks"] = np.asarray(w.landmarks)
+            arrays.update(w.arrays)  # landmarks and the sketch's other randomness
+            if w.fit is not None:
+                arrays.update(self.bounds.drawn)  # what the row's bound checks sampled
             if self.ref_labels is not None:
                 arrays["ref_train_labels"] = np.asarray(self.ref_labels)
             self.store.write(self.ids[w.m], row, arrays)

@@ -75,6 +75,15 @@ estimates q_j from sampled pairs:
 ``risk_estimator`` names the estimator of each row: ``exact`` or
 ``subsample(b=…,pairs=…)``; ``*_se`` columns are 0 for exact values.
 
+What a run stores of the estimator's randomness: the evaluation points (``train_eval_idx``,
+``test_eval_idx``, b each) and ``risk_pairs_rng_state``, the state of the stream just before
+the pairs (:func:`kktheory.seeding.generator_state`, 6 words). The pairs are drawn cluster
+by cluster, j = 0..k−1, for the clusters with N_j(N_j − 1) > P: a = ``integers(N_j,
+size=P)``, then b = ``integers(N_j − 1, size=P)``, b ← b + (b ≥ a), the pair being the a-th
+and b-th members of C_j in index order; :func:`cluster_pairs` replays them from the state.
+They are recorded rather than stored because there are up to 2·k·P of them (2·10⁶ indices
+at the defaults k = 10, P = 10⁵), independent of n.
+
 Data access: the estimator reads the training (and evaluation) points through
 :class:`Rows` — a few sampled rows, per-cluster sums of κ(x, x), the cross sums
 κ(Y, X)·Z and kernel values of sampled pairs. :class:`Rows` holds the points in memory;
@@ -84,7 +93,7 @@ Dask array, so the estimator above is one implementation for both backends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +102,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.gram import KernelBlock
 from kktheory.kernels import Kernel, row_chunks
+from kktheory.seeding import generator_state
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,7 @@ class Risk:
     train_eval: np.ndarray | None = None  # indices of evaluated training points (None: all)
     test_eval: np.ndarray | None = None  # indices of evaluated test points (None: all)
     bias_bound: float = 0.0  # bound on |bias| of train_risk / test_risk (subsampling)
+    pairs_state: np.ndarray | None = None  # generator state before the pair draws (subsampling)
 
     @classmethod
     def from_distances(cls, D_train: np.ndarray, D_test: np.ndarray, labels: np.ndarray) -> Risk:
@@ -286,27 +297,47 @@ def lifted_distances(
             for i, (_, nonempty) in enumerate(parts)]
 
 
-def within_cluster_sums(
-    kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, pairs: int,
-    rng: np.random.Generator, budget: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(q̂_j, Var q̂_j) for every cluster: exact when N_j(N_j−1) ≤ pairs, else from pairs."""
-    rows = as_rows(X)
-    q = np.zeros(k)
-    var = np.zeros(k)
+def cluster_pairs(
+    labels: np.ndarray, k: int, pairs: int, rng: np.random.Generator,
+) -> Iterator[tuple[int, np.ndarray, tuple[np.ndarray, np.ndarray] | None]]:
+    """(j, members of C_j, sampled pairs or None) for each non-empty cluster j in order.
+
+    The pairs are ``pairs`` i.i.d. uniform ordered pairs of distinct members (training
+    indices ia, ib), drawn from ``rng`` when N_j(N_j − 1) > pairs; None when the sum over
+    C_j is computed exactly (no draw). Replays a run's pairs from its
+    ``risk_pairs_rng_state`` (module docstring). Memory: one cluster's pairs at a time.
+    """
+    labels = np.asarray(labels)
     for j in range(k):
         idx = np.flatnonzero(labels == j)
         N = len(idx)
         if N == 0:
             continue
         if N * (N - 1) <= pairs:
-            Xj = rows.take(idx)
-            q[j] = sum(float(b.sum(dtype=np.float64)) for _, b in kernel.row_blocks(Xj, Xj, budget)) / N**2
+            yield j, idx, None
             continue
         a = rng.integers(N, size=pairs)
         b = rng.integers(N - 1, size=pairs)
         b += b >= a  # uniform over the N−1 points other than a
-        vals = rows.paired(kernel, idx[a], idx[b], budget)
+        yield j, idx, (idx[a], idx[b])
+
+
+def within_cluster_sums(
+    kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, pairs: int,
+    rng: np.random.Generator, budget: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(q̂_j, Var q̂_j) for every cluster: exact when N_j(N_j−1) ≤ pairs, else from the
+    pairs of :func:`cluster_pairs`."""
+    rows = as_rows(X)
+    q = np.zeros(k)
+    var = np.zeros(k)
+    for j, idx, drawn in cluster_pairs(labels, k, pairs, rng):
+        N = len(idx)
+        if drawn is None:
+            Xj = rows.take(idx)
+            q[j] = sum(float(b.sum(dtype=np.float64)) for _, b in kernel.row_blocks(Xj, Xj, budget)) / N**2
+            continue
+        vals = rows.paired(kernel, *drawn, budget)
         q[j] = (rows.diag_sum(kernel, idx) + N * (N - 1) * vals.mean()) / N**2
         var[j] = ((N - 1) / N) ** 2 * vals.var(ddof=1) / pairs
     return q, var
@@ -384,10 +415,11 @@ def lifted_risk_subsampled_many(
         rng = make_rng()
         tr_idx = sample_points(n, settings.points, rng)
         te_idx = sample_points(len(X_test), settings.points, rng)
+        state = generator_state(rng)
         q_q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
-        draws.append((tr_idx, te_idx, q_q_var))
-    tr_idx, te_idx, _ = draws[0]
-    if not all(np.array_equal(a, tr_idx) and np.array_equal(b, te_idx) for a, b, _ in draws):
+        draws.append((tr_idx, te_idx, q_q_var, state))
+    tr_idx, te_idx, _, _ = draws[0]
+    if not all(np.array_equal(a, tr_idx) and np.array_equal(b, te_idx) for a, b, _, _ in draws):
         raise ValueError(
             "make_rng() must return a stream in the same state for every labeling "
             "(the evaluation points are drawn from it first)"
@@ -398,7 +430,7 @@ def lifted_risk_subsampled_many(
     te_diag, S_te = sample_cross_sums(kernel, X_test, te_idx, X_train, Z, budget, "risk (test sample)")
     diag_sum = X_train.diag_sum(kernel)
     risks = []
-    for i, ((labels, nonempty), (_, _, (q, q_var))) in enumerate(zip(parts, draws)):
+    for i, ((labels, nonempty), (_, _, (q, q_var), state)) in enumerate(zip(parts, draws)):
         c = _columns(i, k)
         sizes = np.bincount(labels, minlength=k).astype(np.float64)
         objective = (diag_sum - np.sum(sizes * q)) / n
@@ -411,6 +443,7 @@ def lifted_risk_subsampled_many(
             train_risk_se=tr_se, objective_se=objective_se, test_risk_se=te_se,
             estimator=f"subsample(b={settings.points},pairs={settings.pairs})",
             train_eval=tr_idx, test_eval=te_idx, bias_bound=float(np.sqrt(q_var.sum())),
+            pairs_state=state,
         ))
     return risks
 

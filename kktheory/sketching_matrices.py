@@ -23,7 +23,12 @@ describes uniform sampling as i.i.d. with replacement; we draw it without replac
 ``nystrom`` sketch, so that ``uniform`` with c columns is the first c of one permutation.
 
 Every matrix exposes ``right(A)`` = A·P (A with n columns), ``left(M)`` = P·M (M with c
-rows), ``support()`` (the rows of P that may be nonzero) and ``dense()`` (tests, small n).
+rows), ``support()`` (the rows of P that may be nonzero), ``dense()`` (tests, small n) and
+``arrays()``, its randomness as a run stores it (names prefixed ``sketch_`` by the sketch):
+column sampling ``P_scale`` (c; the sampled indices are the sketch's landmarks), SRHT
+``P_signs`` (n) and ``P_columns`` (c), CountSketch ``P_signs`` and ``P_buckets`` (n each),
+Gaussian the record of its draw, ``P_rng_state`` and ``P_shape``
+(:class:`kktheory.seeding.NormalDraw`; :meth:`Gaussian.redraw`).
 ``kernel_sketch(kernel, X, budget, K)`` returns C = K·P: column sampling evaluates only
 the c sampled kernel columns, every other P needs the full n×n kernel matrix K (Wang
 Table 2's time column), which the caller forms after checking the memory budget.
@@ -37,6 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from kktheory.kernels import Kernel
+from kktheory.seeding import NormalDraw
 from kktheory.transforms import SRHT, fwht
 
 SKETCHING_MATRICES = ("uniform", "leverage", "gaussian", "srht", "countsketch")
@@ -68,6 +74,10 @@ class SketchingMatrix:
     def dense(self) -> np.ndarray:
         """P as a dense n × c float64 matrix."""
         return self.left(np.eye(self.c))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The randomness of P, as a run stores it (module docstring)."""
+        raise NotImplementedError
 
     def kernel_sketch(
         self, kernel: Kernel, X: np.ndarray, budget: int, K: np.ndarray | None
@@ -112,6 +122,10 @@ class ColumnSampling(SketchingMatrix):
     def support(self) -> np.ndarray:
         return np.unique(self.idx)
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``P_scale`` (c): P[idx_j, j] = scale_j (idx: the sketch's landmarks)."""
+        return {"P_scale": self.scale}
+
     def kernel_sketch(
         self, kernel: Kernel, X: np.ndarray, budget: int, K: np.ndarray | None
     ) -> np.ndarray:
@@ -123,11 +137,23 @@ class ColumnSampling(SketchingMatrix):
 
 
 class Gaussian(SketchingMatrix):
-    """P = G/√c with G_ij ~ N(0, 1); column j is the j-th draw of n normals."""
+    """P = G/√c with G_ij ~ N(0, 1); column j is the j-th draw of n normals:
+    P = ``rng.standard_normal((c, n))``ᵀ/√c, recorded by ``draw`` (not by its n·c entries)."""
 
     def __init__(self, n: int, c: int, rng: np.random.Generator) -> None:
         super().__init__(n, c)
-        self.P = rng.standard_normal((c, n)).T / np.sqrt(c)
+        self.draw, N = NormalDraw.take(rng, (c, n))
+        self.P = N.T / np.sqrt(c)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``P_rng_state`` and ``P_shape`` = (c, n): the record of the draw."""
+        return self.draw.arrays("P")
+
+    @staticmethod
+    def redraw(arrays: dict[str, np.ndarray], name: str = "P") -> np.ndarray:
+        """P (n × c) from the record stored under ``name``, bit for bit as drawn."""
+        N = NormalDraw.from_arrays(arrays, name).redraw()
+        return N.T / np.sqrt(N.shape[0])
 
     def right(self, A: np.ndarray) -> np.ndarray:
         return np.asarray(A) @ self.P
@@ -147,6 +173,10 @@ class SubsampledHadamard(SketchingMatrix):
         super().__init__(n, c)
         self.srht = SRHT(n, c, rng)
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``P_signs`` (n) and ``P_columns`` (c): P = D·H_N[:n, columns]/√c."""
+        return {f"P_{name}": a for name, a in self.srht.arrays().items()}
+
     def right(self, A: np.ndarray) -> np.ndarray:
         return self.srht.right(A)
 
@@ -165,6 +195,10 @@ class CountSketch(SketchingMatrix):
         self.buckets = rng.integers(0, c, size=n)
         self.signs = rng.choice(np.array([-1.0, 1.0]), size=n)
         self.P = sp.csr_matrix((self.signs, (np.arange(n), self.buckets)), shape=(n, c))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``P_signs`` and ``P_buckets`` (n each): P[i, buckets_i] = signs_i."""
+        return {"P_signs": self.signs, "P_buckets": np.asarray(self.buckets)}
 
     def right(self, A: np.ndarray) -> np.ndarray:
         return np.asarray(self.P.T @ np.asarray(A).T).T

@@ -2,7 +2,9 @@
 
 Layout: ``<results_dir>/runs/<run_id>.parquet`` holds the row; ``<run_id>.npz`` holds the
 arrays needed to recompute any of its numbers (training labels, test labels, indices of
-the training and test points in the data set, landmark indices of sampling sketches).
+the training and test points in the data set, and the randomness behind the numbers: the
+sketch's :meth:`~kktheory.sketches.Sketch.arrays`, what the bound checks and the risk
+estimator sampled; README "Results" lists them with their sizes).
 ``run_id`` is a hash of the resolved config of that row (see :func:`run_id`).
 
 Writes are atomic: each file is written under a temporary name in the same folder and

@@ -108,6 +108,11 @@ class SRHT:
         out.c, out.cols = c, self.cols[:c]
         return out
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Its randomness: ``signs`` (the n diagonal entries of D, ±1.0) and ``columns`` (the
+        c sampled coordinates of N, in order); with the transform and n these give Ω."""
+        return {"signs": np.asarray(self.signs, dtype=np.float64), "columns": np.asarray(self.cols)}
+
     def dense(self) -> np.ndarray:
         """Ω[:n] as a dense n × c matrix (tests and small n only)."""
         return self.right(np.eye(self.n))

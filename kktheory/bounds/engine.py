@@ -32,6 +32,37 @@ estimate of the max over all pairs), and the checks that need dense n×n algebra
 (kernel-column reference, indefinite nuclear norms) are left empty. Errors of randomized
 values are in the ``*_err`` columns (0 for exact values); ``bounds_method`` says which path.
 
+What a row's bound columns drew at random is kept in :attr:`BoundEngine.drawn` after each
+:meth:`BoundEngine.row`, and the run stores it in its ``.npz``:
+
+============================  ==========  ==================================================
+array                         size        meaning
+============================  ==========  ==================================================
+``bounds_sample``             p ints      randomized path, p = ``bound_sample_points`` < n:
+                                          the sorted points whose pairs give the ratios
+                                          (``jl_*``, ``proj_*``), ``np.sort(rng.choice(n, p,
+                                          replace=False))`` of ``component_rng(seed,
+                                          "bounds-pairs")``; absent: all n points
+``bounds_kc_ref_labels``      n ints      exact path, JL family: the partition of the
+                                          kernel columns whose objective is
+                                          ``kc_ref_objective`` (Lemma 6's reference)
+``bounds_gamma_rng_state``    6 words     ``gamma``: the start of ``component_rng(seed,
+                                          "bounds-gamma")``, whose first draw is the start
+                                          of λ_max(E): ``standard_normal(n)`` (exact path,
+                                          Lanczos, n > 2) or ``standard_normal((n, b))``,
+                                          b = min(n, 11) (randomized, subspace iteration)
+``bounds_spectrum_rng_state`` 6 words     randomized top eigenvalues of K: the start of
+                                          ``component_rng(data_seed, "bounds-spectrum")``,
+                                          first draw ``standard_normal((n, min(n, t + 10)))``
+``bounds_deff_rng_state``     6 words     randomized d_eff: the start of
+                                          ``component_rng(data_seed, "bounds-deff")``, first
+                                          draw the Rademacher probes ``choice([-1.0, 1.0],
+                                          size=(n, 64))``
+============================  ==========  ==================================================
+
+The states are :func:`kktheory.seeding.generator_state` words (:func:`kktheory.seeding.
+generator_at` draws the same again).
+
 Spectra, d_eff and the kernel-column reference are cached on disk with joblib.Memory
 under ``<results_dir>/cache``, keyed by the kktheory version, the dataset config, n,
 n_test, data_seed, the resolved kernel and (where they matter) the number of eigenvalues,
@@ -62,7 +93,7 @@ from kktheory.bounds.trace import (
 )
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.kernels import Kernel
-from kktheory.seeding import component_rng
+from kktheory.seeding import component_rng, generator_state
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec
@@ -141,11 +172,12 @@ def deff_estimate(key: dict[str, Any], gamma: float, tol: float, seed: int, op: 
 
 def kernel_columns_reference(
     key: dict[str, Any], k: int, clustering: ClusteringConfig, seed: int, K: np.ndarray
-) -> float:
-    """W_kc of the run's clusterer applied to the kernel columns k_i (Yin Lemma 6's C_n)."""
+) -> tuple[float, np.ndarray]:
+    """(W_kc, labels) of the run's clusterer applied to the kernel columns k_i (Yin Lemma
+    6's C_n)."""
     clusterer = CLUSTERERS.get(clustering.name).impl(clustering)
-    labels = clusterer.fit(K, k, component_rng(seed, "bounds-kc-reference")).labels
-    return kernel_columns_objective(K, labels, k)
+    labels = np.asarray(clusterer.fit(K, k, component_rng(seed, "bounds-kc-reference")).labels)
+    return kernel_columns_objective(K, labels, k), labels
 
 
 class BoundEngine:
@@ -167,6 +199,8 @@ class BoundEngine:
         }
         self.memory = Memory(Path(spec.cfg.results_dir) / "cache", verbose=0) if self.names else None
         self._lazy: dict[str, Any] = {}
+        #: the random draws behind the last :meth:`row` (module docstring), stored with it
+        self.drawn: dict[str, np.ndarray] = {}
 
     # -- shared, lazily computed ---------------------------------------------------------
     def _get(self, name: str, make) -> Any:
@@ -202,6 +236,7 @@ class BoundEngine:
         if self.exact:
             lam = self._get("spectrum", lambda: self.memory.cache(full_spectrum, ignore=["K"])(self.key, self.K))
             return lam[:t], 0.0
+        self._record("bounds_spectrum", component_rng(self.data_seed, "bounds-spectrum"))
         vals, res = self._get(f"top{t}", lambda: self.memory.cache(top_spectrum, ignore=["op"])(
             self.key, t, self.b.tol, self.data_seed, self.op))
         return vals, float(np.sum(res))
@@ -210,8 +245,13 @@ class BoundEngine:
         """d_eff(γ) with its stated error (0 when exact)."""
         if self.exact:
             return effective_dimension(self.spectrum(self.n)[0], self.gamma), 0.0
+        self._record("bounds_deff", component_rng(self.data_seed, "bounds-deff"))
         return self._get("deff", lambda: self.memory.cache(deff_estimate, ignore=["op"])(
             self.key, self.gamma, self.b.tol, self.data_seed, self.op))
+
+    def _record(self, name: str, rng: np.random.Generator) -> None:
+        """Keep the state of a stream drawn from for the current row."""
+        self.drawn[f"{name}_rng_state"] = generator_state(rng)
 
     @property
     def sample(self) -> np.ndarray:
@@ -241,6 +281,7 @@ class BoundEngine:
     # -- one row -------------------------------------------------------------------------
     def row(self, sketch: "Sketch", part: "Partition", cols: dict[str, Any], m: int) -> dict[str, Any]:
         """The bound columns of one fitted sketch, its partition and its risk columns."""
+        self.drawn = {}
         if not self.names:
             return {}
         t0 = time.perf_counter()
@@ -277,12 +318,13 @@ class BoundEngine:
         if kind != "projection":
             return empty("gamma")
         lam_max_K = float(self.spectrum(1)[0][0])
+        rng = component_rng(self.seed, "bounds-gamma")
+        self._record("bounds_gamma", rng)
         if self.exact:
-            lam_E, err = lambda_max_dense(residual_matrix(self.K, F), component_rng(self.seed, "bounds-gamma"))
+            lam_E, err = lambda_max_dense(residual_matrix(self.K, F), rng)
         else:
             op = self.op
-            ritz = top_eigenpairs(lambda V: op(V) - F @ (F.T @ V), self.n, 1,
-                                  component_rng(self.seed, "bounds-gamma"), self.b.tol)
+            ritz = top_eigenpairs(lambda V: op(V) - F @ (F.T @ V), self.n, 1, rng, self.b.tol)
             lam_E, err = float(ritz.values[0]), float(ritz.residuals[0])
         gp = gamma_preservation(lam_E, self.gamma, lam_max_K, err, EIG_CUTOFF)
         deff, deff_err = self.deff()
@@ -311,6 +353,8 @@ class BoundEngine:
             cols: dict[str, Any], m: int) -> dict[str, Any]:
         out = empty("jl")
         S = self.sample
+        if kind in ("projection", "jl") and len(S) < self.n:
+            self.drawn["bounds_sample"] = S
         if kind == "projection":
             H = F[S] @ F[S].T
             out.update(projection_ratios(pair_ratios(self._point_gram(), H)))
@@ -328,8 +372,10 @@ class BoundEngine:
             )
             if self.exact:
                 kc = kernel_columns_objective(self.K, labels, self.k)
-                ref = self._get("kc_ref", lambda: self.memory.cache(kernel_columns_reference, ignore=["K"])(
+                reference = self.memory.cache(kernel_columns_reference, ignore=["K"])
+                ref, ref_labels = self._get("kc_ref", lambda: reference(
                     self.key, self.k, self.clustering, self.seed, self.K))
+                self.drawn["bounds_kc_ref_labels"] = ref_labels
                 rel = bound * ref
                 out.update(
                     kc_objective=kc, kc_ref_objective=ref, lemma6_gap_kc=kc - ref,

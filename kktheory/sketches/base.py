@@ -10,6 +10,13 @@ which sketch produced a partition; projection embeddings additionally expose
 A list of m values runs nested sketches: :meth:`Sketch.fit_nested` yields one fitted
 sketch per m from a single draw of randomness (prefixes of one landmark permutation),
 so that the sketch for m alone equals the sketch for m inside the list.
+
+:meth:`Sketch.arrays` hands back the sketch's randomness, which the run stores in its
+``.npz`` so that the features can be recomputed from the stored arrays and the data:
+arrays of size O(n + m²) as they are (landmarks, signs, sampled coordinates, sparse
+entries, names prefixed ``sketch_``), dense random matrices as the generator state they
+were drawn from (:class:`kktheory.seeding.NormalDraw`). Each sketch's docstring lists
+what it stores; the arrays of an m inside a list equal those of the m alone.
 """
 
 from __future__ import annotations
@@ -86,6 +93,12 @@ class Sketch:
     def residual(self, X: np.ndarray) -> np.ndarray:
         """‖Π_m^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖² (projection embeddings only)."""
         raise NotImplementedError(f"{type(self).__name__} is not a projection embedding")
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The randomness of the fitted sketch, as the run stores it (module docstring):
+        here ``landmarks`` (the indices of the sampled training points) when there are any;
+        sketches with more randomness add theirs under names prefixed ``sketch_``."""
+        return {} if self.landmarks_ is None else {"landmarks": np.asarray(self.landmarks_)}
 
     def jl_scale(self) -> float | None:
         """E‖R v‖²/‖v‖² for sketches of the form k_i ↦ R·k_i (Yin's family, Gaussian

@@ -53,7 +53,11 @@ class ExactConfig(SketchConfig):
 
 @SKETCHES.register("exact", ExactConfig)
 class Exact(Sketch):
-    """Exact kernel k-means on K; exact kernel features V Λ^{1/2} on demand."""
+    """Exact kernel k-means on K; exact kernel features V Λ^{1/2} on demand.
+
+    Stored arrays: none beyond the run's labels (the k-means++ restarts only choose the
+    partition, which is stored).
+    """
 
     is_projection = True  # onto span{φ(x_i)}: residual is defined, projected = lifted
     is_embedding = False  # the partition comes from Lloyd on K, not from k-means on features

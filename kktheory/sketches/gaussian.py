@@ -15,6 +15,12 @@ what grows as n² here is the time.
 
 Nested sketches: G is drawn row by row (C order), so G for size m is the first m rows of
 G for any larger size; a list of m shares one draw and one pass over K.
+
+Stored arrays: G (m × n) is not stored but recorded as the draw
+``G = rng.standard_normal((m, n))`` from the state of the sketch generator before it
+(``sketch_G_rng_state``, 6 uint64 words: the start of ``component_rng(seed, "sketch")``)
+and its shape ``sketch_G_shape`` = (m, n); :meth:`GaussianProjection.redraw` draws it again
+bit for bit (:class:`kktheory.seeding.NormalDraw`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import numpy as np
 
 from kktheory import memory
 from kktheory.kernels import Kernel
+from kktheory.seeding import NormalDraw
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
 from kktheory.sketches.linalg import map_kernel_rows
 
@@ -50,8 +57,8 @@ class GaussianProjection(Sketch):
         )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "GaussianProjection":
-        G = rng.standard_normal((m, len(X)))
-        return self._fit(X, kernel, G, None)
+        draw, G = NormalDraw.take(rng, (m, len(X)))
+        return self._fit(X, kernel, G, None, draw)
 
     @classmethod
     def fit_nested(
@@ -65,19 +72,30 @@ class GaussianProjection(Sketch):
     ) -> Iterator[tuple[int, "GaussianProjection"]]:
         """One G (m_max rows) and one pass over K for the whole list of m."""
         m_max = max(ms)
-        G = make_rng().standard_normal((m_max, len(X)))
-        KG = cls(params, ctx)._fit(X, kernel, G, None).project(X)  # K·Gᵀ, unscaled
+        draw, G = NormalDraw.take(make_rng(), (m_max, len(X)))
+        KG = cls(params, ctx)._fit(X, kernel, G, None, draw).project(X)  # K·Gᵀ, unscaled
         for m in ms:
             F = KG[:, :m] / np.asarray(math.sqrt(m), dtype=KG.dtype)
-            yield m, cls(params, ctx)._fit(X, kernel, G[:m], F)
+            yield m, cls(params, ctx)._fit(X, kernel, G[:m], F, draw.prefix(m))
 
     def _fit(
-        self, X: np.ndarray, kernel: Kernel, G: np.ndarray, F_train: np.ndarray | None
+        self, X: np.ndarray, kernel: Kernel, G: np.ndarray, F_train: np.ndarray | None,
+        draw: NormalDraw,
     ) -> "GaussianProjection":
         self.kernel, self.X_fit_ = kernel, X
         self.G_ = G
         self.F_train_ = F_train
+        self.draw_ = draw
         return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The record of G's draw (module docstring): 64 bytes instead of 8·m·n."""
+        return self.draw_.arrays("sketch_G")
+
+    @staticmethod
+    def redraw(arrays: dict[str, np.ndarray]) -> np.ndarray:
+        """G (m × n) from a run's stored arrays, bit for bit as the sketch drew it."""
+        return NormalDraw.from_arrays(arrays, "sketch_G").redraw()
 
     def project(self, X: np.ndarray) -> np.ndarray:
         """κ(X, X_fit)·Gᵀ (len(X) × m), over row blocks of the kernel."""

@@ -35,7 +35,8 @@ class KernelColumnsConfig(SketchConfig):
 
 @SKETCHES.register("kernel_columns", KernelColumnsConfig)
 class KernelColumns(Sketch):
-    """Features k_i = κ(X_train, x_i): the columns of K (Yin Prop. 1)."""
+    """Features k_i = κ(X_train, x_i): the columns of K (Yin Prop. 1). Stored arrays: none
+    (no randomness)."""
 
     def validate(self, m: int) -> None:
         require_kernel_matrix(

@@ -46,7 +46,11 @@ class KPCAConfig(SketchConfig):
 
 @SKETCHES.register("kpca", KPCAConfig)
 class KPCA(KernelProjection):
-    """Top-s kernel principal components, B = V_s Λ_s^{1/2} (Wang Prop. 3)."""
+    """Top-s kernel principal components, B = V_s Λ_s^{1/2} (Wang Prop. 3).
+
+    Stored arrays: none — the random Lanczos start changes the eigenpairs only within the
+    solver's tolerance.
+    """
 
     def rank(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m)

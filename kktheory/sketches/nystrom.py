@@ -59,7 +59,12 @@ class NystromConfig(SketchConfig):
 
 @SKETCHES.register("nystrom", NystromConfig)
 class Nystrom(KernelProjection):
-    """Nyström embedding with uniform landmarks (Calandriello Alg. 1)."""
+    """Nyström embedding with uniform landmarks (Calandriello Alg. 1).
+
+    Stored arrays (here and in the subclasses ``nystrom_liu``, ``nystrom_rls``, ``two_step``,
+    ``spectral_nystrom``): ``landmarks`` (m, the sampled training points in order, with
+    repeats when sampled with replacement); the features follow from them and the data.
+    """
 
     def validate(self, m: int) -> None:
         """eig_cutoff in [0, 1); K_nm and the features (n × m each) within the budget."""

@@ -25,6 +25,14 @@ directions of Z, and b(x) = V_sᵀ Λ_{W,ℓ}^{-1/2} U_{W,ℓ}ᵀ Pᵀ κ(X, x) 
 A = P·U_{W,ℓ} Λ_{W,ℓ}^{-1/2} V_s restricted to the rows S where P is nonzero (the sampled
 landmarks for column sampling). So ``residual`` is defined.
 
+Stored arrays: P's randomness (:mod:`kktheory.sketching_matrices`, names prefixed
+``sketch_``): uniform and leverage ``landmarks`` (c sampled indices, with repeats for
+leverage) and ``sketch_P_scale`` (c); srht ``sketch_P_signs`` (n) and ``sketch_P_columns``
+(c); countsketch ``sketch_P_signs`` and ``sketch_P_buckets`` (n each); gaussian the record
+``sketch_P_rng_state``, ``sketch_P_shape`` of P = ``rng.standard_normal((c, n))``ᵀ/√c, the
+first draw of the sketch generator for that c (:meth:`Gaussian.redraw
+<kktheory.sketching_matrices.Gaussian.redraw>` draws it again).
+
 Cost: uniform O(ncd + c³ + nc²) time, O(nc) memory; other P add K (O(n²d) time, n² memory)
 and the product K·P (Table 2's time column). Deviations: uniform sampling is without
 replacement (see :mod:`kktheory.sketching_matrices`); eigenvalues of W below
@@ -146,8 +154,13 @@ class NystromRR(KernelProjection):
         self.set_map(X, kernel, support, coef, train_features=B.astype(kernel.dtype, copy=False))
         if isinstance(P, ColumnSampling):
             self.landmarks_ = P.idx
+        self.P_arrays_ = {f"sketch_{name}": a for name, a in P.arrays().items()}
         self.info_.update(s=s, ell=ell, s_used=int(B.shape[1]))
         return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``landmarks`` (column sampling) and P's other arrays (module docstring)."""
+        return {**super().arrays(), **self.P_arrays_}
 
     @classmethod
     def fit_nested(

@@ -104,7 +104,12 @@ class OnePassConfig(SketchConfig):
 
 @SKETCHES.register("onepass", OnePassConfig)
 class OnePass(Sketch):
-    """Pourkamali-Anaraki & Becker Alg. 1: features Yᵀ = Q·V_r·Σ_r^{1/2} from one pass over K."""
+    """Pourkamali-Anaraki & Becker Alg. 1: features Yᵀ = Q·V_r·Σ_r^{1/2} from one pass over K.
+
+    Stored arrays: Ω's randomness, ``sketch_signs`` (n, the diagonal of D, ±1.0) and
+    ``sketch_columns`` (r', the sampled columns of H, in order): Ω = D·H_N[:n, columns]/√r'
+    (Hadamard, N the next power of two ≥ n) or D·C_nᵀ[:, columns]·√(n/r') (DCT).
+    """
 
     def rank(self) -> int:
         return self.params.rank if self.params.rank is not None else self.ctx.k
@@ -206,3 +211,7 @@ class OnePass(Sketch):
             self.kernel, X, self.X_fit_, self.ctx.budget, lambda Kb: Kb @ T, T.shape[1],
             desc="onepass transform",
         )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The signs and sampled columns of Ω (class docstring)."""
+        return {f"sketch_{name}": a for name, a in self.srht_.arrays().items()}

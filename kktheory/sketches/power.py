@@ -18,6 +18,11 @@ subspace in exact arithmetic, but without it the columns of K^t P collapse onto 
 eigenvector in floating point; t = 0 is allowed (U = orth(P): Nyström with a Gaussian
 sketch), the paper asks t ≥ 1.
 
+Stored arrays: the Gaussian P (n × c) is recorded, not stored: ``sketch_P_rng_state``
+and ``sketch_P_shape`` = (c, n), P = ``rng.standard_normal((c, n))``ᵀ/√c, the first draw of
+``component_rng(seed, "sketch")``; :meth:`kktheory.sketching_matrices.Gaussian.redraw`
+(``name="sketch_P"``) draws it again bit for bit.
+
 Cost: K in O(n²d) time and n² memory (checked against the budget first: small n only),
 t + 1 products K·U in O(n²c), QR in O(nc²) each; memory n² + O(nc).
 """
@@ -75,7 +80,9 @@ class PowerMethod(KernelProjection):
             "use sketch=nystrom_rr for large n",
         )
         K = kernel.matrix(X, X, self.ctx.budget)
-        U = np.linalg.qr(Gaussian(len(X), m, rng).P)[0]
+        P = Gaussian(len(X), m, rng)
+        self.P_arrays_ = {f"sketch_{name}": a for name, a in P.arrays().items()}
+        U = np.linalg.qr(P.P)[0]
         for _ in range(p.t):
             U = np.linalg.qr(K @ U)[0]
         C = np.asarray(K @ U, dtype=np.float64)
@@ -83,3 +90,7 @@ class PowerMethod(KernelProjection):
         self.set_map(X, kernel, None, U @ M, train_features=B.astype(kernel.dtype, copy=False))
         self.info_.update(s=s, s_used=int(B.shape[1]))
         return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The record of the Gaussian P (module docstring)."""
+        return self.P_arrays_

@@ -21,6 +21,12 @@ sketch's validate() does not see the kernel config).
 Cost: O(nDd) time for R, O(nD²) for the reduction; memory O(nD). Nested sketches: the ω_j
 and the b_j come from two independent child streams of the sketch generator, each drawn
 in order, so the first D features are the same for any larger D.
+
+Stored arrays: the phases ``sketch_phase`` (D) as they are; the frequencies (D × d) as the
+record of their draw, ``sketch_omega_rng_state`` and ``sketch_omega_shape`` = (D, d):
+Ω = ``omega_rng.standard_normal((D, d))``/σ with ``omega_rng, phase_rng =
+rng.spawn(2)`` the children of the sketch generator (:class:`kktheory.seeding.NormalDraw`);
+:meth:`RandomFourierFeatures.redraw` draws Ω again bit for bit.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, row_chunks
+from kktheory.seeding import NormalDraw
 from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
 from kktheory.sketches.linalg import reduce_rank, resolve_rank
 
@@ -74,7 +81,8 @@ class RandomFourierFeatures(Sketch):
         require_gaussian(kernel.name)
         omega_rng, phase_rng = rng.spawn(2)
         self.kernel = kernel
-        self.omega_ = omega_rng.standard_normal((m, X.shape[1])) / kernel.sigma  # D × d
+        self.omega_draw_, N = NormalDraw.take(omega_rng, (m, X.shape[1]))
+        self.omega_ = N / kernel.sigma  # D × d
         self.phase_ = phase_rng.uniform(0.0, 2.0 * math.pi, size=m)
         self.X_fit_ = X
         Z = self.fourier_features(X)
@@ -85,6 +93,15 @@ class RandomFourierFeatures(Sketch):
         self.features_ = Z
         self.info_ = {"rff_s": int(s)}
         return self
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The phases and the record of the frequencies' draw (module docstring)."""
+        return {"sketch_phase": self.phase_, **self.omega_draw_.arrays("sketch_omega")}
+
+    @staticmethod
+    def redraw(arrays: dict[str, np.ndarray], sigma: float) -> np.ndarray:
+        """Ω (D × d) from a run's stored arrays and its ``kernel_sigma``, bit for bit."""
+        return NormalDraw.from_arrays(arrays, "sketch_omega").redraw() / sigma
 
     def fourier_features(self, X: np.ndarray) -> np.ndarray:
         """z(x) for every row of X (len(X) × D, in the kernel's dtype), computed in float64

@@ -65,7 +65,14 @@ def nearest_powers_of_two(m: int, n: int) -> list[int]:
 
 @SKETCHES.register("ros", ROSConfig)
 class ROS(SampledSketch):
-    """Yin Example 2, S = D·A (``order=sample_first``), or the mix-first ROS variant."""
+    """Yin Example 2, S = D·A (``order=sample_first``), or the mix-first ROS variant.
+
+    Stored arrays — sample_first: ``landmarks`` (m) and ``sketch_signs`` (m, the diagonal
+    of D, ±1.0), so that k̃_i = D·A·K̂_{:,i}; mix_first: ``sketch_signs`` (n, the diagonal
+    of D) and ``sketch_columns`` (m, the coordinates of A_N·D·k_i kept, in order), so that
+    k̃_i = √(N/m)·(A_N·D·k_i)[columns] (A_N = H_N/√N with k_i zero-padded to N, or the
+    orthonormal DCT-II of order N = n).
+    """
 
     def validate(self, m: int) -> None:
         p = self.params
@@ -140,6 +147,12 @@ class ROS(SampledSketch):
             self.kernel, X, self.X_fit_, self.ctx.budget, self.srht_.right, self.srht_.c,
             desc="ros (mix_first)",
         )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The signs of D and the landmarks or sampled coordinates (class docstring)."""
+        if self.params.order == "sample_first":
+            return {**super().arrays(), "sketch_signs": np.asarray(self.signs_, dtype=np.float64)}
+        return {f"sketch_{name}": a for name, a in self.srht_.arrays().items()}
 
     def jl_scale(self) -> float:
         """m/n for sample_first (Q sampling, S orthogonal); 1 for mix_first."""

@@ -135,7 +135,7 @@ class YinNystromConfig(SketchConfig):
 class YinNystrom(SampledSketch):
     """Yin Example 3: S = I, features k̃_i = κ(landmarks, x_i) (raw kernel columns).
 
-    Cost: O(nmd) time, O(nm) memory; JL scale m/n.
+    Cost: O(nmd) time, O(nm) memory; JL scale m/n. Stored arrays: ``landmarks`` (m).
     """
 
 
@@ -182,6 +182,10 @@ class SubGaussian(SampledSketch):
 
     Cost: drawing S O(m²) time and O(nnz) memory (in chunks); S·K̂ in O(nnz·n) =
     O(p·m²·n) time (Yin: O(√n·m²) for p = 1/√n); memory O(nm).
+
+    Stored arrays: ``landmarks`` (m, Q's sampled rows in order) and S as sparse triplets,
+    S[``sketch_S_row``[t], ``sketch_S_col``[t]] = ``sketch_S_val``[t] (int32, int32,
+    float64; nnz ≈ p·m² entries each, row-major order), so that k̃_i = S·K̂_{:,i}.
     """
 
     def validate(self, m: int) -> None:
@@ -223,6 +227,14 @@ class SubGaussian(SampledSketch):
         """(S·K̂)ᵀ = K_nm·Sᵀ through the sparse product S·K_nmᵀ."""
         S = self.S_.astype(K_nm.dtype)
         return np.ascontiguousarray((S @ K_nm.T).T)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """``landmarks`` and the non-zero entries of S (class docstring)."""
+        S = self.S_.tocoo()
+        return {
+            **super().arrays(), "sketch_S_row": S.row.astype(np.int32),
+            "sketch_S_col": S.col.astype(np.int32), "sketch_S_val": S.data.astype(np.float64),
+        }
 
     def jl_scale(self) -> float:
         """E‖S·Q·v‖²/‖v‖² = p·m/n."""
