@@ -154,8 +154,8 @@ def spread_check(df: pd.DataFrame, stand_in: str) -> Check:
         return Check(name, None, "the sweep holds no rows of one Fig. 1 setting to compare with",
                      cause_detail="the sweep of experiments/calandriello_fig2*.yaml runs it")
 
-    def ge_sqrt_n(d: pd.DataFrame) -> dict[str, int]:
-        above = d[d["m"] >= np.sqrt(d["n"]) - 1e-9]
+    def ge_sqrt_n(d: pd.DataFrame) -> dict[str, int]:  # grid points c·√n, c ≥ 1 (not m = 400)
+        above = d[(d["m"] >= np.sqrt(d["n"]) - 1e-9) & d["m_rule"].astype(str).str.contains("sqrt_n")]
         return dict(zip(above["m_rule"], above["m"]))
 
     shared = ge_sqrt_n(small).keys()
