@@ -267,3 +267,8 @@ def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
     fig2 = fig2_table(0.5)
     files = calandriello.FIG2.draw(pd.concat([fig2, fig2.assign(centroids="lifted")]), tmp_path)
     assert all(f.stat().st_size > 0 for f in files)
+
+
+def test_figure_of_lifted_rows_alone_draws(tmp_path):
+    fig2 = fig2_table(0.5).assign(centroids="lifted")
+    assert calandriello.FIG2.draw(fig2, tmp_path)[0].exists()
