@@ -38,6 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from kktheory.seeding import component_rng
+
 
 def lemma1_required_m(n: int, gamma: float, delta: float, eps: float, kappa2: float = 1.0) -> float:
     """Calandriello Lemma 1: 12 κ² (n/γ) log(n/δ) / ε² uniformly sampled landmarks."""
@@ -199,7 +201,7 @@ def fit_rate(n: np.ndarray, y: np.ndarray, offset: bool = False, boot: int = 400
     point = fit(groups)
     if point is None:
         return None
-    rng = rng or np.random.default_rng(0)
+    rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
     slopes = []
     for _ in range(boot):
         f = fit([g[rng.integers(len(g), size=len(g))] for g in groups])

@@ -88,8 +88,7 @@ def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
         if col not in rates:
             continue
         for name, sub in rates.dropna(subset=[col]).groupby("sketch.name"):
-            out[(str(name), col)] = fit_rate(sub["n"].to_numpy(), sub[col].to_numpy(), offset=offset,
-                                             rng=np.random.default_rng(0))
+            out[(str(name), col)] = fit_rate(sub["n"].to_numpy(), sub[col].to_numpy(), offset=offset)
     return out
 
 
