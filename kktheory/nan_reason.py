@@ -37,6 +37,7 @@ from kktheory.bounds.engine import COLUMNS
 REFERENCE_DEPENDENT = frozenset({
     "lemma2_gap", "lemma2_holds", "lemma6_gap_risk", "lemma6_holds_risk",
     "pourkamali_gap", "pourkamali_holds", "pourkamali_holds_psd", "wang_ratio", "wang_holds",
+    "beats_reference",
 })
 JL_ONLY = frozenset(
     c for c in COLUMNS["jl"] if c.startswith(("jl_", "lemma6_", "kc_"))
@@ -67,6 +68,8 @@ def _reference(col: str, row: Mapping[str, Any]) -> str | None:
     desc = str(row.get("ref_description", ""))
     if desc.startswith("none") and (col.startswith(("ref_", "excess_")) or col in REFERENCE_DEPENDENT):
         return f"no reference ({desc})"
+    if col in ("ref_lower_bound", "ref_gap_certified") and not desc.startswith("exact"):
+        return f"the certificate needs the exact reference ({desc})"
     if col.startswith("excess_erm_risk") and not desc.startswith("exact"):
         return f"excess over the empirical minimiser needs the exact reference ({desc})"
     return None

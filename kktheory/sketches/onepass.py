@@ -89,6 +89,9 @@ from kktheory.transforms import SRHT, TRANSFORMS
 
 #: eigenvalues of B below this fraction of the largest are treated as 0 by ``transform``
 EIG_CUTOFF = 1e-12
+#: singular values of W below this fraction of the largest are round-off: orth(W) is a basis
+#: of range(W), so when rank K < r' (e.g. duplicated points) Q keeps only rank(W) columns
+ORTH_CUTOFF = 1e-10
 #: step 3: Q with all r' columns, truncated to r after the core (default) | r columns first
 READINGS = ("full_core", "rank_first")
 
@@ -178,8 +181,10 @@ class OnePass(Sketch):
 
     def _fit(self, X: np.ndarray, kernel: Kernel, srht: SRHT, W: np.ndarray) -> "OnePass":
         r = self.rank()
-        q = srht.c if self.params.reading == "full_core" else r
-        Q = np.linalg.svd(W, full_matrices=False)[0][:, :q]  # orth(W), or its r leading directions
+        U, sv = np.linalg.svd(W, full_matrices=False)[:2]
+        rank_w = int(np.sum(sv > ORTH_CUTOFF * sv.max(initial=0.0)))  # range(W) only: the other
+        q = min(srht.c if self.params.reading == "full_core" else r, rank_w)  # columns are round-off
+        Q = U[:, :q]  # orth(W), or its r leading directions
         QtOmega = srht.right(Q.T).astype(np.float64)  # QᵀΩ, q × r'
         QtW = Q.T @ W  # q × r'
         B = np.linalg.lstsq(QtOmega.T, QtW.T, rcond=None)[0].T  # B·(QᵀΩ) ≈ QᵀW
@@ -188,8 +193,9 @@ class OnePass(Sketch):
         lam, V = lam[::-1][:r], V[:, ::-1][:, :r]  # the r largest eigenpairs of the core
         negative = lam < 0
         self.kernel, self.X_fit_, self.srht_ = kernel, X, srht
-        self.eigvals_ = np.maximum(lam, 0.0)
-        self.QV_ = fix_signs(Q @ V)  # n × r, orthonormal columns
+        pad = r - len(lam)  # rank(W) < r: the missing directions carry eigenvalue 0
+        self.eigvals_ = np.concatenate([np.maximum(lam, 0.0), np.zeros(pad)])
+        self.QV_ = np.hstack([fix_signs(Q @ V), np.zeros((len(Q), pad))])  # n × r
         self.features_ = (self.QV_ * np.sqrt(self.eigvals_)).astype(kernel.dtype)
         self.info_ = {
             "onepass_rank": r,
