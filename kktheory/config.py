@@ -317,7 +317,8 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
         bounds=build_bounds_spec(cfg), threads=threads,
-        backend=cfg.backend, population=OmegaConf.to_object(cfg.population),
+        backend=cfg.backend,
+        population=OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(PopulationConfig), cfg.population)),
     )
     validate_population(spec.population, dataset.name, kernel, k, budget)
     require_reference(cfg.reference, spec)
