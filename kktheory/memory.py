@@ -14,7 +14,7 @@ exact kernel k-means (K stored)     n²·itemsize (``sketch.allow_blocked=true``
                                     recomputes K in blocks instead)
 exact reference                     n²·itemsize (``reference=exact:blocked``)    build_spec
 exact kernel features (eigh)        3·n²·8 (centroids=projected)                exact
-power, kernel_columns, KPCA s≥n/2   1–2 × n²·itemsize                           sketches
+power, KPCA s≥n/2, kernel_columns   1–2 × n²·itemsize (kernel_columns: 3 ×)     sketches
 nystrom_rr with P ≠ uniform         n²·itemsize (C = K·P), plus 3·n·m·8          nystrom_rr
 exact ridge leverage scores         2·n²·8                                      nystrom_rls
 Nyström family, Yin's sketches,     2–3 × n·m (kernel columns, features,        sketches

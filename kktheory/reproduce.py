@@ -16,7 +16,9 @@ For each catalogue entry NAME (``python -m kktheory.reproduce --list``):
    file, memory budget, invalid option, or a bug) becomes a pseudo-row carrying the
    job's config and ``error_kind``/``error``, so figures and claim rules see it.
 3. The entry draws its files into ``--out`` (default ``paper_figs/``), evaluates its
-   claim rule on the rows, prints the verdict and rewrites ``INDEX.md`` there.
+   claim rule on the rows, prints the verdict and rewrites ``INDEX.md`` there. An entry
+   with a speed claim judges it on its timing pass, ``<results-dir>/timing/NAME.parquet``
+   (:mod:`kktheory.timing`; inconclusive when there is none), never on the rows' times.
 
 At ``--scale paper`` the store starts from the entry's committed rows
 (``paper_figs/rows/<entry>.parquet``, the rows behind the committed figures, without the
@@ -348,6 +350,11 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             rows = entry.augment(rows)
         files = entry.draw(rows, out_dir)
         verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
+        if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
+            from kktheory import timing
+
+            verdict = timing.add_checks(verdict, timing.judge(entry.timing, timing.load(results_dir, entry.name),
+                                                              entry.name))
     elapsed = time.perf_counter() - t0
     log(f"{entry.name}: {verdict.status.upper()}")
     for line in verdict.text.splitlines():

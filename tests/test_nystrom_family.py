@@ -381,6 +381,11 @@ def test_validation_errors() -> None:
         make("power", 100, budget=1000).validate(10)
     with pytest.raises(MemoryBudgetError, match="kernel_columns"):
         make("kernel_columns", 100, budget=1000).validate(10)
+    # K, scikit-learn's centred copy of the features and the temporary of its tolerance
+    # (np.var over the columns): three n×n arrays at once
+    make("kernel_columns", 100, budget=3 * 100 * 100 * 8).validate(10)
+    with pytest.raises(MemoryBudgetError, match="3 copies"):
+        make("kernel_columns", 100, budget=3 * 100 * 100 * 8 - 1).validate(10)
     with pytest.raises(ConfigError, match="sketch.s"):
         make("kpca", 100, s=101).validate(10)
 

@@ -106,3 +106,31 @@ def test_proportion_uses_the_exact_interval():
     assert undecided.status == UNDECIDED
     assert undecided.runs_needed == math.ceil(math.log(0.025) / math.log(0.9))  # 36 runs, all holding
     assert at_least(Estimate.proportion(30, 48), 0.9).status == FAIL
+
+
+def test_median_interval_is_the_widest_order_statistic_pair_with_95_percent_coverage():
+    """Brute force: the coverage of [x(j), x(r+1−j)] is P(j ≤ #{runs below the median} ≤ r − j),
+    summed from the binomial(r, ½) probabilities."""
+    for r in range(3, 16):
+        x = np.random.default_rng(r).lognormal(size=r)
+        cover = {j: sum(math.comb(r, i) for i in range(j, r - j + 1)) / 2**r for j in range(1, r // 2 + 1)}
+        ok = [j for j, c in cover.items() if c >= 0.95]
+        est = Estimate.median_of(x)
+        assert est.value == pytest.approx(np.median(x))
+        if not ok:
+            assert not est.decidable and at_most(est, 1e9).status == UNDECIDED
+            continue
+        j = max(ok)
+        s = np.sort(x)
+        assert est.interval() == (s[j - 1], s[r - j])
+
+
+def test_average_of_independent_estimates():
+    parts = [Estimate.difference([0.5, 0.52, 0.49], [0.6, 0.62, 0.58]),
+             Estimate.difference([0.7, 0.71, 0.69, 0.72], [0.7, 0.69, 0.7, 0.71]), Estimate.mean_of([0.1, 0.3])]
+    avg = Estimate.average(parts)
+    v = [e.se**2 for e in parts]
+    assert avg.value == pytest.approx(np.mean([e.value for e in parts]))
+    assert avg.se == pytest.approx(math.sqrt(sum(v)) / 3)
+    assert avg.dof == pytest.approx(sum(v) ** 2 / sum(a**2 / e.dof for a, e in zip(v, parts)))
+    assert not Estimate.average([Estimate.mean_of([1.0]), parts[0]]).decidable  # one run: no interval

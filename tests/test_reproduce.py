@@ -33,7 +33,8 @@ def test_yin_fig1_tiny_runs_draws_judges_then_only_redraws(tmp_path, capsys):
     assert len(files) == 7  # exact once (m plays no role), 2 sketches × 3 m
     figs = tmp_path / "figs"
     assert (figs / "yin_fig1.png").stat().st_size > 10_000 and (figs / "yin_fig1.pdf").exists()
-    assert "yin_fig1: " in out and any(s in out for s in ("REPRODUCED", "NOT REPRODUCED"))
+    # no k-means on kernel columns in TINY and no timing pass: the target and speed checks are undecided
+    assert "yin_fig1: INCONCLUSIVE" in out and "no timing pass stored" in out
     index = (figs / "INDEX.md").read_text()
     section = index.split("## yin_fig1")[1].split("\n## ")[0]
     assert "**Verdict: " in section and "n = 200" in section

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
 from kktheory.report.decide import Estimate
+
+if TYPE_CHECKING:
+    from kktheory.timing import TimingPlan
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,9 @@ class Entry:
     quantities measured here (by key), shown side by side in INDEX.md.
     ``augment(rows)``, when given, adds derived columns before drawing and judging
     (recomputed from each row's job config, column ``job_config``).
+    ``timing``, for an entry with a speed claim, says which methods a timing pass compares
+    and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
+    times of sweep rows.
     """
 
     name: str
@@ -46,6 +53,7 @@ class Entry:
     paper_numbers: tuple[PaperNumber, ...] = ()
     observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
     augment: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    timing: TimingPlan | None = None
 
 
 def catalogue() -> dict[str, Entry]:
