@@ -9,8 +9,8 @@ peak) into a temporary results folder, and prints the row's timings, its peak RS
 the ratio of peak RSS between consecutive n (RSS(2n)/RSS(n) for the default doubling
 grid). The augmented images must exist (``python -m kktheory.datasets --n <max n>``
 generates them once; the first n rows of a larger file are reused); generation is not
-part of the timed run. The training set is the memory-mapped float32 file; lifted risks
-use the subsampling estimator (n > risk_exact_limit).
+part of the timed run. The training set is the uint8 file read into an n × 784 float32
+array (pixels / 255); lifted risks use the subsampling estimator (n > risk_exact_limit).
 """
 
 from __future__ import annotations

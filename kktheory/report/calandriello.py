@@ -335,7 +335,8 @@ FIG1 = Entry(
     ),
 )
 
-FIG2_STAND_IN = "augmented MNIST (elastic + affine deformations of MNIST) in place of mnist8m"
+FIG2_STAND_IN = ("augmented MNIST (mnist8m's deformation: small first-order elastic distortions and one-pixel "
+                 "moves of MNIST) in place of mnist8m")
 
 FIG2 = Entry(
     name="calandriello_fig2",
