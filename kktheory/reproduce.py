@@ -348,6 +348,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     else:
         if entry.augment is not None:
             rows = entry.augment(rows)
+            if save is not None:  # keep the derived columns with the rows (no recomputation later)
+                save(rows)
         files = entry.draw(rows, out_dir)
         verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale

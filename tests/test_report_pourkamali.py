@@ -17,33 +17,43 @@ TABLE1 = {("kpca", 2): (0.40, 0.99), ("onepass", 12): (0.40, 0.99),
           ("nystrom_rr", 20): (0.56, 0.74), ("nystrom_rr", 100): (0.44, 0.75)}
 
 
-def table1(numbers):
+def table1(numbers, sd=(0.002, 0.002), seeds=10):
     grid = [{"sketch.name": s, "m": m} for s, m in numbers]
 
     def values(r, rng):
         err, acc = numbers[(r["sketch.name"], r["m"])]
-        return {pourkamali.ERR: err + rng.normal(0, 0.002), "train_accuracy": acc + rng.normal(0, 0.002)}
+        return {pourkamali.ERR: err + rng.normal(0, sd[0]), "train_accuracy": acc + rng.normal(0, sd[1])}
 
-    return rows(grid, values, seeds=10, base={"n": 4000, "k": 2, "dataset.name": "pourkamali_rings"})
+    return rows(grid, values, seeds=seeds, base={"n": 4000, "k": 2, "dataset.name": "pourkamali_rings"})
 
 
-def test_table1_holds_on_the_papers_numbers():
-    v = pourkamali.judge_table1_fig2(table1(TABLE1))
+def test_table1_reproduced_on_the_papers_numbers():
+    """Table 1's own values at the paper's 100 runs; the paper gives no spread: sd 0.01 for
+    the errors and 0.02 for the accuracies (our measured sds at n = 4000 are 0.004–0.03)."""
+    v = pourkamali.judge_table1_fig2(table1(TABLE1, sd=(0.01, 0.02), seeds=100))
     assert v.status == REPRODUCED, v.text
-    assert [c.name for c in v.checks] == ["one-pass ≈ exact decomposition", "one-pass beats Nyström, m = 20",
-                                          "one-pass beats Nyström, m = 100"]
+    assert [c.name for c in v.checks] == [
+        "one-pass error ≈ exact decomposition's", "one-pass accuracy ≥ exact decomposition's − 0.02",
+        "one-pass error below Nyström, m = 20", "one-pass accuracy above Nyström, m = 20",
+        "one-pass error below Nyström, m = 100", "one-pass accuracy above Nyström, m = 100"]
 
 
-def test_table1_fails_when_nystrom_is_as_good():
-    better = {**TABLE1, ("nystrom_rr", 100): (0.40, 0.995)}
+def test_table1_not_reproduced_when_nystrom_is_as_good():
+    better = {**TABLE1, ("nystrom_rr", 100): (0.38, 0.995)}
     v = pourkamali.judge_table1_fig2(table1(better))
-    assert v.status == NOT_REPRODUCED and not v.checks[-1].passed
+    assert v.status == NOT_REPRODUCED and v.checks[-2].passed is False
 
 
-def test_table1_fails_when_onepass_is_far_from_exact():
-    worse = {**TABLE1, ("onepass", 12): (0.48, 0.97)}
-    v = pourkamali.judge_table1_fig2(table1(worse))
-    assert v.status == NOT_REPRODUCED and not v.checks[0].passed
+def test_table1_not_reproduced_with_the_rank_first_reading():
+    """The reading that keeps r columns first: error 0.447 against 0.396 (measured, 10 seeds)."""
+    worse = {**TABLE1, ("onepass", 12): (0.447, 0.81)}
+    v = pourkamali.judge_table1_fig2(table1(worse, sd=(0.01, 0.05)))
+    assert v.status == NOT_REPRODUCED and v.checks[0].passed is False
+
+
+def test_table1_inconclusive_when_too_noisy():
+    v = pourkamali.judge_table1_fig2(table1(TABLE1, sd=(0.03, 0.05), seeds=3))
+    assert v.checks[0].passed is None and v.checks[0].runs_needed
 
 
 def test_table1_not_run_without_the_recomputed_error():
