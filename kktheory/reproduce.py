@@ -84,6 +84,7 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path) -> Path | None:
     ok = ok_rows(rows).drop(columns=[CONFIG_COL], errors="ignore")
     if ok.empty:
         return None
+    ok.attrs = {}  # figure-only extras (e.g. embeddings for scatters) stay out of the file
     path = committed_rows_path(name, out_dir / "rows")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -317,8 +318,9 @@ def _compute_time(rows: pd.DataFrame) -> float:
 def pending_text(name: str) -> str:
     """INDEX.md text of an entry that was never reproduced here."""
     return (
-        f"Not run yet. Command: `python -m kktheory.reproduce {name} --scale small` "
-        f"(config `experiments/{config_name(name, 'small')}.yaml`)."
+        f"Not run yet at paper scale here (no committed rows). Command: `python -m kktheory.reproduce "
+        f"{name} --scale paper` (config `experiments/{config_name(name, 'paper')}.yaml`); a quick look: "
+        f"`--scale small`."
     )
 
 

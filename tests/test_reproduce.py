@@ -127,3 +127,15 @@ def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_pa
     cols = ["run_id", "train_risk", "test_risk", "train_nmi"]
     pd.testing.assert_frame_equal(again[cols].sort_values("run_id").reset_index(drop=True),
                                   rows[cols].sort_values("run_id").reset_index(drop=True))
+
+
+def test_exported_rows_leave_figure_extras_out(tmp_path):
+    """Entries keep drawing extras (arrays) in DataFrame.attrs; the committed file holds rows only."""
+    import numpy as np
+
+    rows = pd.DataFrame({"run_id": ["b", "a"], "train_risk": [0.2, 0.1], reproduce.CONFIG_COL: ["x", "y"]})
+    rows.attrs["features"] = {"onepass": (np.zeros((2, 2)), np.zeros(2))}
+    path = reproduce.export_rows("entry", rows, tmp_path)
+    back = pd.read_parquet(path)
+    assert list(back["run_id"]) == ["a", "b"] and reproduce.CONFIG_COL not in back and not back.attrs
+    assert rows.attrs  # the caller's frame is untouched
