@@ -122,10 +122,10 @@ ConfigStore.instance().store(name="run_schema", node=RunConfig)
 ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
 
 _RULE = re.compile(
-    r"^\s*(?:(?P<c>\d+(?:\.\d*)?|\.\d+)\s*\*\s*)?(?P<rule>sqrt_nk|sqrt_n|n_over_gamma|log_n)\s*$"
+    r"^\s*(?:(?P<c>\d+(?:\.\d*)?|\.\d+)\s*\*\s*)?(?P<rule>sqrt_nk|sqrt_n|n_over_gamma|log_n|k)\s*$"
 )
 M_ALLOWED = (
-    "an integer in [1, n], a rule sqrt_n | c*sqrt_n | sqrt_nk | n_over_gamma | log_n, "
+    "an integer in [1, n], a rule sqrt_n | c*sqrt_n | sqrt_nk | n_over_gamma | log_n | c*k, "
     "or a list of these"
 )
 
@@ -142,7 +142,7 @@ def rule_value(expr: str, n: int, k: int, gamma: float | None) -> float | None:
             return None
         base = n / gamma
     else:
-        base = {"sqrt_n": math.sqrt(n), "sqrt_nk": math.sqrt(n * k), "log_n": math.log(n)}[rule]
+        base = {"sqrt_n": math.sqrt(n), "sqrt_nk": math.sqrt(n * k), "log_n": math.log(n), "k": float(k)}[rule]
     return c * base
 
 

@@ -96,6 +96,8 @@ def _not_applicable(kind: str | None, landmarks: bool) -> Rule:
             return "JL check: k_i ↦ R·k_i sketches only"
         if col in KERNEL_COLUMNS_REF and not dense:
             return "kernel-column objective: dense path only (n ≤ bound_exact_max_n)"
+        if col == "trace_coherence" and not dense:
+            return "coherence of K's top-s eigenvectors: dense path only (n ≤ bound_exact_max_n)"
         if col in PROJECTION_RATIOS and kind != "projection":
             return "distance ratios: projection embeddings only"
         return None

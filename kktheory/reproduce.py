@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -76,7 +77,21 @@ def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = 
     written = Store(results_dir).import_rows(pd.read_parquet(path))
     if written:
         log(f"{name}: {written} committed row(s) from {path} added to the store")
+    import_committed_timing(name, results_dir, log)
     return written
+
+
+def import_committed_timing(name: str, results_dir: Path, log: Callable[[str], None] = print) -> None:
+    """Copy an entry's committed timing pass (``rows/timing/<name>.parquet``) into the store's
+    timing folder when the store has none (a pass measured here is never replaced)."""
+    from kktheory import timing
+
+    src = timing.path_of(COMMITTED_ROWS, name)
+    dst = timing.path_of(results_dir, name)
+    if src.exists() and not dst.exists():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+        log(f"{name}: committed timing pass {src} added to the store")
 
 
 def export_rows(name: str, rows: pd.DataFrame, out_dir: Path) -> Path | None:
@@ -359,6 +374,10 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
 
             verdict = timing.add_checks(verdict, timing.judge(entry.timing, timing.load(results_dir, entry.name),
                                                               entry.name))
+            if save is not None and timing.path_of(results_dir, entry.name).exists():  # committed with the rows
+                dst = timing.path_of(out_dir / "rows", entry.name)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(timing.path_of(results_dir, entry.name), dst)
     elapsed = time.perf_counter() - t0
     log(f"{entry.name}: {verdict.status.upper()}")
     for line in verdict.text.splitlines():

@@ -118,6 +118,8 @@ def test_run_writes_nystrom_bounds(tmp_path):
         nuc = lambda A: np.abs(np.linalg.eigvalsh(A)).sum()
         assert row["trace_s"] == 5
         assert row["trace_ratio"] == pytest.approx(nuc(K - Gs) / nuc(K - Ks), rel=1e-7)
+        # Wang Table 2's coherence of the top-5 eigenvectors: (n/s)·max_i ‖(V_5)_i‖²
+        assert row["trace_coherence"] == pytest.approx(N / 5 * np.max(np.sum(V[:, -5:] ** 2, axis=1)), rel=1e-7)
         assert row["approx_nuclear"] == pytest.approx(np.trace(E), rel=1e-7, abs=1e-8)
         assert row["pourkamali_bound"] == pytest.approx(2 * np.trace(E), rel=1e-7, abs=1e-8)
         assert 0 < row["proj_ratio_min"] <= row["proj_ratio_mean"] <= row["proj_ratio_max"] <= 1 + 1e-9

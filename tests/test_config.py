@@ -20,6 +20,8 @@ from kktheory.errors import ConfigError
         ("sqrt_nk", math.ceil(math.sqrt(2000 * 10))),
         ("n_over_gamma", math.ceil(2000 / 40.0)),
         ("log_n", math.ceil(math.log(2000))),
+        ("5*k", 50),
+        ("k", 10),
     ],
 )
 def test_m_rules(value, expected):

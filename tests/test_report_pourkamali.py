@@ -60,29 +60,51 @@ def test_table1_not_run_without_the_recomputed_error():
     assert pourkamali.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR)).status == NOT_RUN
 
 
-def fig3(nys_err, nys_acc, op=(0.30, 0.55), ex=(0.29, 0.56), full_acc=0.46):
+def fig3(nys_err, nys_acc, op=(0.18, 0.55), ex=(0.175, 0.56), full_acc=pourkamali.FULL_KKM_ACCURACY,
+         sd=(0.002, 0.002), seeds=10):
     numbers = {("onepass", 7): op, ("kpca", 2): ex, ("exact", 2): (0.0, full_acc)}
     numbers.update({("nystrom_rr", m): (nys_err(m), nys_acc(m)) for m in (5, 10, 20, 50, 100)})
-    df = table1(numbers)
+    df = table1(numbers, sd=sd, seeds=seeds)
     df["m_used"] = df["m"]
     return df
 
 
-def test_fig3_holds_when_onepass_beats_nystrom_up_to_7r():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.33 + 0.5 / m, lambda m: 0.45))
+def test_fig3_reproduced_in_the_papers_shape():
+    """§4 states only the full kernel k-means accuracy (0.46) and the shape: one-pass below
+    Nyström up to m = 50, close to exact, more accurate than Nyström and full kernel k-means.
+    Rows in that shape at the paper's 100 runs, with the spreads measured here at n = 2310
+    (sd 0.01 for the errors, 0.05 for the accuracies)."""
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, sd=(0.01, 0.05), seeds=100))
     assert v.status == REPRODUCED, v.text
-    assert len(v.checks) == 4
+    names = [c.name for c in v.checks]
+    assert names[:4] == [f"one-pass error below Nyström, m = {m}" for m in (5, 10, 20, 50)]
+    assert "one-pass error below Nyström, m = 100" not in names  # beyond 7r' the paper claims nothing
+    assert names[-2:] == ["one-pass (Alg. 1) accuracy above full kernel k-means",
+                          "exact decomposition accuracy above full kernel k-means"]
 
 
-def test_fig3_fails_when_nystrom_reaches_onepass_before_7r():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.25 + 0.5 / m, lambda m: 0.45))
+def test_fig3_not_reproduced_when_nystrom_reaches_onepass_before_7r():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.14 + 0.5 / m, lambda m: 0.45))
     assert v.status == NOT_REPRODUCED
-    assert not v.checks[0].passed
+    assert v.checks[3].passed is False and v.checks[0].passed is True  # m = 50 fails, m = 5 holds
 
 
-def test_fig3_fails_when_full_kernel_kmeans_is_better():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.33 + 0.5 / m, lambda m: 0.45, full_acc=0.6))
-    assert v.status == NOT_REPRODUCED and not v.checks[-1].passed
+def test_fig3_not_reproduced_when_full_kernel_kmeans_is_better():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.6))
+    assert v.status == NOT_REPRODUCED and v.checks[-1].passed is False
+
+
+def test_fig3_inconclusive_when_too_noisy():
+    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.53, sd=(0.01, 0.1), seeds=5))
+    undecided = [c for c in v.checks if c.passed is None]
+    assert undecided and all(c.runs_needed for c in undecided)
+    assert not any(c.passed is False for c in v.checks)
+
+
+def test_fig3_shows_the_full_kernel_kmeans_accuracy_beside_the_papers():
+    obs = pourkamali.observe_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.5))
+    assert abs(obs["exact/accuracy"].value - 0.5) < 0.01
+    assert [n.key for n in pourkamali.FIG3.paper_numbers] == ["exact/accuracy"]
 
 
 def test_frobenius_error_matches_dense_numpy():

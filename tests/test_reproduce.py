@@ -109,10 +109,16 @@ def test_no_run_reports_missing_rows_without_computing(tmp_path):
 def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_path, monkeypatch, capsys):
     """--scale paper writes <out>/rows/<entry>.parquet after every job; on a machine with an
     empty store those committed rows are used without recomputing."""
+    from kktheory import timing
+
     job = ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian,yin_nystrom", "m_sqrt_n=x1"]
     out = tmp_path / "figs"
+    pass_file = timing.path_of(tmp_path / "r1", "yin_fig1")  # a timing pass in the store (the committed one)
+    pass_file.parent.mkdir(parents=True)
+    pass_file.write_bytes(timing.path_of(reproduce.COMMITTED_ROWS, "yin_fig1").read_bytes())
     assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--results-dir", str(tmp_path / "r1"),
                            "--out", str(out)]) == 0
+    assert timing.path_of(out / "rows", "yin_fig1").read_bytes() == pass_file.read_bytes()  # committed beside the rows
     saved = out / "rows" / "yin_fig1.parquet"
     rows = pd.read_parquet(saved)
     assert len(rows) == 2 and reproduce.CONFIG_COL not in rows
@@ -123,6 +129,7 @@ def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_pa
                            "--out", str(tmp_path / "figs2")]) == 0
     printed = capsys.readouterr().out
     assert "2 committed row(s)" in printed and "row(s) in" not in printed
+    assert "committed timing pass" in printed and timing.path_of(fresh, "yin_fig1").exists()
     again = pd.concat([pd.read_parquet(f) for f in run_files(fresh)], ignore_index=True)
     cols = ["run_id", "train_risk", "test_risk", "train_nmi"]
     pd.testing.assert_frame_equal(again[cols].sort_values("run_id").reset_index(drop=True),

@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import scipy.linalg
 from joblib import Memory
 
 from kktheory import __version__
@@ -109,7 +110,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "gamma_residual_err", "deff", "deff_err", "lemma1_m", "lemma3_m",
         "lemma2_gap", "lemma2_bound", "lemma2_holds",
     ),
-    "trace": ("trace_s", "trace_norm_sketch", "trace_norm_best", "trace_ratio", "trace_ratio_err"),
+    "trace": ("trace_s", "trace_norm_sketch", "trace_norm_best", "trace_ratio", "trace_ratio_err", "trace_coherence"),
     "jl": (
         "jl_scale", "jl_eps", "jl_eps_free", "jl_ratio_min", "jl_ratio_max", "jl_pairs",
         "jl_required_m", "jl_eps_implied", "lemma6_bound", "lemma6_gap_risk", "lemma6_holds_risk",
@@ -154,6 +155,14 @@ def feature_kind(sketch: "Sketch", part: "Partition") -> str | None:
 def full_spectrum(key: dict[str, Any], K: np.ndarray) -> np.ndarray:
     """All eigenvalues of K, descending (dense, O(n³))."""
     return np.linalg.eigvalsh(K)[::-1].copy()
+
+
+def top_coherence(key: dict[str, Any], K: np.ndarray, s: int) -> float:
+    """Row coherence of the top-s eigenvectors V_s of K, μ = (n/s)·max_i ‖(V_s)_i‖²
+    (Wang et al. Table 2's μ; 1 ≤ μ ≤ n/s). Dense, O(n²s)."""
+    n = len(K)
+    V = scipy.linalg.eigh(K, subset_by_index=[n - s, n - 1])[1]
+    return float(n / s * np.max(np.einsum("ij,ij->i", V, V)))
 
 
 def top_spectrum(key: dict[str, Any], t: int, tol: float, seed: int, op: KernelOperator) -> tuple[np.ndarray, np.ndarray]:
@@ -241,6 +250,12 @@ class BoundEngine:
             self.key, t, self.b.tol, self.data_seed, self.op))
         return vals, float(np.sum(res))
 
+    def coherence(self, s: int) -> float:
+        """μ of the top-s eigenvectors of K (exact path only; NaN otherwise)."""
+        if not self.exact:
+            return NAN
+        return self._get(f"coherence{s}", lambda: self.memory.cache(top_coherence, ignore=["K"])(self.key, self.K, s))
+
     def deff(self) -> tuple[float, float]:
         """d_eff(γ) with its stated error (0 when exact)."""
         if self.exact:
@@ -293,7 +308,8 @@ class BoundEngine:
             if name == "gamma":
                 out.update(self._gamma(sketch, F, kind, cols))
             elif name == "trace":
-                out.update(trace.columns() if trace is not None else empty("trace"))
+                out.update({**trace.columns(), "trace_coherence": self.coherence(trace.s)} if trace is not None
+                           else empty("trace"))
             elif name == "jl":
                 out.update(self._jl(sketch, F, kind, part.labels, cols, sketch.resolve_m(m)))
             elif name == "pourkamali":

@@ -78,6 +78,32 @@ def wang_thm2_bound(eps: float, k: int, s: int) -> float:
     return 1.0 + eps + k / s
 
 
+#: the sketching matrices of Wang et al. Table 2 (names as ``sketch.P`` of ``nystrom_rr``)
+TABLE2_SKETCHES = ("uniform", "leverage", "gaussian", "srht", "countsketch")
+
+
+def wang_table2_c(P: str, s: int, n: int, eps: float, coherence: float = math.nan) -> float:
+    """Wang et al. (2019) Table 2: the sketch size c sufficient for Thm 1's
+    ‖K − (CW⁺Cᵀ)_s‖_* ≤ (1 + ε)‖K − K_s‖_* (probability ≥ 0.9), every O(·) constant read as 1:
+
+    uniform sampling  μs/ε + μs·ln s   (μ: row coherence of V_s, :func:`top_coherence`)
+    leverage sampling s/ε + s·ln s
+    Gaussian          s/ε
+    SRHT              (s + ln n)(1/ε + ln s)
+    CountSketch       s/ε + s²
+    """
+    rules = {
+        "uniform": coherence * s / eps + coherence * s * math.log(s),
+        "leverage": s / eps + s * math.log(s),
+        "gaussian": s / eps,
+        "srht": (s + math.log(n)) * (1 / eps + math.log(s)),
+        "countsketch": s / eps + s**2,
+    }
+    if P not in rules:
+        raise ValueError(f"P must be one of {TABLE2_SKETCHES}, got {P!r}")
+    return rules[P]
+
+
 def pourkamali_bound(nuclear_err: float) -> float:
     """Pourkamali Thm 1: 2‖K − K̂‖_* on the unnormalised objective."""
     return 2.0 * nuclear_err

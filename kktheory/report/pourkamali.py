@@ -331,61 +331,74 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return save_figure(fig, out_dir, "pourkamali_fig3")
 
 
-def judge_fig3(df: pd.DataFrame) -> Verdict:
-    """Pourkamali Fig. 3 claim rule (means over runs).
+#: Pourkamali-Anaraki & Becker §4 (segment): the accuracy of full kernel k-means, r = rank K
+FULL_KKM_ACCURACY = 0.46
+FIG3_M_MAX = 50  # §4: r' = 7 sampled rows beat m = 50 ≈ 7r' Nyström columns
 
-    1. one-pass (r' = r + l columns of the preconditioned K) has a lower error than
-       Nyström for every m ≤ 7r' in the grid (the paper: better than m = 50 ≈ 7r');
-    2. one-pass error within CLOSE (0.02) of the exact decomposition;
-    3. one-pass accuracy above Nyström's at every m of the grid;
-    4. one-pass and the exact rank-2 decomposition both more accurate than full kernel
-       k-means (0.46 in the paper), when it ran.
+
+def judge_fig3(df: pd.DataFrame) -> Verdict:
+    """Pourkamali Fig. 3 claim rule, as confidence-interval tests over runs paired by seed.
+
+    The paper (§4, segment, r = 2, l = 5) states: sampling r' = 7 rows of the preconditioned
+    K "leads to a more accurate decomposition than sampling m = 50 ≈ 7r' columns" with
+    Nyström, "very close to the optimal exact eigenvalue decomposition"; the one-pass
+    accuracy is "higher than the Nyström decomposition approach"; full kernel k-means
+    reaches 0.46 and both rank-2 methods are more accurate. Checks (95 % intervals of the
+    paired differences):
+
+    1. one-pass error − Nyström error ≤ 0 at every m ≤ 50 of the grid;
+    2. one-pass − exact decomposition error within ±CLOSE (0.02: the paper gives no number;
+       Table 1 of the same paper prints equal errors to two decimals, and 0.02 is about a
+       tenth of the segment error, 0.18 here);
+    3. one-pass accuracy − Nyström accuracy ≥ 0 at every m of the grid;
+    4. one-pass and exact-decomposition accuracy − full kernel k-means accuracy ≥ 0.
     """
-    d = ok_rows(df).copy()
+    d = ok_rows(df)
     if d.empty:
         return not_run("no row")
     if (why := require_columns(d, [ERR, "train_accuracy"], "recomputed by augment from the job config")) is not None:
         return not_run(why)
-    d["method"] = method_of(d)
-    op, ex, full = (d[d["sketch.name"] == s] for s in ("onepass", "kpca", "exact"))
-    ny = d[d["sketch.name"] == "nystrom_rr"]
-    if op.empty or ny.empty:
+    d = d.assign(method=method_of(d))
+    nys = _order(i for i in set(d["method"]) if i.startswith("nystrom_rr:"))
+    if "onepass" not in set(d["method"]) or not nys:
         return not_run("one-pass and Nyström rows are both needed")
-    e_op, a_op = float(op[ERR].mean()), float(op["train_accuracy"].mean())
-    r_prime = int(op["m_used"].iloc[0]) if "m_used" in op else 7
-    st_e = mean_ci(ny, "m", ERR)
-    st_a = mean_ci(ny, "m", "train_accuracy")
-    small = st_e[st_e["m"] <= 7 * r_prime]
-    checks = [Check(
-        f"one-pass error below Nyström for m ≤ 7r' = {7 * r_prime}", bool(len(small)) and bool((small["mean"] > e_op).all()),
-        f"one-pass {fmt(e_op)}; Nyström " + ", ".join(f"m={int(m)}: {fmt(v)}" for m, v in zip(small["m"], small["mean"])),
-    )]
-    if len(ex):
-        e_ex = float(ex[ERR].mean())
-        checks.append(Check("one-pass error ≈ exact decomposition", abs(e_op - e_ex) <= CLOSE,
-                            f"{fmt(e_op)} vs {fmt(e_ex)} (tolerance {CLOSE})"))
-    checks.append(Check(
-        "one-pass more accurate than Nyström", bool((st_a["mean"] < a_op).all()),
-        f"one-pass {fmt(a_op)}; Nyström {fmt(st_a['mean'].min())}–{fmt(st_a['mean'].max())} over m = "
-        f"{int(st_a['m'].min())}–{int(st_a['m'].max())}",
-    ))
-    if len(full) and len(ex):
-        a_full, a_ex = float(full["train_accuracy"].mean()), float(ex["train_accuracy"].mean())
-        checks.append(Check("rank-2 methods beat full kernel k-means", a_op > a_full and a_ex > a_full,
-                            f"one-pass {fmt(a_op)}, exact rank 2 {fmt(a_ex)}, full kernel k-means {fmt(a_full)}"))
-    return judge_checks(checks, f"segment, n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per point")
+    m_of = {m: int(m.split(":")[1]) for m in nys}
+    checks = [Check.of(f"one-pass error below {label(m)}", at_most(_paired(d, "onepass", m, ERR), 0.0))
+              for m in nys if m_of[m] <= FIG3_M_MAX]
+    if "kpca" in set(d["method"]):
+        checks.append(Check.of("one-pass error ≈ exact decomposition's",
+                               within(_paired(d, "onepass", "kpca", ERR), -CLOSE, CLOSE)))
+    checks += [Check.of(f"one-pass accuracy above {label(m)}",
+                        at_least(_paired(d, "onepass", m, "train_accuracy"), 0.0)) for m in nys]
+    if "exact" in set(d["method"]):
+        checks += [Check.of(f"{label(a)} accuracy above full kernel k-means",
+                            at_least(_paired(d, a, "exact", "train_accuracy"), 0.0))
+                   for a in ("onepass", "kpca") if a in set(d["method"])]
+    return judge_checks(checks, f"segment, n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method")
+
+
+def observe_fig3(df: pd.DataFrame) -> dict[str, Estimate]:
+    """Mean accuracy of full kernel k-means (the one number §4 states)."""
+    d = ok_rows(df)
+    d = d.assign(method=method_of(d))
+    return {"exact/accuracy": Estimate.mean_of(_per_run(d, "exact", "train_accuracy").to_numpy())}
 
 
 FIG3 = Entry(
     name="pourkamali_fig3",
     title="Pourkamali-Anaraki & Becker, Fig. 3",
     claim=("on image segmentation data the one-pass method (r' = 7) approximates K better than Nyström "
-           "with up to 50 columns, close to the exact decomposition, and clusters more accurately"),
-    rule=(f"means over runs: one-pass error < Nyström's for every m ≤ 7r'; |one-pass − exact| ≤ {CLOSE}; "
-          f"one-pass accuracy > Nyström's at every m; rank-2 methods > full kernel k-means "
+           "with up to 50 columns, close to the exact decomposition, and clusters more accurately than "
+           "Nyström and than full kernel k-means (0.46)"),
+    rule=(f"95% intervals over runs paired by seed: one-pass − Nyström error ≤ 0 for every m ≤ {FIG3_M_MAX} "
+          f"(§4: m = 50 ≈ 7r'); one-pass − exact decomposition error within ±{CLOSE}; one-pass − Nyström "
+          f"accuracy ≥ 0 at every m; one-pass and exact rank-2 accuracy − full kernel k-means ≥ 0 "
           f"(kktheory/report/pourkamali.py, judge_fig3)"),
     draw=draw_fig3,
     judge=judge_fig3,
+    paper_numbers=(PaperNumber("full kernel k-means: accuracy", FULL_KKM_ACCURACY, "§4, Fig. 3 text",
+                               key="exact/accuracy"),),
+    observe=observe_fig3,
     augment=augment,
     changes={
         "small": "10 runs instead of 100",

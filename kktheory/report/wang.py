@@ -16,8 +16,10 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report import Entry
+from kktheory.bounds.theory import wang_table2_c
+from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Decision, Estimate, at_least, at_most
 from kktheory.report.common import (
-    Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
+    CAUSE_READING, CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
     pyplot, require_columns, save_figure, spearman,
 )
 
@@ -25,12 +27,10 @@ S_RULE_COL = "sketch.s"  # target rank of nystrom_rr as configured: integer or k
 S_COL = "s"  # the resolved target rank (the sketch's info column)
 P_COL = "sketch.P"  # sketching matrix of nystrom_rr
 BETA_COL = "kernel.beta"  # Wang eq. (5) bandwidth factor
-FAIL_COL = "sc_failed"  # spectral_nystrom: True when a degree was ≤ 0 (the trial is discarded)
-Z_NOISE = 2.0
-NMI_TIE = 0.005  # NMI differences below this count as ties in the comparisons
+FAIL_COL = "spectral_failed"  # spectral_nystrom: True when a degree was ≤ 0 (the trial is discarded)
 SHARE_MOST = 2 / 3  # "in most cases"
 SHARE_CONSISTENT = 0.8  # "consistently"
-TRACE_EPS = 0.1  # ε of Wang Thm 1 checked at the largest c
+TRACE_EPS = 0.1  # ε of Wang Thm 1 (Table 2's c is computed for it)
 
 
 def _s_of(d: pd.DataFrame) -> pd.Series:
@@ -45,7 +45,7 @@ def _fig2_parts(d: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     c_fixed = float(d["m"].max())
     by_s = d[d["m"] == c_fixed]
     counts = d.groupby("s")["m"].nunique()
-    by_c = d[d["s"].isin(counts[counts >= 3].index)]
+    by_c = d[d["s"].isin(counts[counts >= 2].index)]
     return by_c, by_s, c_fixed
 
 
@@ -83,14 +83,38 @@ def draw_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return save_figure(fig, out_dir, "wang_fig2")
 
 
-def judge_fig2(df: pd.DataFrame) -> Verdict:
-    """Wang Fig. 2 claim rule.
+#: Wang et al. Table 5 (MNIST8M, 10 runs, uniform sampling): NMI mean and sd per (s, c)
+TABLE5 = {(20, 100): (0.3833, 0.0117), (20, 400): (0.3975, 0.0112), (20, 1600): (0.4069, 0.0001),
+          (80, 400): (0.4101, 0.0101), (80, 1600): (0.4233, 0.0131)}
+#: Wang et al. Table 6 (MNIST8M, c = 1600, 10 runs): NMI mean and sd per target rank s
+TABLE6 = {10: (0.3852, 0.0003), 20: (0.4069, 0.0001), 40: (0.4130, 0.0062),
+          80: (0.4233, 0.0131), 160: (0.4086, 0.0125), 320: (0.4099, 0.0098)}
+TABLE6_C = 1600
 
-    1. NMI rises with c (s fixed): for each s with ≥ 3 values of c, the mean NMI has a
-       positive Spearman correlation with c and NMI(c_max) − NMI(c_min) > Z_NOISE (2) se;
-    2. not monotone in s (c fixed at the largest c): the s with the highest mean NMI is
-       neither the smallest nor the largest s, and the NMI at both ends is below that
-       maximum by more than Z_NOISE standard errors of the difference.
+
+def _reading_if_failed(dec: Decision, detail: str) -> tuple[str, str]:
+    """(cause, detail) of a check whose failure depends on how the paper is read; an
+    undecided one stays *inconclusive*."""
+    return (CAUSE_READING, detail) if dec.status == FAIL else ("", "")
+
+
+def _nmi_runs(d: pd.DataFrame) -> np.ndarray:
+    return d["train_nmi"].dropna().to_numpy(float)
+
+
+def judge_fig2(df: pd.DataFrame) -> Verdict:
+    """Wang Fig. 2 / Tables 5–6 claim rule, as 95 % confidence-interval tests over runs.
+
+    1. NMI rises with c (s fixed) — §6.3: "for fixed k and s, larger c always leads to
+       better performance": for each s with ≥ 2 values of c, each step to the next larger c
+       has a Welch difference of mean NMI ≥ 0 (one-sided; margin 0, the paper claims no size).
+       On the paper's Table 5 (10 runs) every step passes: s = 20, 100 → 400: +0.0142
+       (t ≈ 2.8), 400 → 1600: +0.0094 (t ≈ 2.7); s = 80, 400 → 1600: +0.0132 (t ≈ 2.5).
+    2. Not monotone in s (c fixed at the largest c) — §4.4 and §6.4: "Setting s as small as
+       k results in poor performance. Setting s over-large ... negatively affects clustering
+       performance": the interior s with the highest mean NMI beats the smallest and the
+       largest s, each a Welch difference ≥ 0. On Table 6: s = 80 (0.4233) vs s = 10
+       (0.3852): +0.038 (t ≈ 9); vs s = 320 (0.4099): +0.0134 (t ≈ 2.6).
     """
     d = ok_rows(df)
     if d.empty:
@@ -100,52 +124,60 @@ def judge_fig2(df: pd.DataFrame) -> Verdict:
     by_c, by_s, c_fixed = _fig2_parts(d)
     checks = []
     for s, sub in by_c.groupby("s"):
-        st = mean_ci(sub, "m", "train_nmi")
-        rho = spearman(st["m"], st["mean"])
-        gain = float(st["mean"].iloc[-1] - st["mean"].iloc[0])
-        se = math.hypot(st["se"].iloc[-1], st["se"].iloc[0])
-        checks.append(Check(
-            f"NMI rises with c (s = {int(s)})", rho > 0 and gain > Z_NOISE * se,
-            f"NMI {fmt(st['mean'].iloc[0])} at c = {int(st['m'].iloc[0])} → {fmt(st['mean'].iloc[-1])} at "
-            f"c = {int(st['m'].iloc[-1])} (gain {fmt(gain)} ± {fmt(se, 2)} se), Spearman {fmt(rho, 2)}",
-        ))
-    st = mean_ci(by_s, "s", "train_nmi")
+        cs = sorted(sub["m"].unique())
+        for lo, hi in zip(cs, cs[1:]):
+            a, b = _nmi_runs(sub[sub["m"] == hi]), _nmi_runs(sub[sub["m"] == lo])
+            checks.append(Check.of(
+                f"NMI rises with c (s = {int(s)}, c = {int(lo)} → {int(hi)})",
+                at_least(Estimate.difference(a, b), 0.0),
+                f"NMI {fmt(b.mean())} → {fmt(a.mean())}"))
+    st = by_s.groupby("s")["train_nmi"].mean().sort_index()
     if len(st) >= 3:
-        best = int(st["mean"].idxmax())
-        lo, hi = st.iloc[0], st.iloc[-1]
-        top = st.loc[best]
-        interior = 0 < best < len(st) - 1
-        d_lo = float(top["mean"] - lo["mean"])
-        d_hi = float(top["mean"] - hi["mean"])
-        se_lo, se_hi = math.hypot(top["se"], lo["se"]), math.hypot(top["se"], hi["se"])
-        checks.append(Check(
-            f"NMI not monotone in s (c = {int(c_fixed)})",
-            interior and d_lo > Z_NOISE * se_lo and d_hi > Z_NOISE * se_hi,
-            f"best s = {int(top['s'])} (NMI {fmt(top['mean'])}); s = {int(lo['s'])}: {fmt(lo['mean'])} "
-            f"({fmt(d_lo)} below, {fmt(d_lo / se_lo if se_lo else float('inf'), 2)} se); s = {int(hi['s'])}: "
-            f"{fmt(hi['mean'])} ({fmt(d_hi)} below, {fmt(d_hi / se_hi if se_hi else float('inf'), 2)} se)",
-        ))
+        best = float(st.iloc[1:-1].idxmax())
+        top = _nmi_runs(by_s[by_s["s"] == best])
+        for end in (float(st.index[0]), float(st.index[-1])):
+            other = _nmi_runs(by_s[by_s["s"] == end])
+            checks.append(Check.of(
+                f"an interior s beats s = {int(end)} (c = {int(c_fixed)})",
+                at_least(Estimate.difference(top, other), 0.0),
+                f"best interior s = {int(best)}: NMI {fmt(top.mean())}; s = {int(end)}: {fmt(other.mean())}"))
     else:
-        checks.append(Check("NMI not monotone in s", False, f"only {len(st)} value(s) of s at c = {int(c_fixed)}"))
+        checks.append(Check("NMI not monotone in s", None, f"only {len(st)} value(s) of s at c = {int(c_fixed)}",
+                            cause_detail="needs ≥ 3 values of s"))
     return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, "
                                 f"{d['seed'].nunique()} runs per point")
 
 
+def observe_fig2(df: pd.DataFrame) -> dict[str, Estimate]:
+    """Mean NMI per (s, c) (keys ``s<s>/c<c>``), for Tables 5 and 6."""
+    d = ok_rows(df)
+    d = d.assign(s=_s_of(d).astype(float))
+    return {f"s{int(s)}/c{int(c)}": Estimate.mean_of(_nmi_runs(g)) for (s, c), g in d.groupby(["s", "m"])}
+
+
 FIG2 = Entry(
     name="wang_fig2",
-    title="Wang, Gittens & Mahoney 2019, Fig. 2",
+    title="Wang, Gittens & Mahoney 2019, Fig. 2 and Tables 5–6",
     claim=("with rank-restricted Nyström, NMI rises with the sketch size c (s fixed) but is not "
            "monotone in the target rank s (c fixed): too small and too large s are both worse"),
-    rule=(f"for each fixed s: Spearman(c, mean NMI) > 0 and NMI(c_max) − NMI(c_min) > {Z_NOISE:g} se; at "
-          f"the largest c: the best s is interior and both end values of s are more than "
-          f"{Z_NOISE:g} se below it (kktheory/report/wang.py, judge_fig2)"),
+    rule=("95% confidence intervals of Welch differences over runs: for each fixed s, every step to a "
+          "larger c raises the mean NMI (≥ 0; §6.3 \"larger c always leads to better performance\"); at "
+          "the largest c the best interior s beats both the smallest and the largest s (≥ 0; §6.4). "
+          "Accepts the paper's Tables 5–6 at their 10 runs (kktheory/report/wang.py, judge_fig2)"),
     draw=draw_fig2,
     judge=judge_fig2,
+    paper_numbers=(
+        *(PaperNumber(f"NMI, s = {s}, c = {c}", mu, "Table 5", key=f"s{s}/c{c}") for (s, c), (mu, _) in TABLE5.items()
+          if c != TABLE6_C),
+        *(PaperNumber(f"NMI, s = {s}, c = {TABLE6_C}", mu, "Table 6 (= Table 5 at c = 1600)",
+                      key=f"s{s}/c{TABLE6_C}") for s, (mu, _) in TABLE6.items()),
+    ),
+    observe=observe_fig2,
+    shortfall={"small": CAUSE_SCALE, "paper": CAUSE_STAND_IN},
     changes={
-        "small": "MNIST n = 3000 (3 runs), c = 1.5–12·√n (83–658), s ∈ {10,…,160} at c = 12√n, "
-                 "instead of MNIST8M with c ∈ {100, 400, 1600} and s ∈ {10,…,320} at c = 1600; ℓ = c",
-        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a Spark cluster), c = 1.5–12·√n "
-                 "(368–2940), s ∈ {10,…,320} at c = 12√n, 10 runs; ℓ = c",
+        "small": "MNIST n = 3000 (3 runs) instead of MNIST8M, the paper's c and s",
+        "paper": "MNIST 60,000 in place of MNIST8M (8.1M points on a 32-node Spark cluster); the paper's "
+                 "c ∈ {100, 400, 1600} (s = 20, 80) and s ∈ {10, …, 320} at c = 1600, 10 runs as the paper; ℓ = c",
     },
 )
 
@@ -206,53 +238,81 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return save_figure(fig, out_dir, "wang_fig3")
 
 
-def judge_fig3(df: pd.DataFrame) -> Verdict:
-    """Wang Fig. 3 claim rule: KK is at least as accurate as SC.
+SC_OFTEN = 0.10  # "exceptions often arise" (§4.3), read as at least one trial in ten
+SC_SMALL_C = 2  # "at small sketch sizes c": the two smallest c of each data set (5s and 10s)
 
-    Over the (data set, β, c) cells where both ran, mean NMI of KK ≥ mean NMI of SC −
-    NMI_TIE (0.005) in at least SHARE_CONSISTENT (80 %) of the cells, and the average
-    difference KK − SC is positive. SC trials with a non-positive degree are discarded (as
-    Wang did) and counted.
+
+def judge_fig3(df: pd.DataFrame) -> Verdict:
+    """Wang Fig. 3 claim rule, as 95 % confidence-interval tests over runs.
+
+    §4.3: "the plots all show that KK is more accurate as a function of the sketch size or
+    elapsed time than SC" (s = k, c from 5s to 50s, β ∈ {0.2, 1, 5}, 100 runs):
+
+    1. for each (data set, β): the average over the c grid of the Welch differences of mean
+       NMI, KK − SC, is ≥ 0 (one-sided; margin 0: the paper gives no size). SC trials with
+       a non-positive degree are discarded, as the paper did. "As a function of elapsed
+       time" is drawn, not judged (the rows' times come from the sweep, not a timing pass).
+    2. "at small sketch sizes c, exceptions often arise ... due to negative entries in the
+       degree matrix": the share of SC trials with a degree ≤ 0 at the two smallest c of
+       each data set (5s, 10s), pooled over data sets and β, is ≥ SC_OFTEN (0.1; Clopper–
+       Pearson interval). The degrees are those of the rank-s approximation K̃ = (CW⁺Cᵀ)_s
+       that the paper says both methods use (``kktheory/sketches/spectral_nystrom.py``);
+       Fowlkes et al.'s degrees of the rank-c approximation, CW⁺Cᵀ·1 with a
+       pseudo-inverse, were never ≤ 0 in 20 trials at any β and c on PenDigits and
+       Mushrooms (measured here), so a failure of this check is a reading of how the
+       degrees are formed (cause *reading*), not of the comparison.
     """
     d, failed = _fig3_frame(df)
     if d.empty:
         return not_run("no KK or SC row")
     if (why := require_columns(d, ["train_nmi", BETA_COL])) is not None:
         return not_run(why)
-    keys = ["dataset.name", BETA_COL, "m"]
-    means = d.groupby(keys + ["sketch.name"])["train_nmi"].mean().unstack("sketch.name")
-    if KK not in means or SC not in means:
+    if not {KK, SC} <= set(d["sketch.name"]):
         return not_run("KK and SC rows are both needed")
-    both = means.dropna(subset=[KK, SC])
-    if both.empty:
-        return not_run("no (data set, β, c) cell where both KK and SC have a trial")
-    diff = both[KK] - both[SC]
-    share = float((diff >= -NMI_TIE).mean())
-    worst = diff.idxmin()
-    checks = [Check(
-        "KK ≥ SC", share >= SHARE_CONSISTENT and float(diff.mean()) > 0,
-        f"KK ≥ SC − {NMI_TIE} in {int((diff >= -NMI_TIE).sum())}/{len(diff)} cells "
-        f"({share:.0%}, need {SHARE_CONSISTENT:.0%}); mean KK − SC = {fmt(float(diff.mean()))}; "
-        f"worst {worst[0]}, β = {worst[1]:g}, c = {int(worst[2])}: {fmt(float(diff.min()))}",
-    )]
-    n_sc = int((d["sketch.name"] == SC).sum()) + len(failed)
-    return judge_checks(checks, f"SC failed (a degree ≤ 0, trial discarded) in {len(failed)}/{n_sc} trials")
+    checks = []
+    for (ds, beta), sub in d.groupby(["dataset.name", BETA_COL], sort=False):
+        parts, worst = [], None
+        for c, cell in sub.groupby("m"):
+            kk = _nmi_runs(cell[cell["sketch.name"] == KK])
+            sc = _nmi_runs(cell[cell["sketch.name"] == SC])
+            if len(kk) and len(sc):
+                est = Estimate.difference(kk, sc)
+                parts.append(est)
+                if worst is None or est.value < worst[1]:
+                    worst = (int(c), est.value)
+        if not parts:
+            continue
+        checks.append(Check.of(
+            f"KK ≥ SC on {ds}, β = {beta:g} (average over c)", at_least(Estimate.average(parts), 0.0),
+            f"{len(parts)} values of c; smallest difference {fmt(worst[1])} at c = {worst[0]}"))
+    all_sc = pd.concat([d[d["sketch.name"] == SC], failed])
+    small = all_sc[all_sc.groupby("dataset.name")["m"].rank(method="dense") <= SC_SMALL_C]
+    flags = small[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in small else pd.Series(False, index=small.index)
+    dec = at_least(Estimate.proportion(int(flags.sum()), len(flags)), SC_OFTEN)
+    checks.append(Check.of(
+        f"SC fails often at small c (≥ {SC_OFTEN:.0%} of trials)", dec,
+        "; ".join(f"{ds}: {int(g.sum())}/{len(g)}" for ds, g in flags.groupby(small["dataset.name"])),
+        *_reading_if_failed(dec, "degrees of the rank-s approximation, as the paper describes both methods; the "
+                                 "rank-c degrees of Fowlkes et al. fail even less")))
+    return judge_checks(checks, f"SC failed (a degree ≤ 0, trial discarded) in {len(failed)}/{len(all_sc)} trials")
 
 
 FIG3 = Entry(
     name="wang_fig3",
     title="Wang, Gittens & Mahoney 2019, Fig. 3",
     claim=("approximate kernel k-means (KK) is more accurate than approximate spectral "
-           "clustering (SC) at the same sketch size and time, both with rank-restricted Nyström"),
-    rule=(f"mean NMI of KK ≥ SC − {NMI_TIE} in ≥ {SHARE_CONSISTENT:.0%} of (data set, β, c) cells and "
-          f"mean KK − SC > 0; SC failures counted (kktheory/report/wang.py, judge_fig3)"),
+           "clustering (SC) at the same sketch size, both with rank-restricted Nyström (s = k); "
+           "SC often fails at small c (a degree ≤ 0)"),
+    rule=("95% confidence intervals over runs: per (data set, β), the average over c ∈ {5s, …, 50s} of the "
+          "Welch difference of mean NMI KK − SC ≥ 0 (failed SC trials discarded, as the paper did); the share "
+          f"of failed SC trials at the two smallest c ≥ {SC_OFTEN:.0%} (\"often\", Clopper–Pearson) "
+          "(kktheory/report/wang.py, judge_fig3)"),
     draw=draw_fig3,
     judge=judge_fig3,
     changes={
-        "small": "n = 1000 per data set, 2 runs, c ∈ {20, 50, 100, 200} for every data set, "
-                 "instead of the full data sets, 100 runs and c from 5s to 50s",
-        "paper": "MNIST 60,000, Mushrooms and PenDigits at full size, 10 runs (paper: 100); c ∈ "
-                 "{20, 50, 100, 200, 500} for every data set",
+        "small": "n = 1000 per data set, 2 runs, instead of the full data sets and 100 runs",
+        "paper": "MNIST 60,000, Mushrooms and PenDigits at full size, 10 runs (paper: 100); c ∈ {5s, 10s, "
+                 "20s, 50s} (paper: 5s to 50s)",
     },
 )
 
@@ -340,20 +400,49 @@ def draw_fig45(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ]
 
 
-def _share_at_least(a: pd.Series, b: pd.Series, tie: pd.Series | float) -> tuple[int, int]:
-    both = pd.concat([a, b], axis=1, keys=["a", "b"]).dropna()
-    t = tie if np.isscalar(tie) else tie.reindex(both.index)
-    return int((both["a"] >= both["b"] - t).sum()), len(both)
+def share_check(name: str, cells: dict[str, Decision], share: float) -> Check:
+    """"In ``share`` of the cases": passed when at least ``share`` of the cells' tests pass,
+    failed when more than 1 − ``share`` fail (the share can no longer be reached), else
+    inconclusive (with the most runs that an undecided cell needs)."""
+    status = pd.Series({key: dec.status for key, dec in cells.items()}, dtype=object)
+    total, good, bad = len(status), int((status == PASS).sum()), int((status == FAIL).sum())
+    undecided = [dec.runs_needed for dec in cells.values() if dec.status == INCONCLUSIVE and dec.runs_needed]
+    passed = True if total and good >= share * total else False if bad > (1 - share) * total or not total else None
+    worst = [key for key, dec in cells.items() if dec.status == FAIL][:3]
+    detail = (f"{good}/{total} cells hold, {bad} fail, {total - good - bad} undecided (need ≥ {share:.0%} holding)"
+              + (f"; failing: {', '.join(worst)}" + (" …" if bad > len(worst) else "") if worst else ""))
+    return Check(name, passed, detail, runs_needed=max(undecided) if passed is None and undecided else None)
+
+
+def _cells(d: pd.DataFrame, col: str, a: str, b: pd.DataFrame, sign: float) -> dict[str, Decision]:
+    """Per (data set, s choice, c) of method ``a``: the Welch test of a − b in ``col`` (≥ 0 for
+    sign = 1, ≤ 0 for sign = −1); ``b`` holds the comparator's rows, matched on data set and c
+    (and s choice when it has one)."""
+    out: dict[str, Decision] = {}
+    for (ds, sc, c), cell in d[d["sketch.name"] == a].groupby(["dataset.name", S_CHOICE_COL, "m"]):
+        other = b[(b["dataset.name"] == ds) & (b["m"] == c)]
+        if (other[S_CHOICE_COL] != "—").any():
+            other = other[other[S_CHOICE_COL] == sc]
+        x, y = cell[col].dropna().to_numpy(float), other[col].dropna().to_numpy(float)
+        if len(x) and len(y):
+            est = Estimate.difference(x, y)
+            out[f"{ds} {_s_label(sc)} c = {int(c)}"] = at_least(est, 0.0) if sign > 0 else at_most(est, 0.0)
+    return out
 
 
 def judge_fig45(df: pd.DataFrame) -> Verdict:
-    """Wang Figs. 4–5 claim rule: Nyström ≥ RFM ≥ two-step in NMI and in objective.
+    """Wang Figs. 4–5 claim rule, as 95 % confidence-interval tests per cell.
 
-    Per (data set, s choice, c) cell, with medians over runs (as the paper reports):
-    Nyström ≥ RFM in at least SHARE_MOST (⅔, "in most cases") of the cells, and RFM ≥
-    two-step (two-step has no s; it is compared at the same data set and c) in at least
-    SHARE_CONSISTENT (80 %, "consistently"). "≥" allows NMI_TIE (0.005) in NMI; for the
-    objective (lower is better) the comparisons are reversed with a tie of 0.1 % of it.
+    §5.2: "as measured by both NMIs and objective values, the Nyström method outperforms RFM
+    in most cases. Both the Nyström method and RFM are consistently superior to the two-step
+    method". Per (data set, s choice, c) cell a Welch difference of means over runs is tested
+    (NMI: ≥ 0; objective, lower is better: ≤ 0), and the cells are counted
+    (:func:`share_check`): Nyström vs RFM must hold in SHARE_MOST (⅔, "most cases") of the
+    cells, Nyström and RFM vs two-step (no s; matched on data set and c) in SHARE_CONSISTENT
+    (80 %, "consistently"). The objective is the RKHS kernel k-means cost f/n that the
+    methods minimise; the paper's Fig. 5 prints the cost over the kernel columns k_i (its
+    §5.2 formula), whose values (e.g. a random partition of Mushrooms: 119.5) are not on
+    this scale — the comparison between methods is what is judged.
     """
     d = _fig45_frame(df)
     if d.empty:
@@ -362,24 +451,37 @@ def judge_fig45(df: pd.DataFrame) -> Verdict:
         return not_run(why)
     checks = []
     for col, label, sign in (("train_nmi", "NMI", 1.0), ("objective", "objective", -1.0)):
-        med = d.groupby(["dataset.name", S_CHOICE_COL, "m", "sketch.name"])[col].median().unstack("sketch.name")
-        two = d[d["sketch.name"] == TWO].groupby(["dataset.name", "m"])[col].median()
-        rel = med.reset_index().merge(two.rename(TWO + "_"), left_on=["dataset.name", "m"],
-                                      right_index=True, how="left").set_index(med.index.names)
-        for a, b, share in ((NYS, RFM, SHARE_MOST), (RFM, TWO + "_", SHARE_CONSISTENT)):
-            rel_op = "≥" if sign > 0 else "≤"
-            name = f"{label}: {FIG45_LABELS[a]} {rel_op} {FIG45_LABELS[b.rstrip('_')]}"
-            if a not in rel or b not in rel:
-                checks.append(Check(name, False, "rows missing for one of the two methods"))
-                continue
-            tie = NMI_TIE if sign > 0 else 1e-3 * rel[b].abs()
-            good, total = _share_at_least(sign * rel[a], sign * rel[b], tie)
-            checks.append(Check(
-                name, total > 0 and good / total >= share,
-                f"{good}/{total} (data set, s, c) cells ({good / total if total else 0:.0%}, need {share:.0%})",
-            ))
+        rel = "≥" if sign > 0 else "≤"
+        if not {NYS, RFM} <= set(d["sketch.name"]):
+            checks.append(Check(f"{label}: Nyström {rel} RFM", None, "rows missing for one of the two methods"))
+        else:
+            checks.append(share_check(f"{label}: Nyström {rel} RFM", _cells(d, col, NYS, d[d["sketch.name"] == RFM], sign),
+                                      SHARE_MOST))
+        two = d[d["sketch.name"] == TWO]
+        if two.empty:
+            checks.append(Check(f"{label}: Nyström and RFM {rel} two-step", None, "no two-step row"))
+        else:
+            cells = {**_cells(d, col, NYS, two, sign), **{f"RFM {k}": v for k, v in _cells(d, col, RFM, two, sign).items()}}
+            checks.append(share_check(f"{label}: Nyström and RFM {rel} two-step", cells, SHARE_CONSISTENT))
     return judge_checks(checks, f"data sets {', '.join(dict.fromkeys(d['dataset.name']))}; "
                                 f"{d['seed'].nunique()} runs per cell")
+
+
+#: Wang et al. Fig. 4 captions: median NMI of the two-step method at c = 3k, 9k, 27k, 81k
+TWO_STEP_NMI = {"mnist": (0.072, 0.012, 0.017, 0.032), "mushrooms": (0.123, 0.224, 0.263, 0.494),
+                "pendigits": (0.399, 0.413, 0.422, 0.421)}
+C_FACTORS = (3, 9, 27, 81)
+
+
+def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
+    """Median NMI of two-step per data set and c (keys ``two_step/<data set>/c<f>k``)."""
+    d = _fig45_frame(df)
+    out = {}
+    for (ds, c), g in d[d["sketch.name"] == TWO].groupby(["dataset.name", "m"]):
+        k = int(g["k"].iloc[0])
+        if c % k == 0:
+            out[f"two_step/{ds}/c{int(c) // k}k"] = Estimate.median_of(g["train_nmi"].dropna().to_numpy(float))
+    return out
 
 
 FIG4_5 = Entry(
@@ -387,11 +489,17 @@ FIG4_5 = Entry(
     title="Wang, Gittens & Mahoney 2019, Figs. 4–5",
     claim=("Nyström beats random feature maps in most cases and both consistently beat the "
            "two-step method, in NMI and in the kernel k-means objective"),
-    rule=(f"medians per (data set, s, c): Nyström ≥ RFM (NMI within {NMI_TIE}; objective within 0.1 %) "
-          f"in ≥ {SHARE_MOST:.0%} of cells; RFM ≥ two-step in ≥ {SHARE_CONSISTENT:.0%} "
-          f"(kktheory/report/wang.py, judge_fig45)"),
+    rule=(f"per (data set, s, c) cell a 95% confidence interval of the Welch difference of means (NMI ≥ 0, "
+          f"objective ≤ 0); Nyström vs RFM must hold in ≥ {SHARE_MOST:.0%} of the cells (\"most cases\"), "
+          f"Nyström and RFM vs two-step in ≥ {SHARE_CONSISTENT:.0%} (\"consistently\"); failed when the share "
+          f"can no longer be reached, else inconclusive (kktheory/report/wang.py, judge_fig45)"),
     draw=draw_fig45,
     judge=judge_fig45,
+    paper_numbers=tuple(
+        PaperNumber(f"two-step median NMI, {ds}, c = {f}k", v, f"Fig. 4 caption ({ds})", key=f"two_step/{ds}/c{f}k")
+        for ds, vals in TWO_STEP_NMI.items() for f, v in zip(C_FACTORS, vals)
+    ),
+    observe=observe_fig45,
     changes={
         "small": "Mushrooms and PenDigits (the data of Fig. 5; MNIST at paper scale only), n = 1500 "
                  "each, 3 runs, instead of the full data sets and 500 runs; Nyström keeps all of W "
@@ -411,6 +519,11 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     for i, (p, sub) in enumerate(d.groupby(P_COL)):
         st = mean_ci(sub, "m", "trace_ratio")
         band(ax, st["m"].to_numpy(), st, str(p), str(p), i)
+        at = st[st["m"] >= _table2_c(sub, p)]
+        if len(at):
+            ax.plot(at["m"].iloc[:1], at["mean"].iloc[:1], marker="o", ms=14, mfc="none", mew=2,
+                    mec=color_marker(str(p), i)[0], ls="none",
+                    label="Table 2's c (constants 1; first grid c at or above it)" if i == 0 else None)
     ax.axhline(1.0, color="black", lw=1)
     ax.axhline(1 + TRACE_EPS, color="0.4", ls="--", lw=1, label=f"1 + ε (ε = {TRACE_EPS})")
     ax.set_xscale("log")
@@ -435,13 +548,30 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return [*paths, md]
 
 
+THM1_PROB = 0.9  # Wang Thm 1 holds "with probability at least 0.9"
+
+
+def _table2_c(sub: pd.DataFrame, P: str) -> float:
+    """Table 2's c for the rows of one sketching matrix (constants 1, ε = TRACE_EPS)."""
+    mu = float(sub["trace_coherence"].median()) if "trace_coherence" in sub else math.nan
+    return wang_table2_c(str(P), int(_s_of(sub).iloc[0]), int(sub["n"].iloc[0]), TRACE_EPS, mu)
+
+
 def judge_table2(df: pd.DataFrame) -> Verdict:
-    """Wang Thm 1 / Table 2 claim rule, per sketching matrix P.
+    """Wang Thm 1 / Table 2 claim rule, per sketching matrix P, at the c Table 2 asks for.
+
+    Thm 1: with c as in Table 2, ‖K − (CW⁺Cᵀ)_s‖_* ≤ (1 + ε)‖K − K_s‖_* with probability
+    ≥ 0.9. Table 2 gives c only up to constants; here every constant is 1 and ε = TRACE_EPS
+    (0.1) (:func:`kktheory.bounds.theory.wang_table2_c`; uniform sampling needs the
+    coherence μ of K's top-s eigenvectors, the rows' ``trace_coherence``). Checks:
 
     1. the ratio is ≥ 1 on every row (up to 1e-9: a best rank-s approximation cannot be
        beaten; a failure here is a bug, not a finding);
-    2. the mean ratio decreases with c (Spearman < 0, and ratio(c_max) < ratio(c_min));
-    3. at the largest c the mean ratio is ≤ 1 + TRACE_EPS (ε = 0.1).
+    2. at c* = the smallest c of the grid ≥ Table 2's c: the share of runs with ratio ≤ 1 + ε
+       is ≥ 0.9 (Clopper–Pearson interval; decidable from 36 runs on). A failure is the
+       constant-1 reading of Table 2's O(·) (cause *reading*): a larger constant asks for a
+       larger c;
+    3. the mean ratio falls from the smallest to the largest c (Welch difference ≤ 0).
     """
     d = ok_rows(df)
     if d.empty:
@@ -451,33 +581,49 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
     d = d.dropna(subset=["trace_ratio"])
     checks = []
     for p, sub in d.groupby(P_COL):
-        st = mean_ci(sub, "m", "trace_ratio")
         below = int((sub["trace_ratio"] < 1 - 1e-9).sum())
-        rho = spearman(st["m"], st["mean"])
-        first, last = float(st["mean"].iloc[0]), float(st["mean"].iloc[-1])
-        ok = below == 0 and rho < 0 and last < first and last <= 1 + TRACE_EPS
-        checks.append(Check(
-            f"{p}", ok,
-            f"ratio {fmt(first, 4)} at c = {int(st['m'].iloc[0])} → {fmt(last, 4)} at c = "
-            f"{int(st['m'].iloc[-1])} (need ≤ {1 + TRACE_EPS:g}), Spearman {fmt(rho, 2)}"
-            + (f"; {below} row(s) below 1" if below else ""),
-        ))
-    return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}")
+        checks.append(Check(f"{p}: ratio ≥ 1 on every row", below == 0,
+                            f"{below} of {len(sub)} row(s) below 1" if below else f"{len(sub)} rows"))
+        c_need = _table2_c(sub, p)
+        grid = sorted(sub["m"].unique())
+        at = [c for c in grid if c >= c_need]
+        if not math.isfinite(c_need) or not at:
+            checks.append(Check(f"{p}: ratio ≤ 1 + {TRACE_EPS:g} at Table 2's c", None,
+                                f"Table 2's c = {fmt(c_need)} is not in the grid (largest c = {int(grid[-1])})"
+                                if math.isfinite(c_need) else "no coherence column (trace_coherence) for uniform sampling",
+                                cause_detail="the grid does not reach Table 2's c"))
+        else:
+            cell = sub.loc[sub["m"] == at[0], "trace_ratio"]
+            hits = int((cell <= 1 + TRACE_EPS).sum())
+            dec = at_least(Estimate.proportion(hits, len(cell)), THM1_PROB)
+            checks.append(Check.of(
+                f"{p}: ratio ≤ 1 + {TRACE_EPS:g} with probability ≥ {THM1_PROB:g} at Table 2's c", dec,
+                f"Table 2's c = {fmt(c_need)} → c* = {int(at[0])}: {hits}/{len(cell)} runs within, mean ratio "
+                f"{fmt(float(cell.mean()), 4)}", *_reading_if_failed(dec, "Table 2's O(·) constants read as 1")))
+        first = sub.loc[sub["m"] == grid[0], "trace_ratio"].to_numpy(float)
+        last = sub.loc[sub["m"] == grid[-1], "trace_ratio"].to_numpy(float)
+        checks.append(Check.of(f"{p}: ratio falls with c", at_most(Estimate.difference(last, first), 0.0),
+                               f"mean {fmt(first.mean(), 4)} at c = {int(grid[0])} → {fmt(last.mean(), 4)} at "
+                               f"c = {int(grid[-1])}"))
+    return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, s = {int(_s_of(d).iloc[0])}, "
+                                f"ε = {TRACE_EPS:g}, {d['seed'].nunique()} runs per c")
 
 
 TABLE2 = Entry(
     name="wang_table2",
     title="Wang, Gittens & Mahoney 2019, Thm 1 / Table 2",
-    claim=("for each sketching matrix of Table 2, a large enough c makes the rank-restricted Nyström "
-           "trace-norm error within 1 + ε of the best rank-s error"),
-    rule=(f"per sketching matrix: ratio ≥ 1 on every row; mean ratio decreasing in c; mean ratio at the "
-          f"largest c ≤ 1 + {TRACE_EPS} (kktheory/report/wang.py, judge_table2)"),
+    claim=("for each sketching matrix of Table 2, the sketch size c it lists makes the rank-restricted "
+           "Nyström trace-norm error within 1 + ε of the best rank-s error with probability ≥ 0.9"),
+    rule=(f"per sketching matrix: ratio ≥ 1 on every row; at the smallest grid c ≥ Table 2's c (constants 1, "
+          f"ε = {TRACE_EPS}; uniform sampling with the measured coherence μ) the share of runs with ratio ≤ "
+          f"1 + ε is ≥ {THM1_PROB} (95% Clopper–Pearson); the mean ratio falls from the smallest to the largest c "
+          f"(Welch, 95%) (kktheory/report/wang.py, judge_table2)"),
     draw=draw_table2,
     judge=judge_table2,
     changes={
-        "small": "PenDigits n = 2000, 3 runs",
-        "paper": "PenDigits full training set (7494), 10 runs; Table 2 is a theory table (sketch sizes "
-                 "sufficient for the bound), not an experiment of the paper",
+        "small": "PenDigits n = 2000, 3 runs (too few to decide a probability of 0.9)",
+        "paper": "PenDigits full training set (7494), s = k = 10, 50 runs; Table 2 is a theory table (sufficient "
+                 "sketch sizes), not an experiment of the paper",
     },
 )
 
