@@ -402,6 +402,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
         why=verdict.why,
+        runs=int(ok["seed"].nunique()) if "seed" in ok else 0,
+        compute_s=_compute_time(ok),
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
     )
     update_index(out_dir, record, list(catalogue()), pending_text)

@@ -166,11 +166,10 @@ def fit_loglog_slope(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> Slope
 
 @dataclass(frozen=True)
 class RateFit:
-    """Fit of mean excess(n) = a·n^b (+ c) over runs, with a bootstrap interval for b."""
+    """Fit of mean excess(n) = a·n^b over runs, with a bootstrap interval for b."""
 
     slope: float  # b
     scale: float  # a
-    offset: float  # c (0 when the model has no offset)
     se: float  # bootstrap standard deviation of b
     ci_low: float  # bootstrap percentile interval of b
     ci_high: float
@@ -178,15 +177,15 @@ class RateFit:
     boot: int  # bootstrap fits that converged
 
 
-def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray, offset: bool) -> tuple[float, float, float] | None:
-    """Weighted least squares of a·n^b (+ c) on per-n means (weights 1/se²); None on failure."""
+def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[float, float] | None:
+    """Weighted least squares of a·n^b on per-n means (weights 1/se²); None on failure."""
     x = n / n.min()  # a is the excess at the smallest n: well scaled
     w = 1.0 / np.maximum(se, 1e-12 * max(1e-300, float(np.abs(mean).max())))
 
-    def model(x, a, b, c=0.0):
-        return a * x**b + c
+    def model(x, a, b):
+        return a * x**b
 
-    p0 = [mean[0] if mean[0] != 0 else 1e-3, -0.5] + ([0.0] if offset else [])
+    p0 = [mean[0] if mean[0] != 0 else 1e-3, -0.5]
     try:
         with warnings.catch_warnings():  # an undetermined covariance is irrelevant: only p is used
             warnings.simplefilter("ignore", optimize.OptimizeWarning)
@@ -196,33 +195,32 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray, offset: bool) ->
     if not np.all(np.isfinite(p)):
         return None
     a, b = float(p[0]), float(p[1])
-    return a * float(n.min()) ** (-b), b, float(p[2]) if offset else 0.0
+    return a * float(n.min()) ** (-b), b
 
 
-def fit_rate(n: np.ndarray, y: np.ndarray, offset: bool = False, boot: int = 400,
+def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 400,
              rng: np.random.Generator | None = None, level: float = 0.95) -> RateFit | None:
     """Decay of the mean of y in n, every run kept (negative values included).
 
     The per-n means (with their standard errors over runs) are fitted by weighted least
-    squares with a·n^b, or a·n^b + c (``offset``: a constant the estimate carries at every
-    n, e.g. the excess over an upper bound of W*(μ), which is shifted by W*'s overestimate);
-    the interval for b is the bootstrap percentile interval from resampling the runs within
-    each n (``boot`` resamples). None with fewer than 3 values of n (4 with an offset).
+    squares with a·n^b; the interval for b is the bootstrap percentile interval from
+    resampling the runs within each n (``boot`` resamples). None with fewer than 3 values
+    of n.
     """
     n = np.asarray(n, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     keep = np.isfinite(n) & np.isfinite(y)
     n, y = n[keep], y[keep]
     levels = np.unique(n)
-    if len(levels) < (4 if offset else 3):
+    if len(levels) < 3:
         return None
     groups = [y[n == v] for v in levels]
 
-    def fit(gs: list[np.ndarray]) -> tuple[float, float, float] | None:
+    def fit(gs: list[np.ndarray]) -> tuple[float, float] | None:
         mean = np.array([g.mean() for g in gs])
         se = np.array([g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else np.nan for g in gs])
         se = np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se) if np.isfinite(se).any() else 1.0)
-        return _fit_power(levels, mean, se, offset)
+        return _fit_power(levels, mean, se)
 
     point = fit(groups)
     if point is None:
@@ -237,7 +235,7 @@ def fit_rate(n: np.ndarray, y: np.ndarray, offset: bool = False, boot: int = 400
     if len(b) < boot // 2:
         return None
     lo, hi = np.quantile(b, [0.5 - level / 2, 0.5 + level / 2])
-    return RateFit(point[1], point[0], point[2], float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)))
+    return RateFit(point[1], point[0], float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)))
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:

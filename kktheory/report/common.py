@@ -404,6 +404,8 @@ class IndexRecord:
     tables: str = ""  # Markdown tables of the entry, shown inline
     why: str = ""  # causes of the checks not passed
     paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
+    runs: int = 0  # seeds (independent runs) behind the verdict
+    compute_s: float = 0.0  # run time stored in the rows (their time_total), seconds
 
 
 INDEX_JSON = "index.json"
@@ -429,15 +431,16 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         "edit by hand. Each entry states the paper's claim, the rule that judges it on the "
         "stored rows (kktheory/report/), the numbers observed, and the exact command.",
         "",
-        "| entry | paper | verdict | why | scale |",
-        "|---|---|---|---|---|",
+        "| entry | paper | verdict | why | scale | runs | compute time | command |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name in order:
         r = records.get(name)
         if r is None:
-            lines.append(f"| [{name}](#{name}) | | not run yet | | |")
+            lines.append(f"| [{name}](#{name}) | | not run yet | | | | | |")
         else:
-            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.scale.split(':')[0]} |")
+            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.scale.split(':')[0]} | "
+                         f"{r.runs or '—'} | {_duration(r.compute_s)} | `{r.command}` |")
     for name in order:
         lines += ["", f"## {name}", ""]
         r = records.get(name)
@@ -479,6 +482,15 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         if r.when:
             lines += ["", f"_{r.when}_"]
     return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """'—', '42 s', '17 min' or '2.1 h'."""
+    if not seconds:
+        return "—"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
 
 
 def update_index(out_dir: Path, record: IndexRecord, order: Sequence[str],
