@@ -445,6 +445,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"config error: name={unknown[0]!r}: one of all, {', '.join(entries)}", file=sys.stderr)
         return 2
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import OverrideParseException
+
+    for text in args.overrides:  # one line for a malformed override, before anything is written
+        try:
+            OverridesParser.create().parse_overrides([text])
+        except OverrideParseException:
+            print(f"config error: override={text!r}: key=value (a Hydra override); one entry name per call",
+                  file=sys.stderr)
+            return 2
     results_dir = Path(args.results_dir).resolve()
     out_dir = Path(args.out).resolve()
     t0 = time.perf_counter()

@@ -148,11 +148,16 @@ def test_augment_rebuilds_each_run_exactly(tmp_path):
     lam, U = np.linalg.eigh(W)
     R = C @ U[:, -2:] / np.sqrt(lam[-2:])  # C W_2^+ C^T = R R^T
     assert np.allclose(F @ F.T, R @ R.T, atol=1e-8)
-    out = pourkamali.augment(rows)
+    out = pourkamali.augment(rows, keep_features=True)
     kp = out[out["sketch.name"] == "kpca"].iloc[0]
     ev = np.linalg.eigvalsh(K)
     assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
     assert set(out.attrs["features"]) == {"kpca", "nystrom_rr:20"}
+    # rows that carry the error (read back from the committed file) are not refitted
+    known = out.assign(**{pourkamali.CONFIG_COL: "not a config"})
+    again = pourkamali.augment(known)
+    assert np.array_equal(again[pourkamali.ERR].to_numpy(), out[pourkamali.ERR].to_numpy())
+    assert again.attrs["features"] == {}
 
 
 def test_augment_refits_onepass_with_the_rows_reading(tmp_path):

@@ -96,6 +96,9 @@ def test_unknown_or_missing_name_is_a_one_line_error(capsys):
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--scale" in err[0] and "huge" in err[0]
+    assert reproduce.main(["yin_fig1", "yin_table2"]) == 2  # a second name is not an override
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "yin_table2" in err[0]
     assert reproduce.main(["--list"]) == 0
     assert "theory_rates" in capsys.readouterr().out
 
