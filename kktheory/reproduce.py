@@ -34,6 +34,7 @@ when every requested entry produced a verdict (including *not run* with its reas
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import shutil
 import sys
@@ -151,13 +152,47 @@ def expand_jobs(cfg_name: str, overrides: Sequence[str] = (),
 
 def compose_jobs(cfg_name: str, jobs: Sequence[Sequence[str]], results_dir: Path,
                  experiments_dir: Path = EXPERIMENTS_DIR) -> list[DictConfig]:
-    """The composed config of each job, writing to ``results_dir``."""
-    from hydra import compose, initialize_config_dir
+    """The composed config of each job, writing to ``results_dir``.
 
+    Hydra composes once per distinct set of config-group choices among the jobs (e.g.
+    ``wang/data=mnist``; a key naming a folder of experiments/ or configs/), and the plain
+    value overrides (``seed=3``, ``kernel.beta=0.2``) are set on a copy of that config as
+    Hydra sets them (:func:`_set_values`), which gives the config Hydra composes from all
+    the overrides. A sweep of 400 jobs that differ in the seed composes once instead of
+    400 times (0.2–0.5 s each).
+    """
+    from hydra import compose, initialize_config_dir
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parser = OverridesParser.create()
+    composed: dict[tuple[str, ...], DictConfig] = {}
     out = []
     with initialize_config_dir(config_dir=str(experiments_dir), version_base="1.3"):
         for job in jobs:
-            out.append(compose(cfg_name, overrides=[_searchpath(), *job, f"results_dir={results_dir}"]))
+            parsed = parser.parse_overrides([*job, f"results_dir={results_dir}"])
+            values = [o for o in parsed if _is_value(o, experiments_dir)]
+            choices = tuple(o.input_line for o in parsed if not _is_value(o, experiments_dir))
+            if choices not in composed:
+                composed[choices] = compose(cfg_name, overrides=[_searchpath(), *choices])
+            out.append(_set_values(composed[choices], values))
+    return out
+
+
+def _is_value(override: Any, experiments_dir: Path) -> bool:
+    """A plain ``key=value`` change of a config value (not a config group, not + or ~)."""
+    from hydra.core.override_parser.types import OverrideType
+
+    key = override.key_or_group
+    return (override.type == OverrideType.CHANGE and override.package is None and not key.startswith("hydra")
+            and not any((d / key.replace(".", "/")).is_dir() for d in (experiments_dir, CONFIG_DIR)))
+
+
+def _set_values(cfg: DictConfig, values: Sequence[Any]) -> DictConfig:
+    """A copy of ``cfg`` with the value overrides applied as Hydra applies them
+    (``OmegaConf.update(cfg, key, value, merge=True)``, schema types checked)."""
+    out = copy.deepcopy(cfg)
+    for o in values:
+        OmegaConf.update(out, o.key_or_group, o.value(), merge=True)
     return out
 
 

@@ -7,6 +7,7 @@ import sys
 
 import pandas as pd
 import pytest
+from omegaconf import OmegaConf
 
 from kktheory import reproduce
 from kktheory.report import catalogue
@@ -149,3 +150,19 @@ def test_exported_rows_leave_figure_extras_out(tmp_path):
     back = pd.read_parquet(path)
     assert list(back["run_id"]) == ["a", "b"] and reproduce.CONFIG_COL not in back and not back.attrs
     assert rows.attrs  # the caller's frame is untouched
+
+
+@pytest.mark.parametrize("name", ["wang_fig3_small", "pourkamali_fig3_small", "theory_rates_small",
+                                  "yin_table2_small", "calandriello_fig2_small"])
+def test_composed_jobs_equal_hydra_composing_each_job(name, tmp_path):
+    """Composing once per config-group choice and setting the value overrides gives, for every
+    job, the config Hydra composes from all of its overrides."""
+    from hydra import compose, initialize_config_dir
+
+    jobs = reproduce.expand_jobs(name)
+    picked = jobs[:: max(1, len(jobs) // 12)]  # a spread of the sweep's jobs
+    fast = reproduce.compose_jobs(name, picked, tmp_path)
+    with initialize_config_dir(config_dir=str(reproduce.EXPERIMENTS_DIR), version_base="1.3"):
+        for job, cfg in zip(picked, fast):
+            want = compose(name, overrides=[reproduce._searchpath(), *job, f"results_dir={tmp_path}"])
+            assert OmegaConf.to_yaml(cfg) == OmegaConf.to_yaml(want), job
