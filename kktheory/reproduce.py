@@ -95,14 +95,21 @@ def import_committed_timing(name: str, results_dir: Path, log: Callable[[str], N
         log(f"{name}: committed timing pass {src} added to the store")
 
 
-def export_rows(name: str, rows: pd.DataFrame, out_dir: Path) -> Path | None:
-    """Write the finished rows of an entry's sweep to ``<out>/rows/<name>.parquet`` (atomic)."""
+def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = False) -> Path | None:
+    """Write the finished rows of an entry's sweep to ``<out>/rows/<name>.parquet`` (atomic).
+
+    With ``merge`` (a part of the sweep run on its own, with overrides such as ``seed=0``)
+    the rows already in the file with other run ids are kept; otherwise the file holds
+    exactly the sweep's rows."""
     ok = ok_rows(rows).drop(columns=[CONFIG_COL], errors="ignore")
     if ok.empty:
         return None
     ok.attrs = {}  # figure-only extras (e.g. embeddings for scatters) stay out of the file
     path = committed_rows_path(name, out_dir / "rows")
     path.parent.mkdir(parents=True, exist_ok=True)
+    if merge and path.exists():
+        old = pd.read_parquet(path)
+        ok = pd.concat([old[~old["run_id"].isin(set(ok["run_id"]))], ok], ignore_index=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     ok.sort_values("run_id").to_parquet(tmp, index=False)
     os.replace(tmp, path)
@@ -385,7 +392,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         import_committed(entry.name, results_dir, log)
 
         def save(rows: pd.DataFrame) -> None:
-            export_rows(entry.name, rows, out_dir)
+            export_rows(entry.name, rows, out_dir, merge=bool(overrides))
 
     sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save)
     if save is not None:

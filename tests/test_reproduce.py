@@ -166,3 +166,15 @@ def test_composed_jobs_equal_hydra_composing_each_job(name, tmp_path):
         for job, cfg in zip(picked, fast):
             want = compose(name, overrides=[reproduce._searchpath(), *job, f"results_dir={tmp_path}"])
             assert OmegaConf.to_yaml(cfg) == OmegaConf.to_yaml(want), job
+
+
+def test_exported_rows_add_to_the_file(tmp_path):
+    """A part of a sweep run alone (e.g. one seed) adds its rows; a row run again replaces its copy."""
+    first = pd.DataFrame({"run_id": ["a", "b"], "train_risk": [0.1, 0.2]})
+    reproduce.export_rows("entry", first, tmp_path)
+    part = pd.DataFrame({"run_id": ["b", "c"], "train_risk": [0.25, 0.3]})
+    path = reproduce.export_rows("entry", part, tmp_path, merge=True)
+    back = pd.read_parquet(path).sort_values("run_id")
+    assert list(back["run_id"]) == ["a", "b", "c"] and list(back["train_risk"]) == [0.1, 0.25, 0.3]
+    back = pd.read_parquet(reproduce.export_rows("entry", part, tmp_path))  # the whole sweep: exactly its rows
+    assert list(back["run_id"]) == ["b", "c"]
