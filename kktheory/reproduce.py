@@ -373,12 +373,23 @@ def _compute_time(rows: pd.DataFrame) -> float:
 
 
 def pending_text(name: str) -> str:
-    """INDEX.md text of an entry that was never reproduced here."""
-    return (
-        f"Not run yet at paper scale here (no committed rows). Command: `python -m kktheory.reproduce "
-        f"{name} --scale paper` (config `experiments/{config_name(name, 'paper')}.yaml`); a quick look: "
-        f"`--scale small`."
-    )
+    """INDEX.md text of an entry that was never reproduced here: the claim, the rule, the
+    paper's numbers (none measured) and the command."""
+    entry = catalogue()[name]
+    paper = paper_table(entry.paper_numbers, {})
+    return "\n".join([
+        f"**{entry.title}.** Claim: {entry.claim}",
+        "",
+        "**Verdict: not run** at paper scale here (no committed rows).",
+        "",
+        *(["The paper's numbers:", "", paper, ""] if paper else []),
+        f"Rule: {entry.rule}",
+        "",
+        f"Scale it would run: {entry.changes.get('paper', 'as the paper')}",
+        "",
+        f"Command: `python -m kktheory.reproduce {name} --scale paper` (config "
+        f"`experiments/{config_name(name, 'paper')}.yaml`); a quick look: `--scale small`.",
+    ])
 
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,

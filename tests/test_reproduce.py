@@ -40,7 +40,8 @@ def test_yin_fig1_tiny_runs_draws_judges_then_only_redraws(tmp_path, capsys):
     section = index.split("## yin_fig1")[1].split("\n## ")[0]
     assert "**Verdict: " in section and "n = 200" in section
     assert "Command: `python -m kktheory.reproduce yin_fig1 --scale small n=200" in section
-    assert "## calandriello_fig1" in index and "Not run yet" in index.split("## calandriello_fig1")[1]
+    pending = index.split("## calandriello_fig1")[1].split("## ")[0]
+    assert "**Verdict: not run**" in pending and "Rule: " in pending and "Claim: " in pending
     stamps = {f: f.stat().st_mtime_ns for f in files}
 
     assert call(tmp_path, "yin_fig1", "--scale", "small", *TINY) == 0
