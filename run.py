@@ -1,4 +1,4 @@
-"""Hydra entry point: ``python run.py [overrides]`` (see README and DESIGN §4).
+"""Hydra entry point: ``python run.py [overrides]`` (see README).
 
 Errors the user can fix — a bad value or type in any config field, an unknown option,
 a missing data file, a request above the memory budget — end with one line naming the

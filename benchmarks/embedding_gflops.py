@@ -1,4 +1,4 @@
-"""Achieved GFLOP/s of the Nyström embedding against a plain float32 GEMM (issue 10, item 4).
+"""Achieved GFLOP/s of the Nyström embedding against a plain float32 GEMM.
 
     python benchmarks/embedding_gflops.py [--n 60000] [--m 1000] [--d 784] [--repeat 3]
 

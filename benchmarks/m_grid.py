@@ -1,5 +1,4 @@
-"""A 10-point linear m-grid against its largest point alone, through kktheory.experiment.run
-(issue 10, item 2).
+"""A 10-point linear m-grid against its largest point alone, through kktheory.experiment.run.
 
     python benchmarks/m_grid.py [--points 10] [--m-max 1000] [overrides ...]
 

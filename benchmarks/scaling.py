@@ -1,5 +1,4 @@
-"""Scaling on augmented MNIST: time and peak RSS per n, each n in its own process (issue 10,
-items 5 and 6).
+"""Scaling on augmented MNIST: time and peak RSS per n, each n in its own process.
 
     python benchmarks/scaling.py [--ns 125000,250000,500000,1000000] [--m 1000] [overrides ...]
 

@@ -1,4 +1,4 @@
-"""kktheory Nyström + k-means against scikit-learn's Nystroem + KMeans on MNIST (issue 10, item 1).
+"""kktheory Nyström + k-means against scikit-learn's Nystroem + KMeans on MNIST.
 
     python benchmarks/vs_sklearn.py [--n 60000] [--ms sqrt_n,1000] [--n-init 5] [--seeds 3]
 

@@ -1,4 +1,4 @@
-"""k-means algorithms on sketch features (DESIGN §3.3), config group ``clustering``.
+"""k-means algorithms on sketch features, config group ``clustering``.
 
 A clusterer takes an n×d feature matrix and returns labels and feature-space centroids.
 

@@ -1,4 +1,4 @@
-"""Structured configs, m-rules and validation of a run (DESIGN §4).
+"""Structured configs, m-rules and validation of a run.
 
 The top-level schema :class:`RunConfig` is stored in Hydra's ConfigStore as
 ``run_schema``; ``configs/config.yaml`` extends it and selects one option of each group
@@ -6,7 +6,7 @@ The top-level schema :class:`RunConfig` is stored in Hydra's ConfigStore as
 implementation registered. :func:`build_spec` validates everything before any work and
 resolves the rules into a :class:`RunSpec`.
 
-Validation (DESIGN §10) happens in two steps, both before anything is computed or written:
+Validation happens in two steps, both before anything is computed or written:
 
 1. before the data are loaded — :func:`build_spec` (the run) and
    :meth:`kktheory.experiment.Method.check` (the method: kernel, centroid rule, clusterer,

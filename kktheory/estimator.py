@@ -10,7 +10,7 @@ labels, ``predict`` gives the run's test labels and ``score`` on the run's test 
 minus the run's ``test_risk`` (exact lifted risks, n ≤ ``risk_exact_limit``;
 tests/test_estimator.py checks all three).
 
-Centroid rules (DESIGN §3.4), used by ``predict`` (nearest centroid) and ``score``:
+Centroid rules, used by ``predict`` (nearest centroid) and ``score``:
 
 - ``lifted`` (Yin et al. 2022, eq. 11): c_j = mean of φ(x_i) over cluster j, and by the
   kernel trick ‖φ(x) − c_j‖² = κ(x, x) − (2/N_j) Σ_{l∈C_j} κ(x, x_l) + q_j with

@@ -1,4 +1,4 @@
-"""One run: config → rows (DESIGN §2).
+"""One run: config → rows.
 
 dataset → kernel → reference (cached, :mod:`kktheory.reference`) → sketch (one per m,
 nested for a list of m) → clustering → risk (lifted or projected centroids,
@@ -410,7 +410,7 @@ def _compute(
     if spec.population.test_n:
         pop = Scorer.of(spec, kernel, X_train, ref_labels, ref_cols["ref_description"].startswith("exact"),
                         spec.cfg.results_dir)
-    bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m (DESIGN §3.6)
+    bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m
 
     writer = RowWriter(spec, method, store, data, X_train, X_test, kernel, ids,
                        {m: rule for rule, m in todo}, ref_cols, ref_labels, bounds, time_load, t_start, outcome, pop)

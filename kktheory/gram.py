@@ -1,4 +1,4 @@
-"""Kernel matrices as operators, held in memory or recomputed in blocks (DESIGN §8).
+"""Kernel matrices as operators, held in memory or recomputed in blocks.
 
 Exact kernel k-means (:mod:`kktheory.kernel_kmeans`) and the lifted risk
 (:mod:`kktheory.risk`) only touch kernel matrices through products A·W with a few columns

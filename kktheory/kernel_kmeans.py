@@ -1,4 +1,4 @@
-"""Exact kernel k-means: Lloyd's algorithm on the kernel matrix (DESIGN §3.3).
+"""Exact kernel k-means: Lloyd's algorithm on the kernel matrix.
 
 For a partition C_1..C_k of the training points with lifted centroids
 c_j = (1/|C_j|) Σ_{l∈C_j} φ(x_l), the kernel trick gives (Dhillon, Guan & Kulis 2004;

@@ -1,4 +1,4 @@
-"""Kernel functions, bandwidth rules and blockwise kernel evaluation (DESIGN §3.1).
+"""Kernel functions, bandwidth rules and blockwise kernel evaluation.
 
 Kernels:
 

@@ -1,4 +1,4 @@
-"""Agreement between a partition and the true classes (DESIGN §3.5).
+"""Agreement between a partition and the true classes.
 
 - NMI with arithmetic normalisation, I(U,V)/((H(U)+H(V))/2), and geometric
   normalisation, I(U,V)/sqrt(H(U)H(V)) (Strehl & Ghosh 2002);

@@ -1,4 +1,4 @@
-"""Why a row holds empty values: the ``nan_reason`` column (DESIGN §10).
+"""Why a row holds empty values: the ``nan_reason`` column.
 
 A result column of a row may be empty (NaN for numbers, None for the ``*_holds*``
 booleans) only for a stated reason. :func:`nan_reason` explains every empty result column

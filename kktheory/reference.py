@@ -1,4 +1,4 @@
-"""Reference solution for excess risk, cached on disk (DESIGN §3.4).
+"""Reference solution for excess risk, cached on disk.
 
 Config field ``reference``:
 
@@ -22,7 +22,7 @@ Config field ``reference``:
 - ``none``: no reference; the ref_* and excess_* columns are NaN.
 - ``nystrom:<m>``: Nyström (uniform landmarks, m an integer or an m rule such as
   ``4*sqrt_n``) with k-means++ (``reference_n_init`` restarts): a large-m stand-in for
-  exact kernel k-means when n is too large (DESIGN §3.4).
+  exact kernel k-means when n is too large.
 
 The reference partition is scored with lifted centroids by :mod:`kktheory.risk`
 (exact up to ``risk_exact_limit``, the subsampling estimator above), giving

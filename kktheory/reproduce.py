@@ -1,4 +1,4 @@
-"""Run what is missing for a figure, then draw it and judge the paper's claim (DESIGN §6).
+"""Run what is missing for a figure, then draw it and judge the paper's claim.
 
     python -m kktheory.reproduce NAME|all [--scale small|paper] [--results-dir DIR]
                                  [--out DIR] [--no-run] [OVERRIDE ...]

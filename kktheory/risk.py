@@ -1,4 +1,4 @@
-"""Clustering risk in the RKHS of a partition, with lifted or projected centroids (DESIGN §3.4).
+"""Clustering risk in the RKHS of a partition, with lifted or projected centroids.
 
 A partition C_1..C_k of the training set (N_j = |C_j|) becomes centroids in one of two ways.
 

@@ -12,7 +12,7 @@ A dense ``numpy.linalg.eigh`` (O(n³) time) is used only when 2s ≥ n — half 
 or more is asked for, where Lanczos has no advantage and ARPACK needs s < n — and it is
 guarded by the memory budget. ARPACK's start vector is drawn from the caller's generator,
 so results are reproducible. Used by KPCA (Wang et al. 2019, Prop. 3), leverage-score
-sketching (Wang Table 2) and the trace-norm bounds (DESIGN §3.6).
+sketching (Wang Table 2) and the trace-norm bounds.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The results store: one Parquet row and one ``.npz`` sidecar per run (DESIGN §5).
+"""The results store: one Parquet row and one ``.npz`` sidecar per run.
 
 Layout: ``<results_dir>/runs/<run_id>.parquet`` holds the row; ``<run_id>.npz`` holds the
 arrays needed to recompute any of its numbers (training labels, test labels, indices of

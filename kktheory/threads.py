@@ -1,4 +1,4 @@
-"""BLAS / OpenMP thread control of a run (DESIGN §8).
+"""BLAS / OpenMP thread control of a run.
 
 The config field ``threads`` limits the threads of every BLAS and OpenMP library loaded in
 the process (OpenBLAS/MKL behind numpy and scipy, scikit-learn's OpenMP k-means) for the

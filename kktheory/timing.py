@@ -1,5 +1,5 @@
 """Timing pass: the compared methods timed alternately in one process, and speed claims
-judged from it (DESIGN §6: speed claims are judged only on a dedicated timing pass).
+judged from it (a speed claim is judged only on such a dedicated timing pass).
 
     python -m kktheory.timing NAME [--scale paper|small] [--rounds R] [--warmup W]
                                    [--threads T] [--results-dir DIR] [OVERRIDE ...]

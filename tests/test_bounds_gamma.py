@@ -1,7 +1,7 @@
 """γ-preservation, d_eff and their randomized estimates against dense recomputations.
 
 The brute force here builds P_γ^{-1/2} E P_γ^{-1/2} on range(K) from a dense
-eigendecomposition, exactly as Calandriello Def. 2 / DESIGN §3.6 state it, and never
+eigendecomposition, exactly as Calandriello Def. 2 states it, and never
 calls the implementation's closed form ρ = γ + λ_max(E).
 """
 

@@ -1,4 +1,4 @@
-"""Theory curves (DESIGN §3.7) and the log–log slope fit with its t-interval."""
+"""Theory curves and the log–log slope fit with its t-interval."""
 
 from __future__ import annotations
 

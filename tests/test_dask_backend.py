@@ -168,10 +168,10 @@ def test_runner_on_local_cluster(tmp_path, cluster) -> None:
 
 @pytest.mark.slow
 def test_n20000_same_partition_quality(tmp_path, cluster) -> None:
-    """DESIGN §9 acceptance: n = 20,000 on a 2-worker LocalCluster vs the NumPy backend.
+    """Acceptance of the Dask backend: n = 20,000 on a 2-worker LocalCluster vs the NumPy backend.
 
     k-means|| (dask-ml) is a different seeding from k-means++ (scikit-learn), so labels are
-    not identical by design; the partitions agree (NMI ≥ 0.95) and the risks are within 1 %
+    not identical; the partitions agree (NMI ≥ 0.95) and the risks are within 1 %
     (the Dask risks are subsampling estimates, the NumPy ones exact at this n).
     """
     r_np, r_dk, t_np, t_dk = compare_backends(tmp_path, cluster, "n=20000", "n_test=2000", "k=8")

@@ -92,7 +92,7 @@ def test_yin_pooled_splits():
 def test_segment_from_uci_is_svm_scale_of_the_raw_rows():
     raw = TABLES["segment"](segment.SegmentConfig(source="uci_raw"))
     scaled = TABLES["segment"](segment.SegmentConfig())
-    assert scaled.info["source"] == "uci"  # no segment.scale in the shared folder
+    assert scaled.info["source"] == "uci"  # no segment.scale in the data folder
     assert raw.X.shape == (2310, 19) and raw.n_own_train == 210
     assert np.bincount(raw.y).tolist() == [330] * 7
     lines = (SHARED / "uci_segment" / "segmentation.data").read_text().splitlines()

@@ -1,4 +1,4 @@
-"""Same config and seed → identical numbers; different seeds → different draws (DESIGN §10).
+"""Same config and seed → identical numbers; different seeds → different draws.
 
 Bitwise identity is asserted in float64 with one thread (OMP/OpenBLAS/MKL set to 1 in the
 subprocesses). What holds with more threads and in float32 was measured and is stated in

@@ -1,4 +1,4 @@
-"""float32 end to end, and no n×m float64 copy (DESIGN §8): traced allocations, memory maps."""
+"""float32 end to end, and no n×m float64 copy: traced allocations, memory maps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact kernel k-means against every sketch on the same data and seeds (issue 5).
+"""Exact kernel k-means against every sketch on the same data and seeds.
 
 For 5 seeds on Yin's synthetic data (n = 3000, k = 10), the objective (f/n, lifted
 centroids, exact) of ``sketch=exact`` must not exceed that of Nyström (default suite) and

@@ -1,4 +1,4 @@
-"""Reliability (DESIGN §10): memory guard, Ctrl-C, concurrent sweeps, orphaned temporary files.
+"""Reliability: memory guard, Ctrl-C, concurrent sweeps, orphaned temporary files.
 
 The SIGKILL test of a sweep is tests/test_interrupt.py.
 """

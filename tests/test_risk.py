@@ -1,4 +1,4 @@
-"""Lifted and projected risks against explicit feature maps (DESIGN §3.4, §11).
+"""Lifted and projected risks against explicit feature maps.
 
 The linear kernel has φ(x) = x and the degree-2 polynomial kernel (⟨x,y⟩ + c)² has
 φ(x) = [vec(x xᵀ), √(2c) x, c]; centroids, distances, risks and labels are recomputed

@@ -1,7 +1,7 @@
 """The subsampling estimator of the lifted risks: unbiasedness and standard errors.
 
 200 independent draws of the estimator on one fixed problem; the exact values come from a
-dense numpy kernel-trick computation written here. Acceptance (issue 5): the mean of the
+dense numpy kernel-trick computation written here. Acceptance: the mean of the
 draws is within 3 standard errors (empirical sd/√200) of the exact value, and the mean
 reported SE is within 20 % of the empirical sd of the draws.
 """

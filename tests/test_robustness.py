@@ -1,4 +1,4 @@
-"""Degenerate data across the main sketches: clear behaviour, no unexplained NaN (DESIGN §10).
+"""Degenerate data across the main sketches: clear behaviour, no unexplained NaN.
 
 Cases on tiny data (40 points): duplicated points (so duplicated landmarks and a singular
 K_mm), k larger than the number of distinct points, a constant feature, all points

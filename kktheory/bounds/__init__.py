@@ -1,4 +1,4 @@
-"""Empirical checks of the papers' lemmas and theorems, and the theory curves (DESIGN §3.6–3.7).
+"""Empirical checks of the papers' lemmas and theorems, and the theory curves.
 
 - :mod:`~kktheory.bounds.gamma` — γ-preservation (Calandriello Def. 2) and d_eff (Def. 3);
 - :mod:`~kktheory.bounds.trace` — trace-norm errors (Wang Thm 1, Pourkamali Thm 1);

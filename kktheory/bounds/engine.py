@@ -4,7 +4,7 @@ The engine holds what every m of a run shares — the kernel matrix (dense path)
 spectrum of K, d_eff(γ), K² for the JL check, the k-means reference on kernel columns,
 the sample of points for pair ratios — and :meth:`BoundEngine.row` computes the columns
 of the selected checks for one fitted sketch and its partition. Which checks apply depends
-on the sketch (DESIGN §3.6); a check that does not apply leaves its columns empty (NaN for
+on the sketch; a check that does not apply leaves its columns empty (NaN for
 numbers, None for booleans), never zero:
 
 ==================  ==========================================  =========================

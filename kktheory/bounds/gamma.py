@@ -8,7 +8,7 @@ calls H_m γ-preserving with ε when
     Π_m^⊥ = Π_n − Π_m ⪯ γ/(1−ε) · (ΦΦᵀ + γΠ_n)⁻¹           (Calandriello eq. 4)
 
 Conjugating with Φ (which maps ℝⁿ onto H_n, so the order is preserved both ways) gives the
-n×n form of DESIGN §3.6: E ⪯ γ/(1−ε)·P_γ on range(K), with E = K − FFᵀ = ΦᵀΠ_m^⊥Φ (for
+n×n form checked here: E ⪯ γ/(1−ε)·P_γ on range(K), with E = K − FFᵀ = ΦᵀΠ_m^⊥Φ (for
 Nyström K − K_nm K_mm⁺ K_mn) and P_γ = K(K+γI)⁻¹. The smallest such ε is 1 − γ/ρ with
 
     ρ = λ_max(P_γ^{-1/2} E P_γ^{-1/2})   on range(K).

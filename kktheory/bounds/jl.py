@@ -7,7 +7,7 @@ their embeddings — the squared distance of a pair is g_ii + g_jj − 2g_ij. Th
     r_ij = ‖ṽ_i − ṽ_j‖² / ‖v_i − v_j‖²,   i < j,
 
 is summarised by its minimum, maximum and mean over all pairs of the given points
-(:func:`pair_ratios`). Two uses (DESIGN §3.6):
+(:func:`pair_ratios`). Two uses:
 
 - JL distortion of k_i ↦ R·k_i (Yin's sketches, Gaussian projection): G = K² (the Gram
   matrix of the kernel columns, (K²)_ij = k_iᵀk_j) and H = FFᵀ with F the n×m features.
@@ -21,8 +21,8 @@ is summarised by its minimum, maximum and mean over all pairs of the given point
 Pairs whose true squared distance is at most ``rel_floor``·max_i g_ii (duplicate points)
 have no ratio and are left out; the count of pairs used is reported.
 
-Lemma 6's W is the k-means objective over the kernel columns, not the RKHS risk (DESIGN
-§3.2): for a partition C_1..C_k with indicator vectors 1_j,
+Lemma 6's W is the k-means objective over the kernel columns, not the RKHS risk: for
+a partition C_1..C_k with indicator vectors 1_j,
 
     W_kc(C) = (1/n) Σ_j Σ_{i∈C_j} ‖k_i − mean_{l∈C_j} k_l‖² = (‖K‖_F² − Σ_j ‖K 1_j‖²/|C_j|)/n.
 

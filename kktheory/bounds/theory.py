@@ -1,4 +1,4 @@
-"""The papers' bounds as formulas, their rate shapes, and log–log slope fits (DESIGN §3.6–3.7).
+"""The papers' bounds as formulas, their rate shapes, and log–log slope fits.
 
 Required sketch sizes (δ the failure probability, ε the target accuracy):
 

@@ -12,7 +12,7 @@ in general; they are truncated to rank s here, which is exactly Wang's (CW⁺C�
 Nyström features.
 
 When K − FFᵀ ⪰ 0 (projection embeddings: FFᵀ = ΦᵀΠ_mΦ ⪯ ΦᵀΦ), K − (FFᵀ)_s ⪰ 0 too, and
-every trace norm is a trace (DESIGN §3.6):
+every trace norm is a trace:
 
     ‖K − (FFᵀ)_s‖_* = tr K − Σ_{i≤s} σ_i(F)²,   ‖K − K_s‖_* = tr K − Σ_{i≤s} λ_i(K),
     ‖K − FFᵀ‖_*     = tr K − ‖F‖_F².

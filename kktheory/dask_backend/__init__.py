@@ -1,4 +1,4 @@
-"""The Dask backend (DESIGN §9): the method of a run on row chunks of a Dask array.
+"""The Dask backend: the method of a run on row chunks of a Dask array.
 
 ``backend=dask`` (config) or ``SketchedKernelKMeans(backend="dask")`` runs the steps of
 :class:`kktheory.experiment.Method` with the training points X as a Dask array of row

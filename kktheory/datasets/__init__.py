@@ -1,4 +1,4 @@
-"""Data sets: one module per source, registered by name in ``DATASETS`` (DESIGN §7).
+"""Data sets: one module per source, registered by name in ``DATASETS``.
 
 Table data sets (read from a finite source, then split and subsampled by
 :func:`kktheory.datasets.base.finish`) also have their full-source reader in ``TABLES``.

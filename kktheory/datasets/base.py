@@ -1,4 +1,4 @@
-"""The common interface of data sets (config group ``dataset``, DESIGN §7).
+"""The common interface of data sets (config group ``dataset``).
 
 A loader is registered with its config dataclass and called as
 ``loader(params, n, n_test, k, rng)``; it returns a :class:`Dataset` with ``n`` training

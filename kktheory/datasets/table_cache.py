@@ -1,4 +1,4 @@
-"""Parsed data-set tables cached on disk (DESIGN §8, reuse).
+"""Parsed data-set tables cached on disk for reuse.
 
 Text formats are slow to parse — LIBSVM's a8a (32561 × 123) takes 1.3 s, covtype
 (581012 × 54, bz2) tens of seconds — and a sweep loads the same files in every job. A parsed

@@ -1,4 +1,4 @@
-"""The report: every figure and table of DESIGN §6, drawn from stored rows and judged.
+"""The report: every figure and table of the catalogue, drawn from stored rows and judged.
 
 One module per paper holds its entries (figures, tables and claim rules); ``common``
 holds what they share. An :class:`Entry` names the experiment config that feeds it
@@ -57,7 +57,7 @@ class Entry:
 
 
 def catalogue() -> dict[str, Entry]:
-    """Every entry, in the order of DESIGN §6."""
+    """Every entry, in catalogue order."""
     from kktheory.report import calandriello, pourkamali, theory, wang, yin
 
     entries = [

@@ -1,4 +1,4 @@
-"""What every paper module of the report shares (DESIGN §6).
+"""What every paper module of the report shares.
 
 - :class:`Verdict` and :class:`Check`: a claim rule is a pure function
   ``DataFrame → Verdict``; a verdict is made of named checks, each with the numbers
@@ -36,7 +36,7 @@ INCONCLUSIVE = "inconclusive"
 NOT_RUN = "not run"
 STATUSES = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN)
 
-#: why a check is not reproduced (DESIGN-level vocabulary shown in INDEX.md's "why" column)
+#: why a check is not reproduced (the fixed vocabulary shown in INDEX.md's "why" column)
 CAUSE_SCALE = "scale"  # only a smaller scale than the paper's was run
 CAUSE_STAND_IN = "stand-in data"  # the paper's data are not available here; which stand-in
 CAUSE_READING = "reading"  # the paper is ambiguous; which reading was used, what the other gives

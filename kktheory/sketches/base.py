@@ -1,4 +1,4 @@
-"""The embedding interface shared by every sketch (DESIGN §2).
+"""The embedding interface shared by every sketch.
 
 A sketch is constructed from its config dataclass and the run context, fitted on the
 training points with ``fit(X, kernel, m, rng)``, and maps points to features with
@@ -102,7 +102,7 @@ class Sketch:
 
     def jl_scale(self) -> float | None:
         """E‖R v‖²/‖v‖² for sketches of the form k_i ↦ R·k_i (Yin's family, Gaussian
-        projection), used by the JL distortion check (DESIGN §3.6); None otherwise."""
+        projection), used by the JL distortion check; None otherwise."""
         return None
 
     def resolve_m(self, m: int) -> int:

@@ -1,4 +1,4 @@
-"""Exact kernel k-means and the exact kernel features (DESIGN §3.2, §3.3).
+"""Exact kernel k-means and the exact kernel features.
 
 Partition: the sketch runs exact kernel k-means on K = κ(X, X)
 (:func:`kktheory.kernel_kmeans.kernel_kmeans`: Lloyd on K with k-means++ seeding in the

@@ -2,7 +2,7 @@
 baseline "Gaussian" of Yin, Liu, Wang & Meng (2022), §5.
 
 Features k̃_i = G·k_i/√m with G an m × n matrix of i.i.d. standard normal entries, so that
-E‖G v‖²/m = ‖v‖² (JL scale 1, DESIGN §3.6). A new point x has the features
+E‖G v‖²/m = ‖v‖² (JL scale 1). A new point x has the features
 G·κ(X, x)/√m.
 
 K is symmetric, so G·k_i is row i of K·Gᵀ: one pass over row blocks of K (each block sized

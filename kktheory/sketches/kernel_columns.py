@@ -4,7 +4,7 @@ Training point x_i is represented by k_i = κ(X, x_i) ∈ R^n, the i-th column o
 point x by κ(X, x)); k-means runs on these n-dimensional vectors. This is the embedding
 that Yin's sketches approximate (k_i ↦ R·k_i; here R = I, so ``jl_scale`` = 1).
 
-Beware (DESIGN §3.2): ‖k_i − k_j‖² = (e_i − e_j)ᵀ K² (e_i − e_j), not the RKHS distance
+Beware: ‖k_i − k_j‖² = (e_i − e_j)ᵀ K² (e_i − e_j), not the RKHS distance
 ‖φ_i − φ_j‖² = (e_i − e_j)ᵀ K (e_i − e_j). Yin states that the embedding preserves the
 kernel k-means objective, citing Calandriello's Prop. 2, which is the kernel trick, not
 this embedding: k-means on kernel columns optimises a different objective. kktheory

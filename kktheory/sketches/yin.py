@@ -13,7 +13,7 @@ k̃_i = S·K̂_{:,i} = S·Q·k_i (step 5). A point x has the features S·κ(land
   by default as printed; S is stored and applied as a scipy.sparse matrix.
 - ``ros`` (Example 2, S = D·A): :mod:`kktheory.sketches.ros`.
 
-What the features approximate (DESIGN §3.2): R·k_i approximates the kernel-column
+What the features approximate: R·k_i approximates the kernel-column
 embedding k_i of Yin's Prop. 1, whose distances ‖k_i − k_j‖² = (e_i − e_j)ᵀK²(e_i − e_j)
 are not the RKHS distances. kktheory scores the partition in the RKHS anyway (lifted
 centroids, Yin eq. 11, :mod:`kktheory.risk`).
@@ -21,7 +21,7 @@ centroids, Yin eq. 11, :mod:`kktheory.risk`).
 Nested sketches (a list of m): the landmarks are the first m entries of one permutation,
 and each S is the size-m member of one random draw that is consistent in m (see each
 class), so that the sketch for m alone equals the sketch for m inside a list; K̂ for the
-largest m is computed once. JL scale (DESIGN §3.6): E‖R v‖²/‖v‖² = E‖S u‖²/‖u‖² · m/n
+largest m is computed once. JL scale: E‖R v‖²/‖v‖² = E‖S u‖²/‖u‖² · m/n
 with u = Q v, since E‖Q v‖² = (m/n)‖v‖² for uniform sampling without replacement.
 
 Cost: K̂ in O(nmd) time and O(nm) memory (one kernel block, checked against the budget);
@@ -169,7 +169,7 @@ class SubGaussian(SampledSketch):
     independent hash function" of the row; read literally, one sign per row multiplies a
     whole feature coordinate and cancels from every distance, leaving the non-centred 0/1
     matrix. The proof of Lemma 4 (Yin App.) treats the entries r_it as independent and
-    symmetric, so the signs here are independent per entry (DESIGN §3.2).
+    symmetric, so the signs here are independent per entry.
 
     Scale: E(S u)_i² = (p/m)‖u‖², so E‖S u‖² = p‖u‖² and the JL scale of R = S·Q is
     p·m/n. With p = 1/√n and m ≈ √n, a row of S has about one non-zero entry on average
