@@ -366,9 +366,14 @@ def _without_title(markdown: str) -> str:
     return "\n".join(ln for ln in markdown.splitlines() if not ln.startswith("# ")).strip()
 
 
+#: the parts of a row's compute time (the method's, its exact reference's, its bound checks',
+#: its population scoring's); time_wall is not summed: in a list of m it accumulates
+COMPUTE_TIMES = ("time_total", "time_reference", "time_bounds", "time_population")
+
+
 def _compute_time(rows: pd.DataFrame) -> float:
-    """Seconds the stored rows took when they were computed (sum of their time_total)."""
-    return float(rows["time_total"].sum()) if "time_total" in rows else 0.0
+    """Seconds the stored rows took when they were computed (the sum of their COMPUTE_TIMES)."""
+    return float(sum(rows[c].fillna(0.0).sum() for c in COMPUTE_TIMES if c in rows))
 
 
 
@@ -449,7 +454,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         files=[f.name for f in files],
         tables="\n\n".join(_without_title(f.read_text()) for f in files if f.suffix == ".md"),
         rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
-              f"{sweep.failed} could not run); {_compute_time(ok):.0f} s of run time in the rows, "
+              f"{sweep.failed} could not run); {_compute_time(ok):.0f} s of compute in the rows (method, reference, bounds, population), "
               f"{elapsed:.0f} s for this invocation; load average "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
