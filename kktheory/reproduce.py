@@ -134,6 +134,16 @@ def _searchpath() -> str:
 
 
 # -- the sweep ----------------------------------------------------------------------------
+def sweep_params(cfg_name: str, fixed: Sequence[str] = (),
+                 experiments_dir: Path = EXPERIMENTS_DIR) -> dict[str, Any]:
+    """The experiment's ``hydra.sweeper.params`` (key → values), with overrides ``fixed``."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(experiments_dir), version_base="1.3"):
+        cfg = compose(cfg_name, overrides=[_searchpath(), *fixed], return_hydra_config=True)
+    return OmegaConf.to_container(cfg.hydra.sweeper.params) or {}
+
+
 def expand_jobs(cfg_name: str, overrides: Sequence[str] = (),
                 experiments_dir: Path = EXPERIMENTS_DIR) -> list[list[str]]:
     """The job overrides of ``run.py --config-dir experiments --config-name cfg_name -m``.
@@ -142,15 +152,12 @@ def expand_jobs(cfg_name: str, overrides: Sequence[str] = (),
     after them (a key given on both keeps the command line's value), exactly as Hydra's
     BasicSweeper combines them.
     """
-    from hydra import compose, initialize_config_dir
     from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parser = OverridesParser.create()
     fixed = [o.input_line for o in parser.parse_overrides(list(overrides)) if not o.is_sweep_override()]
-    with initialize_config_dir(config_dir=str(experiments_dir), version_base="1.3"):
-        cfg = compose(cfg_name, overrides=[_searchpath(), *fixed], return_hydra_config=True)
-    params = OmegaConf.to_container(cfg.hydra.sweeper.params) or {}
+    params = sweep_params(cfg_name, fixed, experiments_dir)
     arguments = [f"{k}={v}" for k, v in params.items()] + list(overrides)
     parsed = parser.parse_overrides(arguments)
     (batch,) = BasicSweeper.split_arguments(parsed, None)
@@ -366,14 +373,21 @@ def _without_title(markdown: str) -> str:
     return "\n".join(ln for ln in markdown.splitlines() if not ln.startswith("# ")).strip()
 
 
-#: the parts of a row's compute time (the method's, its exact reference's, its bound checks',
-#: its population scoring's); time_wall is not summed: in a list of m it accumulates
-COMPUTE_TIMES = ("time_total", "time_reference", "time_bounds", "time_population")
+#: the parts of a row's own compute time (time_wall is not summed: in a list of m it accumulates)
+ROW_TIMES = ("time_embed", "time_cluster", "time_evaluate", "time_bounds", "time_population")
+#: times a job spends once and copies into every row of its list of m
+JOB_TIMES = ("time_load", "time_reference")
 
 
 def _compute_time(rows: pd.DataFrame) -> float:
-    """Seconds the stored rows took when they were computed (the sum of their COMPUTE_TIMES)."""
-    return float(sum(rows[c].fillna(0.0).sum() for c in COMPUTE_TIMES if c in rows))
+    """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
+    job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
+    total = sum(float(rows[c].fillna(0.0).sum()) for c in ROW_TIMES if c in rows)
+    for c in JOB_TIMES:
+        if c in rows:
+            once = rows.drop_duplicates(["seed", c]) if "seed" in rows else rows
+            total += float(once[c].fillna(0.0).sum())
+    return total
 
 
 
@@ -406,9 +420,14 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     save = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
         import_committed(entry.name, results_dir, log)
+        # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
+        # are added to the file; other overrides change the setup, whose rows replace it
+        axes = set(sweep_params(cfg_name))
+        keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
+        part = bool(keys) and all(k in axes for k in keys)
 
         def save(rows: pd.DataFrame) -> None:
-            export_rows(entry.name, rows, out_dir, merge=bool(overrides))
+            export_rows(entry.name, rows, out_dir, merge=part)
 
     sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save)
     if save is not None:

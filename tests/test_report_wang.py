@@ -230,3 +230,15 @@ def test_table2_sketch_sizes_match_the_table():
     assert abs(wang_table2_c("leverage", s, n, eps) - (100 + 10 * math.log(10))) < 1e-12
     assert abs(wang_table2_c("srht", s, n, eps) - (10 + math.log(n)) * (10 + math.log(10))) < 1e-12
     assert abs(wang_table2_c("uniform", s, n, eps, 2.0) - 2 * (100 + 10 * math.log(10))) < 1e-12
+
+
+def test_share_check_counts_whole_cells():
+    """8 of 10 cells can still hold with 7 holding, 2 failing and 1 undecided: inconclusive,
+    not failed (0.2·10 is 1.999… in floating point)."""
+    from kktheory.report.decide import Estimate, at_least
+
+    ok, bad, open_ = (at_least(Estimate.known(v, 0.01), 0.0) for v in (1.0, -1.0, 0.0))
+    cells = {**{f"h{i}": ok for i in range(7)}, "f1": bad, "f2": bad, "u": open_}
+    assert wang.share_check("x", cells, wang.SHARE_CONSISTENT).passed is None
+    assert wang.share_check("x", {**cells, "u": bad}, wang.SHARE_CONSISTENT).passed is False
+    assert wang.share_check("x", {**cells, "u": ok, "f1": ok}, wang.SHARE_CONSISTENT).passed is True

@@ -179,3 +179,9 @@ def test_exported_rows_add_to_the_file(tmp_path):
     assert list(back["run_id"]) == ["a", "b", "c"] and list(back["train_risk"]) == [0.1, 0.25, 0.3]
     back = pd.read_parquet(reproduce.export_rows("entry", part, tmp_path))  # the whole sweep: exactly its rows
     assert list(back["run_id"]) == ["b", "c"]
+
+
+def test_compute_time_counts_a_jobs_load_and_reference_once():
+    rows = pd.DataFrame({"seed": [0, 0, 1], "time_load": [2.0, 2.0, 3.0], "time_reference": [5.0, 5.0, 0.0],
+                         "time_embed": [1.0, 1.0, 1.0], "time_cluster": [0.5, 0.5, 0.5]})
+    assert reproduce._compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5

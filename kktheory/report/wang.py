@@ -407,7 +407,8 @@ def share_check(name: str, cells: dict[str, Decision], share: float) -> Check:
     status = pd.Series({key: dec.status for key, dec in cells.items()}, dtype=object)
     total, good, bad = len(status), int((status == PASS).sum()), int((status == FAIL).sum())
     undecided = [dec.runs_needed for dec in cells.values() if dec.status == INCONCLUSIVE and dec.runs_needed]
-    passed = True if total and good >= share * total else False if bad > (1 - share) * total or not total else None
+    need = math.ceil(share * total - 1e-9)  # cells that must hold (whole cells: no rounding of 0.8·5)
+    passed = True if total and good >= need else False if total - bad < need or not total else None
     worst = [key for key, dec in cells.items() if dec.status == FAIL][:3]
     detail = (f"{good}/{total} cells hold, {bad} fail, {total - good - bad} undecided (need ≥ {share:.0%} holding)"
               + (f"; failing: {', '.join(worst)}" + (" …" if bad > len(worst) else "") if worst else ""))
@@ -591,7 +592,8 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
             checks.append(Check(f"{p}: ratio ≤ 1 + {TRACE_EPS:g} at Table 2's c", None,
                                 f"Table 2's c = {fmt(c_need)} is not in the grid (largest c = {int(grid[-1])})"
                                 if math.isfinite(c_need) else "no coherence column (trace_coherence) for uniform sampling",
-                                cause_detail="the grid does not reach Table 2's c"))
+                                cause_detail="the grid does not reach Table 2's c" if math.isfinite(c_need)
+                                else "uniform sampling's c needs the coherence of K's top-s eigenvectors"))
         else:
             cell = sub.loc[sub["m"] == at[0], "trace_ratio"]
             hits = int((cell <= 1 + TRACE_EPS).sum())
