@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report import Entry
-from kktheory.bounds.theory import wang_table2_c
+from kktheory.bounds.theory import TABLE2_SKETCHES, wang_table2_c
 from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Decision, Estimate, at_least, at_most
 from kktheory.report.common import (
     CAUSE_READING, CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
@@ -607,6 +607,10 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
         checks.append(Check.of(f"{p}: ratio falls with c", at_most(Estimate.difference(last, first), 0.0),
                                f"mean {fmt(first.mean(), 4)} at c = {int(grid[0])} → {fmt(last.mean(), 4)} at "
                                f"c = {int(grid[-1])}"))
+    absent = [p for p in TABLE2_SKETCHES if p not in set(d[P_COL].astype(str))]
+    if absent:
+        checks.append(Check(f"{', '.join(absent)}: not run", None, "no rows for these sketching matrices of Table 2",
+                            cause_detail="not run here"))
     return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, s = {int(_s_of(d).iloc[0])}, "
                                 f"ε = {TRACE_EPS:g}, {d['seed'].nunique()} runs per c")
 
