@@ -519,7 +519,7 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for i, (p, sub) in enumerate(d.groupby(P_COL)):
         st = mean_ci(sub, "m", "trace_ratio")
-        band(ax, st["m"].to_numpy(), st, str(p), str(p), i)
+        band(ax, st["m"].to_numpy(), st, f"{p} ({sub['seed'].nunique()} runs)", str(p), i)
         at = st[st["m"] >= _table2_c(sub, p)]
         if len(at):
             ax.plot(at["m"].iloc[:1], at["mean"].iloc[:1], marker="o", ms=14, mfc="none", mew=2,
@@ -533,7 +533,7 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.set_ylabel(r"$\|K-(CW^+C^T)_s\|_* \,/\, \|K-K_s\|_*$")
     s = _s_of(d).dropna()
     ax.set_title(f"Wang et al. Thm 1 / Table 2 — {d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, "
-                 f"s = {int(s.iloc[0]) if len(s) else '?'}; mean, 95% CI over {d['seed'].nunique()} runs",
+                 f"s = {int(s.iloc[0]) if len(s) else '?'}; mean and 95% CI over runs",
                  fontsize=9.5)
     ax.legend(title="sketching matrix P")
     fig.tight_layout()
