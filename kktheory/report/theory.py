@@ -337,8 +337,10 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.set_xlabel("m (log scale)")
     ax.set_title("(f) γ-preservation ε (Calandriello Def. 2) and\nWang's trace-norm ratio, drawn only", fontsize=9)
     d = ok_rows(df)
+    per = d.groupby(["sketch.name", "n", "m_rule"])["seed"].nunique()
+    runs = f"{per.min()}–{per.max()}" if per.min() != per.max() else f"{per.max()}"
     fig.suptitle(f"Theory vs observation — {d['dataset.name'].iloc[0]}, k = {int(d['k'].iloc[0])}; "
-                 f"{d['seed'].nunique()} runs per point", fontsize=10.5)
+                 f"{runs} runs per point", fontsize=10.5)
     fig.tight_layout()
     return save_figure(fig, out_dir, "theory_rates")
 
