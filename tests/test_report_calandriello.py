@@ -247,7 +247,7 @@ def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
 
 
 def test_fig2_without_fig1_rows_cannot_compare_spreads():
-    c = spread(calandriello.judge(table(), stand_in="x"))
+    c = spread(calandriello.judge(table().assign(**{"dataset.name": "augmented_mnist"}), stand_in="x"))
     assert c.passed is None and "no rows of one Fig. 1 setting" in c.detail
 
 
@@ -272,3 +272,9 @@ def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
 def test_figure_of_lifted_rows_alone_draws(tmp_path):
     fig2 = fig2_table(0.5).assign(centroids="lifted")
     assert calandriello.FIG2.draw(fig2, tmp_path)[0].exists()
+
+
+def test_fig2_not_run_with_only_the_fig1_setting():
+    """Fig. 2's sweep shares the MNIST 60k jobs with Fig. 1: those rows alone are not Fig. 2."""
+    v = calandriello.judge(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"), stand_in="augmented MNIST")
+    assert v.status == NOT_RUN and "augmented_mnist" in v.text

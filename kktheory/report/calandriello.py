@@ -205,6 +205,9 @@ def judge(df: pd.DataFrame, stand_in: str | None = None) -> Verdict:
     if judged.empty:
         return not_run("no row with projected centroids, the paper's C_{n,m} in H_m (eq. 2); "
                        "the sweep runs centroids=projected,lifted")
+    if stand_in is not None and not (rows["dataset.name"] == FIG2_DATASET).any():
+        return not_run(f"no row of {FIG2_DATASET} (the stand-in for mnist8m); the store holds only the Fig. 1 "
+                       f"setting that the sweep shares with calandriello_fig1")
     mine = own_rows(judged)
     checks: list[Check] = []
     for col, label, lower in (("test_risk", "test risk", True), ("train_nmi", "NMI", False)):
@@ -335,6 +338,7 @@ FIG1 = Entry(
     ),
 )
 
+FIG2_DATASET = "augmented_mnist"  # Fig. 2's data: the stand-in for mnist8m
 FIG2_STAND_IN = ("augmented MNIST (mnist8m's deformation: small first-order elastic distortions and one-pixel "
                  "moves of MNIST) in place of mnist8m")
 
