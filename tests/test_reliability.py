@@ -167,8 +167,10 @@ def test_ctrl_c_leaves_whole_files_and_the_rerun_completes(tmp_path):
 
 
 def test_sigterm_ends_with_one_line_and_no_temporary_file(tmp_path):
+    """SIGTERM after the first rows of a sweep long enough (36 rows) that it is still running
+    when the signal arrives (the 12-row sweep could finish first on a fast, idle machine)."""
     results = tmp_path / "results"
-    proc = start(*SWEEP, f"results_dir={results}")
+    proc = start(*SWEEP[:-1], "seed=range(12)", f"results_dir={results}")
     wait_for_rows(proc, results)
     os.killpg(proc.pid, signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
