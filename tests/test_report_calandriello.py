@@ -131,11 +131,13 @@ def test_noisy_three_run_rows_are_inconclusive():
     assert not any(c.passed is False for c in v.checks)
 
 
-def test_plateau_estimate_is_the_paired_t_interval_of_g_minus_tenth_d():
+def test_plateau_estimate_is_the_paired_t_interval_of_g_minus_f_d():
     d = table(seeds=6, noise_seed=3)
     p = d.pivot(index="seed", columns="m", values="test_risk")
     G, D = p[70] - p[280], p[5] - p[280]
-    e = (G - 0.1 * D).to_numpy()
+    thm = (1 / 70 - 1 / 280) / (1 / 5 - 1 / 280)  # independent of plateau_margin
+    root_share = (70 ** -0.5 - 280 ** -0.5) / (5 ** -0.5 - 280 ** -0.5)
+    e = (G - (thm + root_share) / 2 * D).to_numpy()
     h = stats.t.ppf(0.975, len(e) - 1) * e.std(ddof=1) / math.sqrt(len(e))
     detail = checks(calandriello.judge(d))["test risk plateau once m ≥ √n"].detail
     assert detail.startswith(f"{e.mean():.3g} [{e.mean() - h:.3g}, {e.mean() + h:.3g}]"), detail
@@ -143,14 +145,25 @@ def test_plateau_estimate_is_the_paired_t_interval_of_g_minus_tenth_d():
 
 
 def test_margin_separates_the_theorem_shape_from_a_root_m_curve():
-    # the calibration quoted in the rule, on the exact grid m = √n/16 … 4√n
-    def share(curve):
-        r = [curve(f) for f in FACTORS]
-        return (r[4] - r[-1]) / (r[0] - r[-1])
+    # the calibration quoted in the rule, on the exact grids m = √n/16 … 4√n and … 2√n
+    def share(curve, factors):
+        r = [curve(f) for f in factors]
+        return (r[factors.index(1)] - r[-1]) / (r[0] - r[-1])
 
-    assert share(lambda f: 1 / f) == pytest.approx(0.75 / 15.75)  # 4.8 %
-    assert share(lambda f: f ** -0.5) == pytest.approx(0.5 / 3.5)  # 14 %
-    assert share(lambda f: 1 / f) < calandriello.PLATEAU_FRACTION < share(lambda f: f ** -0.5)
+    for factors, thm, root_share in ((FACTORS, 0.75 / 15.75, 0.5 / 3.5), (FACTORS[:-1], 0.032, 0.0894)):
+        f, s_thm, s_root = calandriello.plateau_margin(factors[0], 1, factors[-1])
+        assert s_thm == pytest.approx(share(lambda x: 1 / x, factors)) == pytest.approx(thm, abs=5e-4)
+        assert s_root == pytest.approx(share(lambda x: x ** -0.5, factors)) == pytest.approx(root_share, abs=5e-4)
+        assert s_thm < f < s_root
+    assert calandriello.plateau_margin(FACTORS[0], 1, FACTORS[-2])[0] < 0.0894 < 0.10  # a fixed 10 % would accept
+
+
+def test_on_a_grid_stopping_at_two_root_n_a_root_m_curve_is_still_rejected():
+    short = FACTORS[:-1]
+    ok = calandriello.judge(table(seeds=100, factors=short))
+    assert checks(ok)["test risk plateau once m ≥ √n"].passed is True, ok.text
+    v = calandriello.judge(table(risk=root, nmi=nmi_root, factors=short))
+    assert checks(v)["test risk plateau once m ≥ √n"].passed is False, v.text
 
 
 def test_only_projected_centroids_are_judged():
