@@ -521,6 +521,6 @@ class RowWriter:
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
         )
         row["nan_reason"] = nan_reason(
-            {c: v for c, v in row.items() if c not in ident}, w.kind, w.landmarks is not None,
+            {c: v for c, v in row.items() if c not in ident}, w.kind, w.landmarks is not None, self.kernel.name,
         )
         return row

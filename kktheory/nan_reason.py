@@ -5,6 +5,7 @@ booleans) only for a stated reason. :func:`nan_reason` explains every empty resu
 of a row by the first rule that applies, and returns the reasons as one string,
 ``"<reason> [<columns or checks>]; …"`` (``""`` when nothing is empty). Rules, in order:
 
+0. a kernel without a bandwidth (polynomial, linear): ``kernel_sigma``;
 1. no reference (``reference=none``, or ``auto`` above the memory budget): the ``ref_*``
    and ``excess_*`` columns and the bound columns that compare with the reference; a
    reference that is not exact kernel k-means: ``excess_erm_risk`` (Calandriello Thm 1's
@@ -64,6 +65,13 @@ def _missing(row: Mapping[str, Any], col: str) -> bool:
     return is_empty(value) or isinstance(value, float) and not math.isfinite(value)
 
 
+def _no_bandwidth(kernel: str) -> Rule:
+    def rule(col: str, row: Mapping[str, Any]) -> str | None:
+        return f"no bandwidth: the {kernel} kernel has none" if col == "kernel_sigma" and kernel != "gaussian" else None
+
+    return rule
+
+
 def _reference(col: str, row: Mapping[str, Any]) -> str | None:
     desc = str(row.get("ref_description", ""))
     if desc.startswith("none") and (col.startswith(("ref_", "excess_")) or col in REFERENCE_DEPENDENT):
@@ -117,13 +125,13 @@ def _degenerate(col: str, row: Mapping[str, Any]) -> str | None:
     return None
 
 
-def nan_reason(cols: Mapping[str, Any], kind: str | None, landmarks: bool) -> str:
+def nan_reason(cols: Mapping[str, Any], kind: str | None, landmarks: bool, kernel: str = "gaussian") -> str:
     """The reasons for every empty column of ``cols`` (the result columns of a row).
 
     ``kind`` is the sketch kind of :func:`kktheory.bounds.engine.feature_kind`,
-    ``landmarks`` whether the sketch sampled landmarks.
+    ``landmarks`` whether the sketch sampled landmarks, ``kernel`` the kernel's name.
     """
-    rules: list[Rule] = [_reference, _not_applicable(kind, landmarks), _degenerate]
+    rules: list[Rule] = [_no_bandwidth(kernel), _reference, _not_applicable(kind, landmarks), _degenerate]
     groups: dict[str, list[str]] = {}
     for col, value in cols.items():
         if not is_empty(value):

@@ -8,6 +8,9 @@ Registering an implementation also stores its config dataclass in Hydra's Config
       - _self_
 
 and Hydra type-checks every field and every command-line override against the dataclass.
+A data set's file is in the global package instead (``# @package _global_``, schema entry
+``<name>_schema@dataset``, its fields under ``dataset:``), because it also sets the run's
+``n``, ``n_test``, ``k`` and kernel fields.
 Adding a sketch is therefore one module (auto-discovered, see :func:`import_submodules`)
 plus one config file.
 """
