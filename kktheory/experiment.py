@@ -40,7 +40,7 @@ from kktheory import __version__, memory
 from kktheory.bounds import BoundEngine
 from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
-from kktheory.config import RunSpec, build_spec, check_centroids, check_data
+from kktheory.config import RunConfig, RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
@@ -92,6 +92,35 @@ def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def inapplicable(spec: RunSpec) -> dict[str, Any]:
+    """Identity keys whose value cannot change the row, each with the value it takes in the
+    identity (its schema default), so that setting one makes no new run:
+
+    - kernel fields another kernel uses: ``bandwidth``, ``sigma``, ``beta`` but for the
+      Gaussian kernel, ``sigma`` but for ``bandwidth=fixed``, ``beta`` but for
+      ``bandwidth=wang``, ``degree`` and ``coef0`` but for the polynomial kernel;
+    - ``reference_n_init`` without a reference (``reference=none``);
+    - ``risk_points`` and ``risk_pairs`` when every risk is exact (projected centroids, or
+      n ≤ ``risk_exact_limit`` on the NumPy backend).
+
+    Rows written before this rule held those defaults, so their run ids are unchanged.
+    """
+    kernel, default = spec.kernel, KernelConfig(name=spec.kernel.name)
+    unused: list[str] = []
+    if kernel.name != "gaussian":
+        unused += ["bandwidth", "sigma", "beta"]
+    else:
+        unused += [f for f, rule in (("sigma", "fixed"), ("beta", "wang")) if kernel.bandwidth != rule]
+    if kernel.name != "polynomial":
+        unused += ["degree", "coef0"]
+    out = {f"kernel.{f}": getattr(default, f) for f in unused}
+    if spec.reference.kind == "none":
+        out["reference_n_init"] = RunConfig.reference_n_init
+    if spec.centroids == "projected" or spec.n <= spec.risk.exact_limit and spec.backend == "numpy":
+        out.update(risk_points=RunConfig.risk_points, risk_pairs=RunConfig.risk_pairs)
+    return out
+
+
 def warm_start_from(spec: RunSpec, m: int) -> list[int]:
     """The m of the list larger than ``m`` when the clustering warm-starts, else []."""
     if not getattr(spec.clustering, "warm_start", False):
@@ -108,6 +137,7 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
     for name in NOT_IDENTITY_FIELDS:
         ident.pop(name, None)
+    ident.update({name: v for name, v in inapplicable(spec).items() if name in ident})
     ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
     larger = warm_start_from(spec, m)
     if larger:  # a warm-started partition depends on every larger m of the list
