@@ -9,15 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kktheory.datasets import DATASETS, TABLES, base, libsvm, segment
+from kktheory.datasets import DATASETS, TABLES, libsvm, segment
 from kktheory.errors import ConfigError, DataError
+from tests.data_folder import data_dir, needs_data
 
-SHARED = base.default_data_dir()
+DATA = data_dir()
 ROOT = Path(__file__).resolve().parents[1]
-needs_shared = pytest.mark.skipif(
-    not (SHARED / "libsvm").is_dir() or not (SHARED / "uci_segment").is_dir(),
-    reason=f"the offline data folder {SHARED} (libsvm/, uci_segment/) is absent",
-)
+needs_shared = needs_data("libsvm", "uci_segment")
 
 
 def load(name: str, n: int, n_test: int, seed: int = 0, **kw):
@@ -63,7 +61,7 @@ def test_documented_shapes(name, split, n, n_test, d, classes):
 @needs_shared
 def test_labels_and_rows_match_an_independent_parse():
     table = TABLES["dna"](libsvm.LibsvmConfig(name="dna"))
-    files = [SHARED / "libsvm" / "dna.scale", SHARED / "libsvm" / "dna.scale.t"]
+    files = [DATA / "libsvm" / "dna.scale", DATA / "libsvm" / "dna.scale.t"]
     counts = [label_counts(f) for f in files]
     classes = sorted(counts[0])
     assert np.bincount(table.y[:2000]).tolist() == [counts[0][c] for c in classes]
@@ -95,7 +93,7 @@ def test_segment_from_uci_is_svm_scale_of_the_raw_rows():
     assert scaled.info["source"] == "uci"  # no segment.scale in the data folder
     assert raw.X.shape == (2310, 19) and raw.n_own_train == 210
     assert np.bincount(raw.y).tolist() == [330] * 7
-    lines = (SHARED / "uci_segment" / "segmentation.data").read_text().splitlines()
+    lines = (DATA / "uci_segment" / "segmentation.data").read_text().splitlines()
     first = next(line for line in lines if line.split(",")[0] in segment.SEGMENT_CLASSES).split(",")
     assert raw.y[0] == segment.SEGMENT_CLASSES.index(first[0])
     assert np.array_equal(raw.X[0], [float(v) for v in first[1:]])
