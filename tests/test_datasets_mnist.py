@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import struct
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -89,13 +90,16 @@ def test_subsampled_mnist_and_files_directly_in_data_dir(tmp_path: Path):
 def test_offline_error_names_the_four_files_and_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import sklearn.datasets
 
-    def no_network(*args, **kwargs):
+    def no_network(*args, **kwargs):  # as scikit-learn does before giving up
+        warnings.warn("A network error occurred while downloading https://www.openml.org/…. Retrying...")
         raise OSError("network is unreachable")
 
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", no_network)
     monkeypatch.setenv(base.DATA_ENV, str(tmp_path))
-    with pytest.raises(DataError) as e:
+    with pytest.raises(DataError) as e, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         load_mnist(10, 10)
+    assert caught == []  # the error is the only output
     message = str(e.value)
     assert "\n" not in message
     for name in mnist.MNIST_FILES:
