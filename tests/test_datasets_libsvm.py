@@ -141,14 +141,35 @@ def test_compressed_files_are_read(tmp_path: Path):
     assert d.X_train.shape == (14, 112) and d.info["files"][0].endswith("mushrooms.bz2")
 
 
-@pytest.mark.parametrize("name,file", [("covtype", "covtype.scale"), ("protein", "protein"),
-                                       ("w7a", "w7a"), ("connect4", "connect-4")])
-def test_missing_file_names_file_folder_and_url(tmp_path: Path, name: str, file: str):
+SITE = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
+#: (config, the missing files as named, their paths on the LIBSVM site — checked on the site)
+MISSING = [
+    ("covtype", "file covtype.scale", ["multiclass/covtype.scale.bz2"]),
+    ("protein", "files protein and protein.t", ["multiclass/protein.bz2", "multiclass/protein.t.bz2"]),
+    ("w7a", "files w7a and w7a.t", ["binary/w7a", "binary/w7a.t"]),
+    ("connect4", "file connect-4", ["multiclass/connect-4"]),
+    ("pendigits", "files pendigits.scale (or pendigits) and pendigits.scale.t (or pendigits.t)",
+     ["multiclass/pendigits", "multiclass/pendigits.t"]),
+]
+
+
+@pytest.mark.parametrize("name,files,site", MISSING, ids=[m[0] for m in MISSING])
+def test_missing_files_named_with_folder_and_urls(tmp_path: Path, name: str, files: str, site: list[str]):
     with pytest.raises(DataError) as e:
         load(name, 10, 10, data_dir=str(tmp_path))
     message = str(e.value)
-    assert f"file {file} not found in {tmp_path / 'libsvm'}" in message
-    assert "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/" in message and "\n" not in message
+    assert f"dataset {name}: {files} not found in {tmp_path / 'libsvm'} " in message and "\n" not in message
+    assert f"(download {' and '.join(SITE + s for s in site)}; " in message
+
+
+def test_missing_test_file_alone_is_named(tmp_path: Path):
+    (tmp_path / "libsvm").mkdir()
+    (tmp_path / "libsvm" / "pendigits").write_text("1 1:47 16:0\n")
+    with pytest.raises(DataError) as e:
+        load("pendigits", 1, 0, data_dir=str(tmp_path))
+    message = str(e.value)
+    assert "file pendigits.scale.t (or pendigits.t) not found" in message
+    assert f"(download {SITE}multiclass/pendigits.t; " in message and "multiclass/pendigits and" not in message
 
 
 @needs_shared
