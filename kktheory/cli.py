@@ -7,6 +7,15 @@ composition and type errors — is printed as one line with exit status 2.
 In a sweep (``-m``), a job that fails validation prints its line prefixed with the job's
 number and overrides, and the other jobs still run; the sweep then ends with status 2
 (validation comes before any work, so a failed job costs nothing and writes nothing).
+A job's summary is prefixed with its number too, so that the lines of parallel jobs
+(joblib launcher) can be told apart.
+
+Hydra creates a job's output folder (``hydra.run.dir``, under ``results_dir``: the composed
+config in ``.hydra/`` and the job's log) before the job starts; a job that fails removes
+what Hydra wrote there and the folders left empty, so a failed run leaves nothing.
+
+The ``*_schema`` entries of each config group are the dataclasses that type its options:
+``--help`` does not list them and selecting one (``sketch=ros_schema``) is refused.
 
 Ctrl-C (SIGINT) and SIGTERM (e.g. a scheduler's preemption) end the process through an
 exception, so that the store's temporary files are removed on the way out; only whole run
@@ -17,7 +26,9 @@ caught: its temporary files are removed by the next run, see :mod:`kktheory.stor
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -25,11 +36,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
-from kktheory.errors import UserError
+from kktheory.errors import ConfigError, UserError
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 EXIT_USER_ERROR = 2
+SCHEMA_SUFFIX = "_schema"
+#: the files Hydra writes into ``<output dir>/<hydra.output_subdir>`` before a job starts
+HYDRA_JOB_FILES = ("config.yaml", "hydra.yaml", "overrides.yaml")
+#: Hydra's refusal of a sweep (``a=1,2``, ``a=range(3)``) without ``-m``: the override
+SWEEP_WITHOUT_M = re.compile(r"(?:Ambiguous value for argument|Sweep parameters) '(.+?)'")
+#: Hydra's refusal of two commands at once (e.g. ``-m`` with ``--cfg job``)
+ONE_COMMAND = "Only one of --run, --multirun, --cfg, --info and --shell_completion"
 INTERRUPTED = (
     "interrupted: every finished run is stored whole; rerun the same command to compute the missing runs"
 )
@@ -62,6 +81,29 @@ def default_groups(config_dir: Path = CONFIG_DIR) -> dict[str, str]:
 DEFAULT_GROUPS = default_groups() if (CONFIG_DIR / "config.yaml").exists() else {}
 
 
+def group_options(group: str, config_dir: Path = CONFIG_DIR) -> list[str]:
+    """The options of a config group: its YAML files (not the ``*_schema`` entries)."""
+    return sorted(p.stem for p in (config_dir / group).glob("*.yaml"))
+
+
+def help_config_groups() -> str:
+    """Hydra's list of the application's config groups for ``--help``, without the
+    ``*_schema`` entries (resolver ``kktheory_config_groups`` of ``hydra.help.template``)."""
+    from hydra.core.global_hydra import GlobalHydra
+
+    hydra = GlobalHydra.instance().hydra
+    assert hydra is not None, "Hydra is initialised before it renders --help"
+    lines = []
+    for group in sorted(hydra.list_all_config_groups()):
+        if group != "hydra" and not group.startswith("hydra/"):
+            options = sorted(o for o in hydra.config_loader.get_group_options(group) if not o.endswith(SCHEMA_SUFFIX))
+            lines.append(f"{group}: {', '.join(options)}")
+    return "\n".join(lines)
+
+
+OmegaConf.register_new_resolver("kktheory_config_groups", help_config_groups, replace=True)
+
+
 def _argv_value(key: str, argv: list[str]) -> str | None:
     for arg in argv:
         k, sep, v = arg.lstrip("+~").partition("=")
@@ -82,7 +124,7 @@ def one_line(exc: BaseException, argv: list[str]) -> str:
     for e in chain:
         if isinstance(e, MissingConfigException) and e.missing_cfg_file:
             group, _, option = str(e.missing_cfg_file).rpartition("/")
-            options = sorted(o for o in e.options or [] if not o.endswith("_schema"))
+            options = sorted(o for o in e.options or [] if not o.endswith(SCHEMA_SUFFIX))
             allowed = f"one of {', '.join(options)}" if options else "an existing option"
             return f"config error: {group or 'config'}={option!r}: {allowed}"
     for e in chain:
@@ -99,7 +141,20 @@ def one_line(exc: BaseException, argv: list[str]) -> str:
                 )
             return f"config error: {key}={value!r}: {msg}"
     first = " ".join(str(exc).split("\n")[0].split())
+    sweep = SWEEP_WITHOUT_M.match(first)
+    if sweep:
+        return sweep_needs_m(sweep[1])
     return f"config error: {first}"
+
+
+def sweep_needs_m(override: str) -> str:
+    """One line for a sweep given without ``-m`` (Hydra: "Ambiguous value …"), suggesting
+    ``-m`` and, for a plain comma list, the list value ``key=[…]`` of one run."""
+    key, _, value = override.partition("=")
+    line = f"config error: {override}: several values make a sweep: add -m for one job per value (python run.py -m {override})"
+    if "," in value and not any(c in value for c in "[](){}"):
+        line += f", or {key}=[{value}] for one run with a list value (m and bounds take lists)"
+    return line
 
 
 def results_dir_error(exc: OSError, argv: list[str]) -> str | None:
@@ -115,7 +170,6 @@ def results_dir_error(exc: OSError, argv: list[str]) -> str | None:
 def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
     """Run Hydra's main with the shorthand expanded; map user errors to exit status 2."""
     from hydra.errors import HydraException
-    from omegaconf.errors import OmegaConfBaseException
 
     from kktheory.config import expand_shorthand
 
@@ -127,6 +181,16 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
         main()
     except SystemExit as exc:
         return int(exc.code or 0)
+    except ValueError as exc:  # Hydra's command-line checks that are not HydraExceptions
+        if not str(exc).startswith(ONE_COMMAND):
+            raise
+        print(
+            "config error: -m/--multirun, --cfg, --info, --run, --shell-completion: only one at a "
+            "time; to see the config of one job of a sweep, drop -m and give that job's values "
+            "(python run.py m=10 --cfg job)",
+            file=sys.stderr,
+        )
+        return EXIT_USER_ERROR
     except KeyboardInterrupt as exc:
         print(INTERRUPTED, file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
@@ -167,24 +231,82 @@ def run_job(cfg: DictConfig) -> None:
         cfg.threads = hydra_launcher_threads()
     OmegaConf.set_struct(cfg, True)
     try:
+        refuse_schemas()
         outcome = run(cfg)
-    except UserError as exc:
+    except (UserError, OmegaConfBaseException) as exc:
+        line = str(exc) if isinstance(exc, UserError) else one_line(exc, sys.argv[1:])
+        discard_job_dir(cfg.results_dir)
         job = sweep_job()
         if job is None:  # single run: raised past Hydra's job wrapper, which would log it at length
-            print(str(exc), file=sys.stderr)
+            print(line, file=sys.stderr)
             raise SystemExit(EXIT_USER_ERROR) from None
         # sweep: Hydra records the failure and runs the other jobs, then raises it
-        print(f"job {job}: {exc}", file=sys.stderr)
+        print(f"job {job}: {line}", file=sys.stderr)
         raise JobFailed(SWEEP_FAILED) from None
-    print(summary(outcome.rows, outcome.skipped, results_dir))
+    text = summary(outcome.rows, outcome.skipped, results_dir)
+    number = sweep_job_number()
+    print(text if number is None else "\n".join(f"job {number}: {line}" for line in text.splitlines()))
 
 
-def sweep_job() -> str | None:
-    """``<number> (<overrides>)`` of the running job in a multirun, None in a single run."""
+def refuse_schemas() -> None:
+    """A ``<group>=<name>_schema`` selection is refused: a schema types the options, it is not one."""
+    from hydra.core.hydra_config import HydraConfig
+
+    for group, option in HydraConfig.get().runtime.choices.items():
+        if option and str(option).endswith(SCHEMA_SUFFIX) and not group.startswith("hydra"):
+            raise ConfigError(
+                group, option, f"one of {', '.join(group_options(group))} ({option} is the dataclass typing them)"
+            )
+
+
+def discard_job_dir(results_dir: str) -> None:
+    """Remove what Hydra wrote for this job — the composed configs in ``.hydra/`` and the
+    job's log file — and then the folders left empty, up to ``results_dir`` itself.
+
+    Only a job folder inside ``results_dir`` (as ``hydra.run.dir`` and ``hydra.sweep.dir``
+    of configs/config.yaml put it) is touched, and only Hydra's own files and empty folders
+    are removed.
+    """
+    from hydra.core.hydra_config import HydraConfig
+
+    hc = HydraConfig.get()
+    out, root = Path(hc.runtime.output_dir).absolute(), Path(results_dir).absolute()
+    if root not in out.parents:
+        return
+    for handler in list(logging.getLogger().handlers):  # the job's log file
+        if isinstance(handler, logging.FileHandler) and out in Path(handler.baseFilename).parents:
+            logging.getLogger().removeHandler(handler)
+            handler.close()
+            Path(handler.baseFilename).unlink(missing_ok=True)
+    folders = [out]
+    if hc.output_subdir:
+        folders.insert(0, out / hc.output_subdir)
+        for name in HYDRA_JOB_FILES:
+            (out / hc.output_subdir / name).unlink(missing_ok=True)
+    folders += [p for p in out.parents if p == root or root in p.parents]
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or already gone): what is above it stays
+            if folder.exists():
+                break
+
+
+def sweep_job_number() -> int | None:
+    """The number of the running job in a multirun (Hydra's ``job.num``), None in a single run."""
     from hydra.core.hydra_config import HydraConfig
     from hydra.types import RunMode
 
     if not HydraConfig.initialized() or HydraConfig.get().mode != RunMode.MULTIRUN:
         return None
-    hc = HydraConfig.get()
-    return f"{hc.job.num} ({' '.join(hc.overrides.task)})"
+    return int(HydraConfig.get().job.num)
+
+
+def sweep_job() -> str | None:
+    """``<number> (<overrides>)`` of the running job in a multirun, None in a single run."""
+    from hydra.core.hydra_config import HydraConfig
+
+    number = sweep_job_number()
+    if number is None:
+        return None
+    return f"{number} ({' '.join(HydraConfig.get().overrides.task)})"

@@ -29,6 +29,7 @@ columns. Cost O(number of columns).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -139,6 +140,16 @@ def nan_reason(cols: Mapping[str, Any], kind: str | None, landmarks: bool, kerne
         reason = next((r for rule in rules if (r := rule(col, cols)) is not None), "unexplained")
         groups.setdefault(reason, []).append(col)
     return "; ".join(f"{reason} [{_names(group)}]" for reason, group in groups.items())
+
+
+#: one "<reason> [<names>]" group of a ``nan_reason`` string (a reason may itself hold
+#: brackets, e.g. "no reference (none [auto: K needs …])"; names are column identifiers)
+_GROUP = re.compile(r"(.+?) \[([\w.]+(?:, [\w.]+)*)\](?:; |$)")
+
+
+def reasons_by_name(text: str) -> dict[str, str]:
+    """The inverse of :func:`nan_reason`: each column (or ``bounds.<check>``) it names → its reason."""
+    return {name: m[1] for m in _GROUP.finditer(text) for name in m[2].split(", ")}
 
 
 def _names(group: list[str]) -> str:

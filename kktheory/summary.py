@@ -1,8 +1,17 @@
-"""The one-screen summary printed at the end of a run."""
+"""The one-screen summary printed at the end of a run.
+
+A header with the run's settings and the resolved Gaussian bandwidth σ (``kernel_sigma``),
+one table line per row, the reason for every empty ("—") cell (from the row's
+``nan_reason``), what the reference cost (``time_reference``; ``ref_cached``) and how to
+skip it, the bound checks, and where the rows went.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+from kktheory.nan_reason import is_empty, reasons_by_name
 
 #: (column, header, format) of the summary table, in order
 COLUMNS = (
@@ -61,12 +70,47 @@ def bound_line(row: dict[str, Any]) -> str | None:
 
 def _cell(row: dict[str, Any], col: str, fmt: str) -> str:
     value = row.get(col)
-    if value is None or isinstance(value, float) and value != value:
+    if is_empty(value):
         return "—"
     try:
         return fmt.format(value)
     except (ValueError, TypeError):
         return str(value)
+
+
+def kernel_text(row: dict[str, Any]) -> str:
+    """``gaussian σ=… (bandwidth=…)`` with the resolved bandwidth, else the kernel's name."""
+    sigma = row.get("kernel_sigma")
+    if is_empty(sigma) or not isinstance(sigma, (int, float)) or not math.isfinite(sigma):
+        return str(row["kernel.name"])
+    return f"{row['kernel.name']} σ={sigma:.4g} (bandwidth={row.get('kernel.bandwidth')})"
+
+
+def empty_cell_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """``— <headers>: <reason>`` for the empty cells of the table, one line per reason."""
+    by_reason: dict[str, list[str]] = {}
+    for row in rows:
+        reasons = reasons_by_name(str(row.get("nan_reason") or ""))
+        for col, header, _ in COLUMNS:
+            if col in row and is_empty(row[col]):
+                headers = by_reason.setdefault(reasons.get(col, "no reason recorded"), [])
+                if header not in headers:
+                    headers.append(header)
+    return [f"— {', '.join(headers)}: {reason}" for reason, headers in by_reason.items()]
+
+
+def reference_line(row: dict[str, Any], results_dir: str) -> str | None:
+    """What the reference of the run cost and how to skip it (None without a reference)."""
+    desc = str(row.get("ref_description") or "none")
+    seconds = row.get("time_reference")
+    if desc.startswith("none") or is_empty(seconds):
+        return None
+    if row.get("ref_cached"):
+        return f"reference {desc}: read from {results_dir}/cache ({seconds:.2f} s)"
+    return (
+        f"reference {desc}: {seconds:.2f} s, cached in {results_dir}/cache for runs on the "
+        "same data draw; reference=none skips it"
+    )
 
 
 def summary(rows: list[dict[str, Any]], skipped: list[str], results_dir: str) -> str:
@@ -76,7 +120,7 @@ def summary(rows: list[dict[str, Any]], skipped: list[str], results_dir: str) ->
         r0 = rows[0]
         lines.append(
             f"kktheory · dataset={r0['dataset.name']} n={r0['n']} n_test={r0['n_test']} "
-            f"k={r0['k']} kernel={r0['kernel.name']} sketch={r0['sketch.name']} "
+            f"k={r0['k']} kernel={kernel_text(r0)} sketch={r0['sketch.name']} "
             f"clustering={r0['clustering.name']} seed={r0['seed']}"
         )
         headers = [h for _, h, _ in COLUMNS]
@@ -84,6 +128,9 @@ def summary(rows: list[dict[str, Any]], skipped: list[str], results_dir: str) ->
         widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(headers)]
         lines.append("  ".join(h.rjust(w) for h, w in zip(headers, widths)))
         lines.extend("  ".join(c.rjust(w) for c, w in zip(t, widths)) for t in table)
+        lines.extend(empty_cell_lines(rows))
+        if (line := reference_line(r0, results_dir)) is not None:
+            lines.append(line)
         lines.extend(line for r in rows if (line := bound_line(r)) is not None)
         lines.append(f"{len(rows)} row(s) written to {results_dir}/runs/")
     if skipped:

@@ -110,6 +110,10 @@ CASES = [
     (("sketch=exact", "sketch.eig_cutoff=2"), "sketch.eig_cutoff="),
     (("sketch=exact", "sketch.n_local_trials=0"), "sketch.n_local_trials="),
     (("sketch=nystrom", "sketch.bogus=1"), "sketch.bogus="),
+    (("sketch=ros_schema",), "sketch='ros_schema': one of approx_kkm, "),  # a schema is not an option
+    (("kernel=kernel_schema",), "kernel='kernel_schema': one of gaussian, linear, polynomial"),
+    (("dataset=dna_schema",), "dataset='dna_schema': one of a8a, "),
+    (("clustering=minibatch_schema",), "clustering='minibatch_schema': one of kmeanspp, localsearch, minibatch"),
     # clustering
     (("clustering=nope",), "clustering="),
     (("clustering.n_init=0",), "clustering.n_init="),
@@ -229,3 +233,35 @@ def test_non_finite_data_is_refused_after_loading(tmp_path, monkeypatch):
     line = res.stderr.strip()
     assert "\n" not in line and "dataset yin_hypercube: 2 train points with non-finite values" in line
     assert run_files(results) == []
+
+
+def test_failed_run_leaves_no_folder(tmp_path):
+    """Hydra creates the run's folder (results/hydra/<date>/<time>) before the job starts; a
+    job refused at validation or at loading removes it, and an earlier run's stays."""
+    results = tmp_path / "results"
+    check_refused(run_inprocess(*SMALL, "m=0", results_dir=results), "m=", results)
+    assert not results.exists()
+    args = ("dataset=a8a", f"dataset.data_dir={tmp_path / 'nowhere'}")
+    check_refused(run_inprocess(*SMALL, *args, results_dir=results), "dataset.data_dir", results)
+    assert not results.exists()
+    assert run_inprocess(*SMALL, results_dir=results).returncode == 0
+    kept = sorted(p.relative_to(results) for p in (results / "hydra").rglob("*"))
+    assert any(p.suffix == ".log" for p in kept) and any(p.name == "config.yaml" for p in kept)
+    assert run_inprocess(*SMALL, "m=0", results_dir=results).returncode == 2
+    assert sorted(p.relative_to(results) for p in (results / "hydra").rglob("*")) == kept
+    assert len(run_files(results)) == 1
+
+
+@pytest.mark.parametrize("override, key, listed", [("m=10,20", "m", "[10,20]"), ("seed=range(3)", "seed", None)])
+def test_sweep_without_m_suggests_m_and_a_list(tmp_path, override, key, listed):
+    res = run_inprocess(*SMALL, override, results_dir=tmp_path)
+    check_refused(res, f"config error: {override}: ", tmp_path)
+    line = res.stderr.strip()
+    assert f"python run.py -m {override}" in line
+    assert (f"{key}={listed}" in line) if listed else ("[" not in line)
+
+
+def test_multirun_with_cfg_is_one_line(tmp_path):
+    res = run_inprocess("-m", "--cfg", "job", "m=10,20", results_dir=tmp_path)
+    check_refused(res, "-m/--multirun, --cfg", tmp_path)
+    assert "python run.py m=10 --cfg job" in res.stderr

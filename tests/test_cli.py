@@ -7,6 +7,7 @@ import pytest
 
 from kktheory.store import load, load_arrays
 from tests.conftest import run_files
+from tests.inprocess import run_inprocess
 
 SMALL = ("n=300", "n_test=200", "k=4")
 
@@ -66,3 +67,25 @@ def test_bad_input_one_line_exit_2_no_file(cli, arg, field):
     assert len(lines) == 1, res.stderr
     assert f"{field}=" in lines[0]
     assert run_files(cli.results) == []
+
+
+def test_help_lists_options_without_schemas(tmp_path):
+    res = run_inprocess("--help", results_dir=tmp_path)
+    assert res.returncode == 0, res.stderr
+    section = res.stdout.split("== Configuration groups ==")[1].split("== Config ==")[0]
+    groups = dict(line.split(": ", 1) for line in section.splitlines() if ": " in line)
+    assert groups["kernel"] == "gaussian, linear, polynomial"
+    assert groups["clustering"] == "kmeanspp, localsearch, minibatch"
+    assert "nystrom" in groups["sketch"].split(", ") and "yin_hypercube" in groups["dataset"].split(", ")
+    assert "_schema" not in res.stdout
+
+
+def test_sweep_summaries_carry_their_job_number(tmp_path):
+    res = run_inprocess("-m", "n=60", "n_test=30", "k=3", "m=8", "seed=0,1", results_dir=tmp_path)
+    assert res.returncode == 0, res.stderr
+    written = [line for line in res.stdout.splitlines() if "row(s) written" in line]
+    assert [line.split(":")[0] for line in written] == ["job 0", "job 1"]
+    headers = [line for line in res.stdout.splitlines() if "kktheory · " in line]
+    assert [line.split(": kktheory")[0] for line in headers] == ["job 0", "job 1"]
+    single = run_inprocess("n=60", "n_test=30", "k=3", "m=8", "seed=2", results_dir=tmp_path)
+    assert single.stdout.startswith("kktheory · ") or "\nkktheory · " in single.stdout

@@ -4,7 +4,9 @@ backend."""
 
 from __future__ import annotations
 
+import logging
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,6 +139,24 @@ def test_estimator_on_dask_arrays(cluster) -> None:
         np.testing.assert_allclose(est.cluster_centers_, means, atol=1e-10)
         assert est.score(Xd_new) == pytest.approx(est.score(X_new), rel=1e-10)
         assert est.info_["clustering_algorithm"] == "dask-ml k-means||"
+
+
+def test_dask_ml_info_lines_silenced(caplog) -> None:
+    """dask-ml's INFO lines (some logged on the root logger itself) do not reach the log;
+    warnings and other loggers' INFO lines do, and the logging setup is restored."""
+    import dask_ml
+
+    folder = str(Path(dask_ml.__file__).parent)
+    root, named = logging.getLogger(), logging.getLogger("dask_ml")
+    filters, level = list(root.filters), named.level
+    with caplog.at_level(logging.INFO):
+        SketchedKernelKMeans(3, m=10, backend="dask", random_state=0).fit(da.from_array(data(300), chunks=(100, 4)))
+        with dask_backend.quiet_dask_ml():
+            logging.getLogger("kktheory.test").info("ours")
+            logging.getLogger("dask_ml.cluster.k_means").warning("theirs")
+    assert not [r for r in caplog.records if r.pathname.startswith(folder)]
+    assert "ours" in caplog.messages and "theirs" in caplog.messages
+    assert root.filters == filters and named.level == level
 
 
 def compare_backends(tmp_path, cluster, *overrides: str) -> tuple[dict, dict, float, float]:

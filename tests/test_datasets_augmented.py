@@ -16,15 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kktheory.datasets import DATASETS, augmented_mnist as am, base, mnist
+from kktheory.datasets import DATASETS, augmented_mnist as am, mnist
 from kktheory.errors import ConfigError, DataError
+from tests.data_folder import needs_data
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = base.default_data_dir()
-needs_mnist = pytest.mark.skipif(
-    not all((SHARED / "mnist" / f"{f}.gz").is_file() for f in mnist.MNIST_FILES),
-    reason=f"MNIST IDX files not in {SHARED / 'mnist'}",
-)
+needs_mnist = needs_data(*(f"mnist/{name}.gz" for name in mnist.MNIST_FILES))
 
 
 def stroke_digits(count: int, seed: int = 0) -> np.ndarray:

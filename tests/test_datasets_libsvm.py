@@ -9,15 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kktheory.datasets import DATASETS, TABLES, base, libsvm, segment
+from kktheory.datasets import DATASETS, TABLES, libsvm, segment
 from kktheory.errors import ConfigError, DataError
+from tests.data_folder import data_dir, needs_data
 
-SHARED = base.default_data_dir()
+DATA = data_dir()
 ROOT = Path(__file__).resolve().parents[1]
-needs_shared = pytest.mark.skipif(
-    not (SHARED / "libsvm").is_dir() or not (SHARED / "uci_segment").is_dir(),
-    reason=f"the offline data folder {SHARED} (libsvm/, uci_segment/) is absent",
-)
+needs_shared = needs_data("libsvm", "uci_segment")
 
 
 def load(name: str, n: int, n_test: int, seed: int = 0, **kw):
@@ -63,7 +61,7 @@ def test_documented_shapes(name, split, n, n_test, d, classes):
 @needs_shared
 def test_labels_and_rows_match_an_independent_parse():
     table = TABLES["dna"](libsvm.LibsvmConfig(name="dna"))
-    files = [SHARED / "libsvm" / "dna.scale", SHARED / "libsvm" / "dna.scale.t"]
+    files = [DATA / "libsvm" / "dna.scale", DATA / "libsvm" / "dna.scale.t"]
     counts = [label_counts(f) for f in files]
     classes = sorted(counts[0])
     assert np.bincount(table.y[:2000]).tolist() == [counts[0][c] for c in classes]
@@ -95,7 +93,7 @@ def test_segment_from_uci_is_svm_scale_of_the_raw_rows():
     assert scaled.info["source"] == "uci"  # no segment.scale in the data folder
     assert raw.X.shape == (2310, 19) and raw.n_own_train == 210
     assert np.bincount(raw.y).tolist() == [330] * 7
-    lines = (SHARED / "uci_segment" / "segmentation.data").read_text().splitlines()
+    lines = (DATA / "uci_segment" / "segmentation.data").read_text().splitlines()
     first = next(line for line in lines if line.split(",")[0] in segment.SEGMENT_CLASSES).split(",")
     assert raw.y[0] == segment.SEGMENT_CLASSES.index(first[0])
     assert np.array_equal(raw.X[0], [float(v) for v in first[1:]])
@@ -143,14 +141,35 @@ def test_compressed_files_are_read(tmp_path: Path):
     assert d.X_train.shape == (14, 112) and d.info["files"][0].endswith("mushrooms.bz2")
 
 
-@pytest.mark.parametrize("name,file", [("covtype", "covtype.scale"), ("protein", "protein"),
-                                       ("w7a", "w7a"), ("connect4", "connect-4")])
-def test_missing_file_names_file_folder_and_url(tmp_path: Path, name: str, file: str):
+SITE = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
+#: (config, the missing files as named, their paths on the LIBSVM site — checked on the site)
+MISSING = [
+    ("covtype", "file covtype.scale", ["multiclass/covtype.scale.bz2"]),
+    ("protein", "files protein and protein.t", ["multiclass/protein.bz2", "multiclass/protein.t.bz2"]),
+    ("w7a", "files w7a and w7a.t", ["binary/w7a", "binary/w7a.t"]),
+    ("connect4", "file connect-4", ["multiclass/connect-4"]),
+    ("pendigits", "files pendigits.scale (or pendigits) and pendigits.scale.t (or pendigits.t)",
+     ["multiclass/pendigits", "multiclass/pendigits.t"]),
+]
+
+
+@pytest.mark.parametrize("name,files,site", MISSING, ids=[m[0] for m in MISSING])
+def test_missing_files_named_with_folder_and_urls(tmp_path: Path, name: str, files: str, site: list[str]):
     with pytest.raises(DataError) as e:
         load(name, 10, 10, data_dir=str(tmp_path))
     message = str(e.value)
-    assert f"file {file} not found in {tmp_path / 'libsvm'}" in message
-    assert "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/" in message and "\n" not in message
+    assert f"dataset {name}: {files} not found in {tmp_path / 'libsvm'} " in message and "\n" not in message
+    assert f"(download {' and '.join(SITE + s for s in site)}; " in message
+
+
+def test_missing_test_file_alone_is_named(tmp_path: Path):
+    (tmp_path / "libsvm").mkdir()
+    (tmp_path / "libsvm" / "pendigits").write_text("1 1:47 16:0\n")
+    with pytest.raises(DataError) as e:
+        load("pendigits", 1, 0, data_dir=str(tmp_path))
+    message = str(e.value)
+    assert "file pendigits.scale.t (or pendigits.t) not found" in message
+    assert f"(download {SITE}multiclass/pendigits.t; " in message and "multiclass/pendigits and" not in message
 
 
 @needs_shared

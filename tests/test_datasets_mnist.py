@@ -1,9 +1,10 @@
-"""MNIST: IDX reader, the full loader on ../shared/datasets, and the offline error."""
+"""MNIST: IDX reader, the full loader on the data folder, and the offline error."""
 
 from __future__ import annotations
 
 import gzip
 import struct
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -11,10 +12,10 @@ import pytest
 
 from kktheory.datasets import DATASETS, base, mnist
 from kktheory.errors import DataError
+from tests.data_folder import data_dir, needs_data
 
-SHARED = base.default_data_dir()
-HAVE_MNIST = all((SHARED / "mnist" / f"{name}.gz").is_file() for name in mnist.MNIST_FILES)
-needs_mnist = pytest.mark.skipif(not HAVE_MNIST, reason=f"MNIST IDX files not in {SHARED / 'mnist'}")
+DATA = data_dir()
+needs_mnist = needs_data(*(f"mnist/{name}.gz" for name in mnist.MNIST_FILES))
 
 TRAIN_COUNTS = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
 TEST_COUNTS = [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]
@@ -69,7 +70,7 @@ def test_full_mnist_counts_and_pixels():
     assert np.bincount(d.y_test).tolist() == TEST_COUNTS
     assert np.array_equal(d.train_idx, np.arange(60000)) and np.array_equal(d.test_idx, np.arange(60000, 70000))
     # independent decoding of the test images: 16-byte header, then uint8 pixels
-    raw = np.frombuffer(gzip.open(SHARED / "mnist" / "t10k-images-idx3-ubyte.gz").read()[16:], np.uint8)
+    raw = np.frombuffer(gzip.open(DATA / "mnist" / "t10k-images-idx3-ubyte.gz").read()[16:], np.uint8)
     assert np.array_equal(d.X_test, raw.reshape(10000, 784) / 255.0)
     assert d.X_train.min() == 0.0 and d.X_train.max() == 1.0 and d.X_train.dtype == np.float64
     assert d.info["source"] == "idx"
@@ -78,7 +79,7 @@ def test_full_mnist_counts_and_pixels():
 @needs_mnist
 def test_subsampled_mnist_and_files_directly_in_data_dir(tmp_path: Path):
     for name in mnist.MNIST_FILES:
-        (tmp_path / f"{name}.gz").symlink_to(SHARED / "mnist" / f"{name}.gz")
+        (tmp_path / f"{name}.gz").symlink_to(DATA / "mnist" / f"{name}.gz")
     a = load_mnist(500, 200, seed=3, data_dir=str(tmp_path))
     b = load_mnist(500, 200, seed=3)
     assert np.array_equal(a.X_train, b.X_train) and np.array_equal(a.test_idx, b.test_idx)
@@ -89,13 +90,16 @@ def test_subsampled_mnist_and_files_directly_in_data_dir(tmp_path: Path):
 def test_offline_error_names_the_four_files_and_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import sklearn.datasets
 
-    def no_network(*args, **kwargs):
+    def no_network(*args, **kwargs):  # as scikit-learn does before giving up
+        warnings.warn("A network error occurred while downloading https://www.openml.org/…. Retrying...")
         raise OSError("network is unreachable")
 
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", no_network)
     monkeypatch.setenv(base.DATA_ENV, str(tmp_path))
-    with pytest.raises(DataError) as e:
+    with pytest.raises(DataError) as e, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         load_mnist(10, 10)
+    assert caught == []  # the error is the only output
     message = str(e.value)
     assert "\n" not in message
     for name in mnist.MNIST_FILES:

@@ -30,6 +30,8 @@ def test_joblib_sweep_writes_every_row_once(tmp_path) -> None:
     assert rows.groupby(["sketch.name", "m", "seed"]).size().eq(1).all()
     assert set(rows["sketch.name"]) == {"nystrom", "ros"} and set(rows.m) == {16, 32, 64}
     assert not list((results / "runs").glob(".*.tmp"))  # atomic writes left no temporary
+    summaries = [line for line in proc.stdout.splitlines() if "row(s) written" in line]
+    assert sorted(line.split(":")[0] for line in summaries) == [f"job {i}" for i in range(6)]  # whose is whose
 
 
 def test_loky_limits_blas_threads_per_worker() -> None:

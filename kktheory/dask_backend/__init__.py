@@ -44,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -227,17 +228,52 @@ def features(sketch: Sketch, X: Any) -> Any:
     )
 
 
+class _BelowWarningFrom(logging.Filter):
+    """Drops records below WARNING whose logging call is in the files under ``folder``."""
+
+    def __init__(self, folder: str) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.WARNING or not record.pathname.startswith(self.folder)
+
+
+@contextlib.contextmanager
+def quiet_dask_ml() -> Iterator[None]:
+    """dask-ml's INFO lines silenced (WARNING and above pass) while the block runs.
+
+    dask-ml logs "Starting …"/"Finished …" around every step and one line per Lloyd
+    iteration: through its ``dask_ml`` loggers, whose level is set to WARNING here, and —
+    for its ``_timed`` helper — through the root logger itself (``dask_ml.utils.logger =
+    logging.getLogger()``), where a filter drops the records made in dask-ml's files.
+    Both are restored afterwards.
+    """
+    import dask_ml
+
+    named = logging.getLogger("dask_ml")
+    level = named.level
+    root_filter = _BelowWarningFrom(str(Path(dask_ml.__file__).parent))
+    named.setLevel(logging.WARNING)
+    logging.getLogger().addFilter(root_filter)
+    try:
+        yield
+    finally:
+        logging.getLogger().removeFilter(root_filter)
+        named.setLevel(level)
+
+
 def kmeans_parallel(method: "Method", F: Any) -> Partition:
     """dask-ml KMeans (k-means|| then Lloyd) on the feature chunks; labels gathered (n ints)."""
     from dask_ml.cluster import KMeans
 
-    logging.getLogger("dask_ml").setLevel(logging.WARNING)  # one INFO line per Lloyd step
     p = method.clustering
     variance = float(F.astype(np.float64).var(axis=0).mean().compute())
-    km = KMeans(
-        n_clusters=method.k, init="k-means||", n_init=p.n_init, max_iter=p.max_iter,
-        tol=p.tol * variance, random_state=component_seed(method.seed, "cluster"),
-    ).fit(F)
+    with quiet_dask_ml():
+        km = KMeans(
+            n_clusters=method.k, init="k-means||", n_init=p.n_init, max_iter=p.max_iter,
+            tol=p.tol * variance, random_state=component_seed(method.seed, "cluster"),
+        ).fit(F)
     labels = np.asarray(km.labels_.compute(), dtype=np.int64)
     info = {
         "n_iter": int(km.n_iter_),

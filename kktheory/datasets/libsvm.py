@@ -31,7 +31,8 @@ table (the binary ``covtype.libsvm.binary.scale`` is a different problem). pendi
 the LIBSVM site is ``pendigits``/``pendigits.t`` with features 0..100; ``pendigits.scale``
 (features / 100, in ../shared/datasets) is read first when both are present.
 
-A missing file ends with a :class:`DataError` naming the file, the folder and its URL.
+Missing files end with one :class:`DataError` naming each missing file (with the other
+names accepted for it), the folder, and each file's URL on the LIBSVM site.
 Parsed tables are cached on disk (:mod:`kktheory.datasets.table_cache`): a8a's 1.3 s of
 parsing becomes a memory-mapped read.
 """
@@ -54,7 +55,8 @@ COMPRESSED = ("", ".bz2", ".gz")
 
 @dataclass(frozen=True)
 class LibsvmSpec:
-    """Files of one LIBSVM data set: candidate names of each part, in order of preference."""
+    """Files of one LIBSVM data set: candidate names of each part, in order of preference;
+    the last is the file's name on the LIBSVM site (``<page>/<name><site_ext>``)."""
 
     train: tuple[str, ...]
     test: Optional[tuple[str, ...]]
@@ -91,16 +93,21 @@ def find_libsvm_file(folder: Path, names: tuple[str, ...]) -> Optional[Path]:
     return find_file([folder], [name + ext for name in names for ext in COMPRESSED])
 
 
-def _require(name: str, spec: LibsvmSpec, folder: Path, names: tuple[str, ...]) -> Path:
-    path = find_libsvm_file(folder, names)
-    if path is None:
-        url = f"{LIBSVM_URL}/{spec.page}/{names[-1]}{spec.site_ext}"
+def _require(name: str, spec: LibsvmSpec, folder: Path) -> list[Path]:
+    """The training file, then the test file if the data set has one; a DataError naming
+    every missing part (each with its other accepted names) and the URLs to download."""
+    parts = [spec.train] if spec.test is None else [spec.train, spec.test]
+    paths = [find_libsvm_file(folder, names) for names in parts]
+    missing = [names for names, path in zip(parts, paths) if path is None]
+    if missing:
+        files = " and ".join(names[0] + (f" (or {', '.join(names[1:])})" if len(names) > 1 else "") for names in missing)
+        urls = " and ".join(f"{LIBSVM_URL}/{spec.page}/{names[-1]}{spec.site_ext}" for names in missing)
         raise DataError(
-            f"dataset {name}: file {names[0]} not found in {folder} (download it from {url}; "
-            "raw, .bz2 or .gz are read; set dataset.data_dir or KKTHEORY_DATA to the folder "
-            "holding libsvm/)"
+            f"dataset {name}: {'file' if len(missing) == 1 else 'files'} {files} not found in {folder} "
+            f"(download {urls}; raw, .bz2 or .gz are read; set dataset.data_dir or KKTHEORY_DATA "
+            "to the folder holding libsvm/)"
         )
-    return path
+    return [path for path in paths if path is not None]
 
 
 def read_libsvm(name: str, data_dir: Optional[str]) -> Table:
@@ -108,10 +115,7 @@ def read_libsvm(name: str, data_dir: Optional[str]) -> Table:
     from sklearn.datasets import load_svmlight_files
 
     spec = LIBSVM[name]
-    folder = libsvm_folder(data_dir)
-    paths = [_require(name, spec, folder, spec.train)]
-    if spec.test is not None:
-        paths.append(_require(name, spec, folder, spec.test))
+    paths = _require(name, spec, libsvm_folder(data_dir))
 
     def parse() -> Table:
         try:

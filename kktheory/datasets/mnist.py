@@ -10,7 +10,8 @@ When any is absent and ``download=true``, ``sklearn.datasets.fetch_openml("mnist
 is used with its cache (``~/scikit_learn_data``; ``parser="auto"``, which is pandas for this
 dense ARFF file in scikit-learn ≥ 1.4): its 70000 rows are the training images followed by
 the test images. When that fails too, a :class:`DataError` names the four
-files and the folder searched.
+files and the folder searched, on one line (scikit-learn's warnings during the fetch are
+silenced).
 
 The table holds the 70000 images as uint8 (60000 training rows first, own split
 60000/10000); the selected rows become float64 pixels / 255 in [0, 1], as Calandriello &
@@ -23,6 +24,7 @@ training [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949], test [980
 from __future__ import annotations
 
 import gzip
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,9 +98,13 @@ def _from_idx(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]] |
 
 
 def _from_openml() -> tuple[np.ndarray, np.ndarray]:
+    """OpenML's mnist_784; scikit-learn's UserWarnings during the fetch (e.g. "A network
+    error occurred … Retrying") are silenced: a failure is reported in the one-line error."""
     from sklearn.datasets import fetch_openml
 
-    X, y = fetch_openml("mnist_784", version=1, as_frame=False, return_X_y=True, parser="auto")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        X, y = fetch_openml("mnist_784", version=1, as_frame=False, return_X_y=True, parser="auto")
     images = np.asarray(X).astype(np.uint8)
     if images.shape != (N_TRAIN + N_TEST, 784) or not np.array_equal(images, X):
         raise ValueError(f"unexpected OpenML mnist_784 data: shape {np.shape(X)}, not 0..255 integers")
