@@ -1,0 +1,47 @@
+"""A run's identity holds what changes its result: setting a field that does not apply
+(another kernel's parameter, a bandwidth parameter another rule uses, restarts of an absent
+reference, subsampling settings when every risk is exact) makes no new run, and a field
+that applies does."""
+
+from __future__ import annotations
+
+import pytest
+
+import kktheory.experiment  # noqa: F401  (registers the config schemas)
+from kktheory.reproduce import run_ids
+from tests.hydra_cfg import make_cfg
+
+
+def same(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    return run_ids(make_cfg(*a)) == run_ids(make_cfg(*b))
+
+
+@pytest.mark.parametrize("base, extra", [
+    ((), ("kernel.degree=3",)),  # Gaussian kernel: the polynomial degree does not apply
+    ((), ("kernel.coef0=0",)),
+    ((), ("kernel.beta=5",)),  # bandwidth=fixed: β does not apply
+    (("kernel.bandwidth=wang",), ("kernel.sigma=7",)),  # bandwidth=wang: σ does not apply
+    (("kernel=polynomial",), ("kernel.sigma=5", "kernel.bandwidth=wang")),
+    (("kernel=linear",), ("kernel.degree=4",)),
+    (("reference=none",), ("reference_n_init=3",)),
+    ((), ("risk_points=50", "risk_pairs=50")),  # n = 2000 ≤ risk_exact_limit: exact risks
+    (("centroids=projected", "risk_exact_limit=0"), ("risk_points=50",)),  # projected risks are exact
+])
+def test_a_field_that_does_not_apply_makes_no_new_run(base, extra):
+    assert same(base, base + extra)
+
+
+@pytest.mark.parametrize("base, extra", [
+    ((), ("kernel.sigma=3",)),
+    (("kernel.bandwidth=wang",), ("kernel.beta=5",)),
+    (("kernel=polynomial",), ("kernel.degree=3",)),
+    ((), ("reference_n_init=3",)),
+    (("risk_exact_limit=100",), ("risk_points=50",)),  # n = 2000 > 100: the estimator's points
+])
+def test_a_field_that_applies_makes_a_new_run(base, extra):
+    assert not same(base, base + extra)
+
+
+def test_the_default_run_keeps_its_id():
+    # the id of the default run before the rule (and before data sets carried their defaults)
+    assert run_ids(make_cfg()) == ["d4e17d1d4d0c4f3c"]
