@@ -321,33 +321,40 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.m_ = sketch.resolve_m(m)
         self.labels_ = labels
         self.info_ = {**part.info, **sketch.info_}
-        self._prepare_centroids(method, kernel, X, labels, sketch)
+        self._lazy: dict[str, Any] = {}  # what predict and score need, filled on first use
         return self
 
-    def _prepare_centroids(self, method: Method, kernel: Any, X: Any, labels: np.ndarray, sketch: Any) -> None:
-        """What predict and score need: q_j (lifted) or the training features (projected)."""
+    def _centroid_state(self) -> dict[str, Any]:
+        """What predict and score need, computed on their first call (``fit`` and
+        ``fit_predict`` do not need it) and kept in the dict made by ``fit`` (so that
+        predict leaves the estimator's ``__dict__`` as it was): the non-empty clusters, and
+        the training features and residuals (projected) or the membership Z and the
+        within-cluster sums q_j with their variance (lifted, :func:`within_cluster_sums`)."""
+        state = self._lazy
+        if state:
+            return state
+        method, kernel, X, labels = self._fit_method, self.kernel_, self._X_fit, self.labels_
         k = method.k
-        self._nonempty = np.bincount(labels, minlength=k) > 0
+        nonempty = np.bincount(labels, minlength=k) > 0
         if method.centroids == "projected":
-            self._F_train = sketch.transform(X)
-            self._res_train = sketch.residual(X)
-            return
+            state.update(nonempty=nonempty, F=self.sketch_.transform(X), res=self.sketch_.residual(X))
+            return state
         from kktheory.dask_backend import rows_of
 
         s = method.risk_settings
-        self._rows: Rows = rows_of(X)
-        self._exact = method.backend == "numpy" and X.shape[0] <= s.exact_limit
-        pairs = X.shape[0] ** 2 if self._exact else s.pairs  # exact q: every cluster below N(N−1)
-        self._Z = membership(labels, k)
-        self._q, self._q_var = within_cluster_sums(
-            kernel, self._rows, labels, k, pairs, component_rng(method.seed, "risk"), method.budget
-        )
+        rows: Rows = rows_of(X)
+        exact = method.backend == "numpy" and X.shape[0] <= s.exact_limit
+        pairs = X.shape[0] ** 2 if exact else s.pairs  # exact q: every cluster below N(N−1)
+        q, q_var = within_cluster_sums(kernel, rows, labels, k, pairs, component_rng(method.seed, "risk"), method.budget)
+        state.update(nonempty=nonempty, rows=rows, exact=exact, Z=membership(labels, k), q=q, q_var=q_var)
+        return state
 
     # -- predict, transform, score ------------------------------------------------------------
     def _projected(self, X: np.ndarray) -> Risk:
         """Risks of the partition with projected centroids, X as the test points (exact)."""
+        c = self._centroid_state()
         return projected_risk(
-            self._F_train, self._res_train, self.labels_, self.sketch_.transform(X),
+            c["F"], c["res"], self.labels_, self.sketch_.transform(X),
             self.sketch_.residual(X), self._fit_method.k,
         )
 
@@ -355,11 +362,12 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """‖φ(x) − c_j‖² = κ(x, x) − 2 (κ(x, X_train) Z)_j + q_j (len(X) × k; lazy for Dask)."""
         from kktheory.dask_backend import is_dask, lifted_distances
 
+        c = self._centroid_state()
         budget = self._fit_method.budget
         if is_dask(X):
-            return lifted_distances(self.kernel_, self._rows, X, self._Z, self._q, self._nonempty, budget)
-        S = self._rows.cross_sums(self.kernel_, X, self._Z, budget, "predict")
-        return sq_dist_to_centroids(self.kernel_.diag(X), S, self._q, self._nonempty)
+            return lifted_distances(self.kernel_, c["rows"], X, c["Z"], c["q"], c["nonempty"], budget)
+        S = c["rows"].cross_sums(self.kernel_, X, c["Z"], budget, "predict")
+        return sq_dist_to_centroids(self.kernel_.diag(X), S, c["q"], c["nonempty"])
 
     def predict(self, X: Any) -> Any:
         """Index of the nearest centroid (lifted or projected) of every row of X."""
@@ -392,10 +400,11 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 return -float(self._projected(X).test_risk)
             from kktheory.dask_backend import rows_of
 
-            points = X.shape[0] if self._exact else method.risk_settings.points
+            c = self._centroid_state()
+            points = X.shape[0] if c["exact"] else method.risk_settings.points
             risk, _, _, _ = sampled_risk(
-                self.kernel_, rows_of(X), self._rows, self._Z, self._q, self._q_var,
-                self._nonempty, points, component_rng(method.seed, "score"), method.budget,
+                self.kernel_, rows_of(X), c["rows"], c["Z"], c["q"], c["q_var"],
+                c["nonempty"], points, component_rng(method.seed, "score"), method.budget,
                 "score",
             )
         return -float(risk)

@@ -85,6 +85,25 @@ def test_lifted_predict_and_score_brute_force() -> None:
     assert est.score(X_new) == pytest.approx(-D.min(axis=1).mean(), rel=1e-10)
 
 
+def test_fit_leaves_the_centroid_sums_to_predict(monkeypatch) -> None:
+    # fit and fit_predict need only the partition; the within-cluster sums q_j are computed
+    # at the first predict / score, once, with the same numbers as computed eagerly
+    import kktheory.estimator as estimator_module
+
+    calls = []
+    real = estimator_module.within_cluster_sums
+    monkeypatch.setattr(estimator_module, "within_cluster_sums", lambda *a, **k: calls.append(1) or real(*a, **k))
+    X, X_new = blobs(150), blobs(60, seed=1)
+    est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=1.7, random_state=0)
+    labels = est.fit_predict(X)
+    assert calls == []
+    first = est.predict(X_new), est.score(X_new)
+    assert calls == [1]
+    np.testing.assert_array_equal(labels, est.labels_)
+    np.testing.assert_array_equal(est.fit(X).predict(X_new), first[0])
+    assert est.score(X_new) == first[1] and calls == [1, 1]
+
+
 def test_projected_predict_and_score_brute_force() -> None:
     """Linear kernel: Π_m projects onto span{landmarks} ⊂ R^d, c̃_j = mean of Π x over C_j,
     ‖φ(x) − c̃_j‖² = ‖x − c̃_j‖² (explicit features)."""
