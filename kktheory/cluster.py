@@ -59,9 +59,9 @@ class ClusteringConfig:
     """Base config of the ``clustering`` group."""
 
     name: str = MISSING
-    n_init: int = 5
-    max_iter: int = 300
-    tol: float = 1e-4
+    n_init: int = 5  # restarts, each from its own seeding; the partition of lowest objective is kept
+    max_iter: int = 300  # Lloyd iterations per restart at most
+    tol: float = 1e-4  # convergence tolerance of Lloyd (scikit-learn's tol, relative to the features' variance)
 
 
 @dataclass
@@ -226,7 +226,7 @@ class KMeansPP(Clusterer):
         return ClusterResult(
             labels, km.cluster_centers_,
             {"n_iter": int(km.n_iter_), "n_empty_clusters": count_empty(labels, k),
-             "kmeans_algorithm": self.algorithm(), "warm_started": self.start is not None,
+             "clustering_algorithm": self.algorithm(), "warm_started": self.start is not None,
              "seeding_cost_mean": float(np.mean(costs)) if costs else np.nan,
              "seeding_cost_max": float(np.max(costs)) if costs else np.nan},
         )
@@ -236,10 +236,10 @@ class KMeansPP(Clusterer):
 @dataclass
 class MiniBatchConfig(ClusteringConfig):
     name: str = "minibatch"
-    n_init: int = 3
-    max_iter: int = 100
-    tol: float = 0.0
-    batch_size: int = 1024
+    n_init: int = 3  # k-means++ initialisations; the one of lowest inertia is kept
+    max_iter: int = 100  # passes over the data at most
+    tol: float = 0.0  # scikit-learn's early-stopping tolerance (0 disables it)
+    batch_size: int = 1024  # points per mini-batch step
 
 
 @CLUSTERERS.register("minibatch", MiniBatchConfig)
@@ -261,7 +261,7 @@ class MiniBatch(Clusterer):
         return ClusterResult(
             labels, km.cluster_centers_,
             {"n_iter": int(km.n_iter_), "n_steps": int(km.n_steps_),
-             "n_empty_clusters": count_empty(labels, k)},
+             "n_empty_clusters": count_empty(labels, k), "clustering_algorithm": "minibatch"},
         )
 
 
@@ -353,5 +353,5 @@ class LocalSearch(Clusterer):
         assert best is not None
         _, km, info = best
         labels = km.labels_.astype(np.int64)
-        info.update(n_iter=int(km.n_iter_), n_empty_clusters=count_empty(labels, k))
+        info.update(n_iter=int(km.n_iter_), n_empty_clusters=count_empty(labels, k), clustering_algorithm="lloyd")
         return ClusterResult(labels, km.cluster_centers_, info)

@@ -61,7 +61,8 @@ NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs"
                        "clustering.algorithm")  # elkan: Lloyd's iterations, pruned
 #: options added after rows existed: at this value they change nothing, so they are left out
 OFF_VALUES = {"dataset.centres_seed": None}
-#: fields that only matter with backend=dask (left out of the identity of numpy runs)
+#: fields that only matter with backend=dask (left out of the identity of numpy runs; the
+#: row still says ``backend``, see :meth:`RowWriter.row`)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
 
 
@@ -543,7 +544,8 @@ class RowWriter:
         if w.fit is not None:
             cols.update(self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
         ident = row_identity(self.spec, self.rules[w.m], w.m)
-        row: dict[str, Any] = {"run_id": self.ids[w.m], **ident}
+        # backend is part of the identity of Dask rows only; every row names it
+        row: dict[str, Any] = {"run_id": self.ids[w.m], **ident, "backend": self.spec.backend}
         row.update(
             kernel_sigma=self.kernel.sigma, **cols, **w.columns, evaluated_together=together,
             time_load=self.time_load, time_evaluate=time_evaluate,

@@ -55,11 +55,11 @@ class KernelConfig:
     """Config group ``kernel``. Unused fields are ignored by kernels that do not need them."""
 
     name: str = MISSING
-    bandwidth: str = "fixed"  # gaussian: fixed | wang | yin | yin_n2
-    sigma: float = 2.0  # gaussian, bandwidth=fixed; Yin's synthetic exp(-d²/8) is σ = 2
-    beta: float = 1.0  # gaussian, bandwidth=wang (Wang uses 0.2, 1, 5)
-    degree: int = 2  # polynomial
-    coef0: float = 1.0  # polynomial
+    bandwidth: str = "fixed"  # gaussian: the rule giving σ, fixed | wang | yin | yin_n2
+    sigma: float = 2.0  # gaussian, bandwidth=fixed: σ; Yin's synthetic exp(-d²/8) is σ = 2
+    beta: float = 1.0  # gaussian, bandwidth=wang: the factor β of Wang's σ (Wang uses 0.2, 1, 5)
+    degree: int = 2  # polynomial: the degree p of (⟨x, y⟩ + c)^p
+    coef0: float = 1.0  # polynomial: the offset c of (⟨x, y⟩ + c)^p
 
 
 KERNELS = ("gaussian", "linear", "polynomial")

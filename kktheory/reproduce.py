@@ -108,7 +108,9 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
     path = committed_rows_path(name, out_dir / "rows")
     path.parent.mkdir(parents=True, exist_ok=True)
     if merge and path.exists():
-        old = pd.read_parquet(path)
+        from kktheory.store import read_rows as read_file
+
+        old = read_file(path)
         ok = pd.concat([old[~old["run_id"].isin(set(ok["run_id"]))], ok], ignore_index=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     ok.sort_values("run_id").to_parquet(tmp, index=False)
@@ -240,7 +242,7 @@ def read_rows(results_dir: Path, ids: Sequence[str]) -> pd.DataFrame:
     from kktheory.store import Store
 
     store = Store(results_dir)
-    frames = [pd.read_parquet(store.row_path(i)) for i in dict.fromkeys(ids) if store.has(i)]
+    frames = [store.row(i) for i in dict.fromkeys(ids) if store.has(i)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 

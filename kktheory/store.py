@@ -13,6 +13,10 @@ Parquet file exists, a killed sweep leaves only whole files, and two processes r
 the same config can only replace a whole file with an identical one (same numbers; only
 timings, host and creation time may differ).
 
+Rows are read through :func:`read_rows`, which gives rows written by earlier versions the
+current column names (:data:`RENAMED`) and fills ``backend`` on NumPy rows, which used to
+leave it empty; ``docs/schema.md`` documents every column (:mod:`kktheory.schema`).
+
 Temporary names carry their writer's host and pid, ``.<file>.<host>-<pid>.<random>.tmp``.
 Every run first removes the temporary files of dead writers (a kill -9 cannot clean up):
 on its own host those whose pid is gone, from other hosts sharing the folder (a cluster
@@ -36,6 +40,8 @@ import numpy as np
 import pandas as pd
 
 RUNS = "runs"
+#: result columns renamed since rows were first written: old name → current name
+RENAMED = {"kmeans_algorithm": "clustering_algorithm"}
 #: temporary files of writers on other hosts are removed when older than this (seconds)
 ORPHAN_AGE = 24 * 3600
 #: this host's tag in temporary names
@@ -46,6 +52,26 @@ def run_id(identity: dict[str, Any]) -> str:
     """16 hex digits of the SHA-256 of the canonical JSON of a row's identity."""
     blob = json.dumps(identity, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def upgrade(rows: pd.DataFrame) -> pd.DataFrame:
+    """Rows under the current column names: each old name of :data:`RENAMED` becomes its new
+    name (where a frame holds both, the new column keeps its values and takes the old one's
+    where it is empty), and an empty ``backend`` is ``numpy`` (a row's ``backend`` was left
+    empty unless it ran on Dask)."""
+    rows = rows.copy()
+    for old, new in RENAMED.items():
+        if old in rows:
+            rows[new] = rows[new].where(rows[new].notna(), rows[old]) if new in rows else rows[old]
+            rows = rows.drop(columns=old)
+    if "run_id" in rows:
+        rows["backend"] = rows["backend"].fillna("numpy") if "backend" in rows else "numpy"
+    return rows
+
+
+def read_rows(path: str | os.PathLike) -> pd.DataFrame:
+    """The rows of a Parquet file (a run's row or a file of committed rows), upgraded."""
+    return upgrade(pd.read_parquet(path))
 
 
 def _pid_alive(pid: int) -> bool:
@@ -121,19 +147,29 @@ class Store:
         _atomic(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
         return self.row_path(rid)
 
+    def row(self, rid: str) -> pd.DataFrame:
+        """The row of one run (one-row frame) by its id."""
+        return read_rows(self.row_path(rid))
+
     def load(self) -> pd.DataFrame:
-        """All rows as one DataFrame (columns are the union over runs)."""
-        files = sorted(self.runs.glob("[!.]*.parquet")) if self.runs.exists() else []
+        """All rows as one DataFrame (columns are the union over runs); an empty frame for a
+        store without rows yet. FileNotFoundError, naming the folder, when ``results_dir``
+        holds no store (no ``runs`` folder: a mistyped path, or nothing ever ran there)."""
+        if not self.runs.is_dir():
+            raise FileNotFoundError(
+                f"no results store at {self.root}: {self.runs} does not exist (runs write their rows there)"
+            )
+        files = sorted(self.runs.glob("[!.]*.parquet"))
         if not files:
             return pd.DataFrame()
-        return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+        return pd.concat([read_rows(f) for f in files], ignore_index=True)
 
     def import_rows(self, rows: pd.DataFrame) -> int:
         """Write each row that has no file yet as its run's Parquet file (atomic; no sidecar:
         rows kept in compact form carry no arrays); returns how many were written."""
         self.runs.mkdir(parents=True, exist_ok=True)
         written = 0
-        for _, row in rows.iterrows():
+        for _, row in upgrade(rows).iterrows():
             rid = str(row["run_id"])
             if self.has(rid):
                 continue
@@ -149,7 +185,7 @@ class Store:
 
 
 def load(results_dir: str | os.PathLike = "results") -> pd.DataFrame:
-    """All rows of a results folder as one pandas DataFrame."""
+    """All rows of a results folder as one pandas DataFrame (:meth:`Store.load`)."""
     return Store(results_dir).load()
 
 

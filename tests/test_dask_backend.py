@@ -169,7 +169,8 @@ def compare_backends(tmp_path, cluster, *overrides: str) -> tuple[dict, dict, fl
     r_dk = run(make_cfg(*common, "backend=dask", f"dask_scheduler={cluster.scheduler_address}")).rows[0]
     t_dk = time.perf_counter() - t0
     assert r_np["run_id"] != r_dk["run_id"]
-    assert "backend" not in r_np and r_dk["backend"] == "dask" and r_dk["dask_chunk_rows"] == 5000
+    assert r_np["backend"] == "numpy" and "dask_chunk_rows" not in r_np  # backend named, not in the id
+    assert r_dk["backend"] == "dask" and r_dk["dask_chunk_rows"] == 5000
     assert r_dk["risk_estimator"].startswith("subsample")
     return r_np, r_dk, t_np, t_dk
 

@@ -55,7 +55,7 @@ def test_elkan_gives_lloyds_partition_and_is_not_identity() -> None:
     results = {}
     for algorithm in ("lloyd", "elkan"):
         res = KMeansPP(KMeansPPConfig(n_init=3, algorithm=algorithm)).fit(F, 6, np.random.default_rng(0))
-        assert res.info["kmeans_algorithm"] == algorithm
+        assert res.info["clustering_algorithm"] == algorithm
         results[algorithm] = res.labels
     np.testing.assert_array_equal(results["lloyd"], results["elkan"])
     theirs = KMeans(6, n_init=3, random_state=int(np.random.default_rng(0).integers(2**31 - 1))).fit(F.astype(np.float64))

@@ -103,27 +103,82 @@ if TYPE_CHECKING:
 
 NAN = float("nan")
 
-#: columns of each check; booleans are empty as None, numbers as NaN
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "gamma": (
-        "gamma_rho", "gamma_ratio", "gamma_eps", "gamma_eps_err", "gamma_residual",
-        "gamma_residual_err", "deff", "deff_err", "lemma1_m", "lemma3_m",
-        "lemma2_gap", "lemma2_bound", "lemma2_holds",
-    ),
-    "trace": ("trace_s", "trace_norm_sketch", "trace_norm_best", "trace_ratio", "trace_ratio_err", "trace_coherence"),
-    "jl": (
-        "jl_scale", "jl_eps", "jl_eps_free", "jl_ratio_min", "jl_ratio_max", "jl_pairs",
-        "jl_required_m", "jl_eps_implied", "lemma6_bound", "lemma6_gap_risk", "lemma6_holds_risk",
-        "kc_objective", "kc_ref_objective", "lemma6_gap_kc", "lemma6_holds_kc",
-        "lemma6_bound_kc_rel", "lemma6_holds_kc_rel",
-        "proj_ratio_min", "proj_ratio_mean", "proj_ratio_max", "proj_pairs",
-    ),
-    "pourkamali": (
-        "approx_nuclear", "pourkamali_gap", "pourkamali_bound", "pourkamali_holds",
-        "pourkamali_bound_psd", "pourkamali_holds_psd",
-    ),
-    "wang_thm2": ("wang_s", "wang_eps", "wang_ratio", "wang_bound", "wang_holds"),
+#: the columns of each check with their meaning and unit (the row schema, :mod:`kktheory.schema`,
+#: documents them from here); booleans are empty as None, numbers as NaN
+COLUMN_DOCS: dict[str, dict[str, tuple[str, str]]] = {
+    "gamma": {
+        "gamma_rho": ("ρ = γ + λ_max(E), E = K − FFᵀ (0 when the sketch spans the data: E = 0), Calandriello Def. 2",
+                      "κ"),
+        "gamma_ratio": ("ρ/γ = 1 + λ_max(E)/γ", "ratio"),
+        "gamma_eps": ("smallest ε of Calandriello Def. 2 (γ-preservation): max(0, 1 − γ/ρ)", "ratio in [0, 1)"),
+        "gamma_eps_err": ("stated error of gamma_eps (0 on the exact path)", "ratio"),
+        "gamma_residual": ("λ_max(E) = ‖K − FFᵀ‖₂", "κ"),
+        "gamma_residual_err": ("stated error of gamma_residual (Lanczos / subspace-iteration residual)", "κ"),
+        "deff": ("effective dimension d_eff(γ) = Σ λ_i/(λ_i + γ), Calandriello Def. 3", "dimension"),
+        "deff_err": ("stated error of deff (0 on the exact path; Hutchinson + CG otherwise)", "dimension"),
+        "lemma1_m": ("uniform landmarks sufficient by Calandriello Lemma 1: 12κ²(n/γ)log(n/δ)/ε², "
+                     "δ = bound_delta, ε = bound_eps", "points"),
+        "lemma3_m": ("RLS-sampled landmarks sufficient by Calandriello Lemma 3: 12κ²·d_eff·log(n/δ)/ε²", "points"),
+        "lemma2_gap": ("train_risk − ref_train_risk (the left side of Calandriello Lemma 2)", "κ"),
+        "lemma2_bound": ("Calandriello Lemma 2: min(k, d_eff)/(1 − gamma_eps)·γ/n", "κ"),
+        "lemma2_holds": ("lemma2_gap ≤ lemma2_bound", "bool"),
+    },
+    "trace": {
+        "trace_s": ("target rank s of Wang Thm 1 (the sketch's s, else k)", "rank"),
+        "trace_norm_sketch": ("‖K − FFᵀ‖_* of the sketch's rank-s features", "κ"),
+        "trace_norm_best": ("‖K − K_s‖_* of the best rank-s approximation (Σ of K's eigenvalues beyond s)",
+                            "κ"),
+        "trace_ratio": ("trace_norm_sketch / trace_norm_best (Wang Thm 1's 1 + ε)", "ratio ≥ 1"),
+        "trace_ratio_err": ("stated error of trace_ratio (0 on the exact path)", "ratio"),
+        "trace_coherence": ("row coherence μ = (n/s)·max_i ‖(V_s)_i‖² of K's top-s eigenvectors (Wang Table 2)",
+                            "ratio in [1, n/s]"),
+    },
+    "jl": {
+        "jl_scale": ("expected scale E‖Rv‖²/‖v‖² of the map k_i ↦ R·k_i", "ratio"),
+        "jl_eps": ("smallest ε of Yin Lemma 5's (1 ± ε) distortion of ‖k_i − k_j‖² at the expected scale: "
+                   "max over pairs of |ratio/jl_scale − 1|", "ratio"),
+        "jl_eps_free": ("the same ε under the best common scale: (max − min)/(max + min) of the pair ratios "
+                        "(≤ jl_eps)", "ratio"),
+        "jl_ratio_min": ("smallest pair ratio ‖R(k_i − k_j)‖²/‖k_i − k_j‖²", "ratio"),
+        "jl_ratio_max": ("largest pair ratio ‖R(k_i − k_j)‖²/‖k_i − k_j‖²", "ratio"),
+        "jl_pairs": ("pairs of points behind the jl_* ratios (pairs of duplicated points left out)", "count"),
+        "jl_required_m": ("m sufficient by Yin Lemma 5 for ε = bound_eps, δ = bound_delta: "
+                          "(4 log n − 2 log δ)/(ε − log(1 + ε))", "dimension"),
+        "jl_eps_implied": ("the ε Yin Lemma 5 guarantees at this row's m", "ratio"),
+        "lemma6_bound": ("Yin Lemma 6 as printed: 2·jl_eps/(1 − jl_eps) (inf for jl_eps ≥ 1)", "ratio"),
+        "lemma6_gap_risk": ("train_risk − ref_train_risk, compared with lemma6_bound on the RKHS risk", "κ"),
+        "lemma6_holds_risk": ("lemma6_gap_risk ≤ lemma6_bound", "bool"),
+        "kc_objective": ("k-means objective of the row's partition over the kernel columns k_i "
+                         "(Lemma 6's W): (‖K‖_F² − Σ_j ‖K1_j‖²/|C_j|)/n", "κ²"),
+        "kc_ref_objective": ("the same objective of the run's clusterer applied to the kernel columns "
+                             "(Lemma 6's reference)", "κ²"),
+        "lemma6_gap_kc": ("kc_objective − kc_ref_objective", "κ²"),
+        "lemma6_holds_kc": ("lemma6_gap_kc ≤ lemma6_bound (the bound read as absolute)", "bool"),
+        "lemma6_bound_kc_rel": ("lemma6_bound·kc_ref_objective (the bound read as relative)", "κ²"),
+        "lemma6_holds_kc_rel": ("lemma6_gap_kc ≤ lemma6_bound_kc_rel", "bool"),
+        "proj_ratio_min": ("smallest pair ratio ‖Π_m(φ_i − φ_j)‖²/‖φ_i − φ_j‖² of a projection embedding", "ratio in [0, 1]"),
+        "proj_ratio_mean": ("mean of those pair ratios", "ratio in [0, 1]"),
+        "proj_ratio_max": ("largest of those pair ratios", "ratio in [0, 1]"),
+        "proj_pairs": ("pairs of points behind the proj_* ratios (pairs at zero RKHS distance left out)", "count"),
+    },
+    "pourkamali": {
+        "approx_nuclear": ("‖K − FFᵀ‖_* of the sketch's features", "κ"),
+        "pourkamali_gap": ("n·(objective − ref_objective): the excess of the unnormalised objective", "κ"),
+        "pourkamali_bound": ("Pourkamali Thm 1: 2‖K − FFᵀ‖_*", "κ"),
+        "pourkamali_holds": ("pourkamali_gap ≤ pourkamali_bound", "bool"),
+        "pourkamali_bound_psd": ("tr(K − FFᵀ): the bound's form when K − FFᵀ ⪰ 0", "κ"),
+        "pourkamali_holds_psd": ("pourkamali_gap ≤ pourkamali_bound_psd", "bool"),
+    },
+    "wang_thm2": {
+        "wang_s": ("target rank s of Wang Thm 2 (= trace_s)", "rank"),
+        "wang_eps": ("ε = trace_ratio − 1 of Wang Thm 1", "ratio"),
+        "wang_ratio": ("objective / ref_objective", "ratio"),
+        "wang_bound": ("Wang Thm 2's approximation ratio 1 + ε + k/s", "ratio"),
+        "wang_holds": ("wang_ratio ≤ wang_bound", "bool"),
+    },
 }
+#: column names of each check
+COLUMNS: dict[str, tuple[str, ...]] = {check: tuple(cols) for check, cols in COLUMN_DOCS.items()}
 #: number of Hutchinson probes for d_eff on the randomized path
 DEFF_PROBES = 64
 

@@ -140,9 +140,9 @@ class AugmentedMnistConfig(DatasetConfig):
     max_shift: int = 1  # integer translation in {−max_shift … max_shift}² (infimnist: 1)
     chunk_size: int = 1000  # images per chunk (memory ≈ 60 kB per image)
     n_jobs: int = 1  # worker processes generating chunks
-    cache_dir: str = "~/.cache/kktheory/augmented_mnist"
+    cache_dir: str = "~/.cache/kktheory/augmented_mnist"  # folder of the generated image file
     data_dir: Optional[str] = None  # MNIST source (see the mnist data set)
-    download: bool = True
+    download: bool = True  # fetch MNIST from OpenML when its IDX files are absent
 
 
 @dataclass

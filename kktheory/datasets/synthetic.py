@@ -104,8 +104,8 @@ def _dataset(name: str, train: tuple[np.ndarray, np.ndarray], test: tuple[np.nda
 @dataclass
 class YinHypercubeConfig(DatasetConfig):
     name: str = "yin_hypercube"
-    dim: int = 8
-    std: float = 1.0
+    dim: int = 8  # dimension d of the hypercube {−1, 1}^d of the centres
+    std: float = 1.0  # standard deviation of every coordinate around its centre
     distinct_centres: bool = False  # draw k distinct vertices (Yin's draw allows repeats)
     centres_seed: Optional[int] = None  # null: centres from the data stream (Yin); int: one μ for every data_seed
 
@@ -149,8 +149,8 @@ class RingsConfig(DatasetConfig):
     """Concentric rings around the origin: radius of each class and Gaussian noise."""
 
     name: str = "pourkamali_rings"
-    radii: list[float] = field(default_factory=lambda: [1.0, 5.0])
-    noise: float = 0.2
+    radii: list[float] = field(default_factory=lambda: [1.0, 5.0])  # radius of each ring (one class per ring)
+    noise: float = 0.2  # standard deviation of the isotropic Gaussian noise around the rings
 
 
 @dataclass
@@ -186,7 +186,7 @@ register_generated("wang_rings", WangRingsConfig)(_rings)
 @dataclass
 class MoonsConfig(DatasetConfig):
     name: str = "moons"
-    noise: float = 0.1
+    noise: float = 0.1  # standard deviation of the Gaussian noise (scikit-learn's make_moons)
 
 
 @register_generated("moons", MoonsConfig)
