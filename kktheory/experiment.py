@@ -14,6 +14,16 @@ the kernel blocks gives the lifted risks of all of them (:func:`kktheory.risk.li
 so rows are written once the list is clustered; with bound checks or projected centroids,
 which read each m's features, every m is evaluated and written as it comes.
 
+Rank-restricted sketches (:attr:`kktheory.sketches.Sketch.rank_restricted`: K ≈ FFᵀ for a
+target rank) add the kernel approximation error ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F
+(Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a); :func:`kktheory.gram.approximation_error`)
+where the lifted risk is exact (n ≤ ``risk_exact_limit``: the one more O(n²(d + s)) pass
+over K costs what the risk's pass costs), empty above. Features of at most
+:data:`PLANAR` columns are kept in the run's ``.npz`` (``train_features``, with the true
+classes ``train_classes``), so that a planar embedding is drawn from the store (Pourkamali
+Fig. 2). Both are computed as each m is fitted, before its features are dropped, and
+their time counts in ``time_evaluate``.
+
 The method itself — kernel from the training points, sketch (nested over a list of m),
 features, partition, centroid rule and risk — is :class:`Method`, a run without its data.
 :func:`run` and the scikit-learn estimator :class:`kktheory.estimator.SketchedKernelKMeans`
@@ -43,6 +53,7 @@ from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
+from kktheory.gram import approximation_error
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
 from kktheory.metrics import partition_scores
 from kktheory.nan_reason import nan_reason
@@ -63,6 +74,11 @@ NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs"
 OFF_VALUES = {"dataset.centres_seed": None}
 #: fields that only matter with backend=dask (left out of the identity of numpy runs)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
+#: the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F of rank-restricted sketches
+APPROX_ERROR = "approx_fro_rel"
+#: features with at most this many columns (a planar embedding: 2n numbers, the size of
+#: train_idx and train_labels) are kept in the run's .npz, to be drawn as they are
+PLANAR = 2
 
 
 @lru_cache(maxsize=1)
@@ -306,6 +322,7 @@ class Awaiting:
     kind: str | None  # feature_kind of the sketch (for nan_reason)
     fit: Fitted | None
     arrays: dict[str, np.ndarray] = field(default_factory=dict)  # the sketch's randomness
+    time_evaluate: float = 0.0  # evaluation done as the m was fitted (kept_features)
 
     @classmethod
     def of(cls, fit: Fitted, keep: bool) -> Awaiting:
@@ -421,7 +438,7 @@ def _compute(
     waiting: list[Awaiting] = []
     try:
         for fit in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
-            waiting.append(Awaiting.of(fit, keep=not deferred))
+            waiting.append(writer.kept_features(Awaiting.of(fit, keep=not deferred), fit))
             del fit  # with deferred evaluation only the labels and row columns stay
             if not deferred:
                 batch, waiting = waiting, []
@@ -466,6 +483,24 @@ class RowWriter:
         for start in range(0, len(waiting), size):
             self._write_group(waiting[start : start + size])
 
+    def kept_features(self, w: Awaiting, fit: Fitted) -> Awaiting:
+        """``w`` with what its row keeps of the fit's training features F (numpy backend):
+        ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F for a rank-restricted sketch (NaN above
+        ``risk_exact_limit``), and F with the true classes in the arrays when F has at most
+        :data:`PLANAR` columns."""
+        F = fit.partition.features
+        if self.method.backend != "numpy" or not fit.sketch.is_embedding or F is None:
+            return w
+        t0 = time.perf_counter()
+        if fit.sketch.rank_restricted:
+            exact = len(self.X_train) <= self.spec.risk.exact_limit
+            w.columns[APPROX_ERROR] = (approximation_error(self.kernel, self.X_train, F, self.spec.budget)
+                                       if exact else float("nan"))
+        if F.shape[1] <= PLANAR:
+            w.arrays.update(train_features=np.asarray(F), train_classes=np.asarray(self.data.y_train))
+        w.time_evaluate += time.perf_counter() - t0
+        return w
+
     def group_size(self) -> int:
         """Partitions per joint evaluation: their stacked memberships and cross sums
         ((n + n_test) × k float64 each, three such arrays) within a quarter of the budget."""
@@ -493,7 +528,7 @@ class RowWriter:
             t0 = time.perf_counter()
             cols, arrays = scores(self.data, w.labels, risk)
             cols.update(pop_cols)
-            time_evaluate = share + time.perf_counter() - t0
+            time_evaluate = share + w.time_evaluate + time.perf_counter() - t0
             row = self.row(w, cols, len(waiting), time_evaluate)
             arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)
             arrays.update(w.arrays)  # landmarks and the sketch's other randomness
