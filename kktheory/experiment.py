@@ -55,7 +55,7 @@ from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
-from kktheory.metrics import partition_scores
+from kktheory.metrics import class_rates, partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.population import Scorer
 from kktheory.reference import excess_columns, reference_columns
@@ -352,6 +352,8 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
 
     Train scores use the returned partition; test scores use the centroid rule's labels of
     the evaluated test points (all of them unless the lifted risk was subsampled).
+    ``test_majority`` and ``test_classes`` describe the classes of all test points (the
+    share of the largest, the accuracy of a single cluster, and their number).
     ``train_reassigned`` is the fraction of evaluated training points whose nearest
     centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
@@ -361,6 +363,7 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
     y_test = data.y_test if risk.test_eval is None else data.y_test[risk.test_eval]
     cols.update({f"train_{k}": v for k, v in partition_scores(data.y_train, labels).items()})
     cols.update({f"test_{k}": v for k, v in partition_scores(y_test, risk.test_labels).items()})
+    cols.update({f"test_{k}": v for k, v in class_rates(data.y_test).items()})
     arrays = {"test_labels": risk.test_labels, "train_nearest": risk.train_nearest}
     for name, value in (("train_eval_idx", risk.train_eval), ("test_eval_idx", risk.test_eval),
                         ("risk_pairs_rng_state", risk.pairs_state)):
