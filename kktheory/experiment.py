@@ -14,6 +14,16 @@ the kernel blocks gives the lifted risks of all of them (:func:`kktheory.risk.li
 so rows are written once the list is clustered; with bound checks or projected centroids,
 which read each m's features, every m is evaluated and written as it comes.
 
+Rank-restricted sketches (:attr:`kktheory.sketches.Sketch.rank_restricted`: K ≈ FFᵀ for a
+target rank) add the kernel approximation error ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F
+(Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a); :func:`kktheory.gram.approximation_error`)
+where the lifted risk is exact (n ≤ ``risk_exact_limit``: the one more O(n²(d + s)) pass
+over K costs what the risk's pass costs), empty above. Features of at most
+:data:`PLANAR` columns are kept in the run's ``.npz`` (``train_features``, with the true
+classes ``train_classes``), so that a planar embedding is drawn from the store (Pourkamali
+Fig. 2). Both are computed as each m is fitted, before its features are dropped, and
+their time counts in ``time_evaluate``.
+
 The method itself — kernel from the training points, sketch (nested over a list of m),
 features, partition, centroid rule and risk — is :class:`Method`, a run without its data.
 :func:`run` and the scikit-learn estimator :class:`kktheory.estimator.SketchedKernelKMeans`
@@ -43,8 +53,9 @@ from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunConfig, RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
+from kktheory.gram import approximation_error
 from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
-from kktheory.metrics import partition_scores
+from kktheory.metrics import class_rates, partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.population import Scorer
 from kktheory.reference import excess_columns, reference_columns
@@ -64,6 +75,11 @@ OFF_VALUES = {"dataset.centres_seed": None}
 #: fields that only matter with backend=dask (left out of the identity of numpy runs; the
 #: row still says ``backend``, see :meth:`RowWriter.row`)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
+#: the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F of rank-restricted sketches
+APPROX_ERROR = "approx_fro_rel"
+#: features with at most this many columns (a planar embedding: 2n numbers, the size of
+#: train_idx and train_labels) are kept in the run's .npz, to be drawn as they are
+PLANAR = 2
 
 
 @lru_cache(maxsize=1)
@@ -340,6 +356,7 @@ class Awaiting:
     kind: str | None  # feature_kind of the sketch (for nan_reason)
     fit: Fitted | None
     arrays: dict[str, np.ndarray] = field(default_factory=dict)  # the sketch's randomness
+    time_evaluate: float = 0.0  # evaluation done as the m was fitted (kept_features)
 
     @classmethod
     def of(cls, fit: Fitted, keep: bool) -> Awaiting:
@@ -369,6 +386,8 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
 
     Train scores use the returned partition; test scores use the centroid rule's labels of
     the evaluated test points (all of them unless the lifted risk was subsampled).
+    ``test_majority`` and ``test_classes`` describe the classes of all test points (the
+    share of the largest, the accuracy of a single cluster, and their number).
     ``train_reassigned`` is the fraction of evaluated training points whose nearest
     centroid is not their own (0 at a Lloyd fixed point in the RKHS).
     """
@@ -378,6 +397,7 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
     y_test = data.y_test if risk.test_eval is None else data.y_test[risk.test_eval]
     cols.update({f"train_{k}": v for k, v in partition_scores(data.y_train, labels).items()})
     cols.update({f"test_{k}": v for k, v in partition_scores(y_test, risk.test_labels).items()})
+    cols.update({f"test_{k}": v for k, v in class_rates(data.y_test).items()})
     arrays = {"test_labels": risk.test_labels, "train_nearest": risk.train_nearest}
     for name, value in (("train_eval_idx", risk.train_eval), ("test_eval_idx", risk.test_eval),
                         ("risk_pairs_rng_state", risk.pairs_state)):
@@ -455,7 +475,7 @@ def _compute(
     waiting: list[Awaiting] = []
     try:
         for fit in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
-            waiting.append(Awaiting.of(fit, keep=not deferred))
+            waiting.append(writer.kept_features(Awaiting.of(fit, keep=not deferred), fit))
             del fit  # with deferred evaluation only the labels and row columns stay
             if not deferred:
                 batch, waiting = waiting, []
@@ -500,6 +520,24 @@ class RowWriter:
         for start in range(0, len(waiting), size):
             self._write_group(waiting[start : start + size])
 
+    def kept_features(self, w: Awaiting, fit: Fitted) -> Awaiting:
+        """``w`` with what its row keeps of the fit's training features F (numpy backend):
+        ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F for a rank-restricted sketch (NaN above
+        ``risk_exact_limit``), and F with the true classes in the arrays when F has at most
+        :data:`PLANAR` columns."""
+        F = fit.partition.features
+        if self.method.backend != "numpy" or not fit.sketch.is_embedding or F is None:
+            return w
+        t0 = time.perf_counter()
+        if fit.sketch.rank_restricted:
+            exact = len(self.X_train) <= self.spec.risk.exact_limit
+            w.columns[APPROX_ERROR] = (approximation_error(self.kernel, self.X_train, F, self.spec.budget)
+                                       if exact else float("nan"))
+        if F.shape[1] <= PLANAR:
+            w.arrays.update(train_features=np.asarray(F), train_classes=np.asarray(self.data.y_train))
+        w.time_evaluate += time.perf_counter() - t0
+        return w
+
     def group_size(self) -> int:
         """Partitions per joint evaluation: their stacked memberships and cross sums
         ((n + n_test) × k float64 each, three such arrays) within a quarter of the budget."""
@@ -527,7 +565,7 @@ class RowWriter:
             t0 = time.perf_counter()
             cols, arrays = scores(self.data, w.labels, risk)
             cols.update(pop_cols)
-            time_evaluate = share + time.perf_counter() - t0
+            time_evaluate = share + w.time_evaluate + time.perf_counter() - t0
             row = self.row(w, cols, len(waiting), time_evaluate)
             arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)
             arrays.update(w.arrays)  # landmarks and the sketch's other randomness

@@ -14,9 +14,14 @@ the square training matrix K = κ(X, X) with column access for k-means++ seeding
 
 Products are returned in float64. With float32 kernels they are float32 GEMMs whose
 partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`).
+
+:func:`approximation_error` is the relative Frobenius error of a factorisation K ≈ FFᵀ
+(Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a)), in one pass over row blocks.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -50,6 +55,27 @@ def block_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
     for s in range(0, A.shape[1], INNER_CHUNK):
         out += A[:, s : s + INNER_CHUNK] @ W32[s : s + INNER_CHUNK]
     return out
+
+
+def approximation_error(kernel: Kernel, X: np.ndarray, F: np.ndarray, budget: int) -> float:
+    """‖K − FFᵀ‖_F / ‖K‖_F for K = κ(X, X) and features F (n × r) of the points X.
+
+    The kernel approximation error of Pourkamali-Anaraki & Becker 2017 (Table 1, Fig. 3(a):
+    "normalized approximation error of the kernel matrix ‖K − K̂‖_F/‖K‖_F") for K̂ = FFᵀ.
+    One pass over row blocks of K, each block's residual K_b − F_b Fᵀ summed directly in
+    float64 (no cancellation between ‖K‖² and tr(FᵀKF)); a block takes a sixth of the
+    budget in the kernel's dtype, with its float64 copy and F_b Fᵀ at most 5/6 in all.
+    O(n²(d + r)) time.
+    0 when FFᵀ = K exactly (also for K = 0).
+    """
+    F = np.asarray(F, dtype=np.float64)
+    k2 = e2 = 0.0
+    for sl, block in kernel.row_blocks(X, X, budget // 6):
+        E = np.array(block, dtype=np.float64)
+        k2 += float(np.einsum("ij,ij->", E, E))
+        E -= F[sl] @ F.T
+        e2 += float(np.einsum("ij,ij->", E, E))
+    return 0.0 if e2 == 0 else math.sqrt(e2 / k2) if k2 > 0 else math.inf
 
 
 class KernelBlock:

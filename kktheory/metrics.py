@@ -4,7 +4,9 @@
   normalisation, I(U,V)/sqrt(H(U)H(V)) (Strehl & Ghosh 2002);
 - ARI (Hubert & Arabie 1985);
 - accuracy under the best one-to-one matching of clusters to classes (Hungarian
-  algorithm on the contingency table; Yin et al.'s "accuracy", He & Zhang 2018).
+  algorithm on the contingency table; Yin et al.'s "accuracy", He & Zhang 2018);
+- the classes themselves (:func:`class_rates`): the share of the largest class, which is
+  the accuracy of putting every point in one cluster, and the number of classes.
 """
 
 from __future__ import annotations
@@ -32,3 +34,10 @@ def partition_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]
         "ari": float(adjusted_rand_score(y_true, y_pred)),
         "accuracy": matched_accuracy(y_true, y_pred),
     }
+
+
+def class_rates(y_true: np.ndarray) -> dict[str, float]:
+    """``majority``, the share of the largest class (the accuracy of a single cluster), and
+    ``classes``, the number of distinct classes."""
+    _, counts = np.unique(y_true, return_counts=True)
+    return {"majority": float(counts.max() / counts.sum()), "classes": len(counts)}

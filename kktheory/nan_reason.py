@@ -15,11 +15,13 @@ of a row by the first rule that applies, and returns the reasons as one string,
    k_i ↦ R·k_i sketches only, projection ratios and the γ check for projection
    embeddings only, dense-path-only checks for low-rank features, Lemma 1/3's required m
    for landmark sketches only);
-3. degenerate inputs where a quantity is 0/0: rank K ≤ s (trace ratio and Wang's
+3. the kernel approximation error ``approx_fro_rel`` of rank-restricted sketches above
+   ``risk_exact_limit`` (or with backend=dask), where its O(n²) pass over K is not made;
+4. degenerate inputs where a quantity is 0/0: rank K ≤ s (trace ratio and Wang's
    Thm 2), a reference objective of 0 (Wang's ratio), no pair of points at positive
    distance (distance ratios and what depends on them: duplicated points, a constant
    kernel);
-4. anything else: ``unexplained`` — a defect to report, never expected (the robustness
+5. anything else: ``unexplained`` — a defect to report, never expected (the robustness
    tests assert it does not occur).
 
 A whole check that is empty for one reason is named as ``bounds.<check>`` instead of its
@@ -114,6 +116,12 @@ def _not_applicable(kind: str | None, landmarks: bool) -> Rule:
     return rule
 
 
+def _approximation(col: str, row: Mapping[str, Any]) -> str | None:
+    if col == "approx_fro_rel":
+        return "kernel approximation error: its pass over the n × n kernel is made only where n ≤ risk_exact_limit"
+    return None
+
+
 def _degenerate(col: str, row: Mapping[str, Any]) -> str | None:
     if col in ("trace_ratio", "trace_ratio_err") or col.startswith("wang_") and _missing(row, "trace_ratio"):
         return "rank K ≤ s: ‖K − K_s‖_* = 0, the trace ratio is 0/0"
@@ -132,7 +140,7 @@ def nan_reason(cols: Mapping[str, Any], kind: str | None, landmarks: bool, kerne
     ``kind`` is the sketch kind of :func:`kktheory.bounds.engine.feature_kind`,
     ``landmarks`` whether the sketch sampled landmarks, ``kernel`` the kernel's name.
     """
-    rules: list[Rule] = [_no_bandwidth(kernel), _reference, _not_applicable(kind, landmarks), _degenerate]
+    rules: list[Rule] = [_no_bandwidth(kernel), _reference, _not_applicable(kind, landmarks), _approximation, _degenerate]
     groups: dict[str, list[str]] = {}
     for col, value in cols.items():
         if not is_empty(value):

@@ -29,19 +29,32 @@ what was committed.
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
 1 when drawing or judging an entry raised an exception.
+
+A redraw reads, it does not compose or compute: the jobs of a sweep with their run ids and
+configs (its *plan*, :func:`plan_sweep`) are kept in ``<results-dir>/cache/plans`` and
+composed again only when a YAML file of experiments/ or configs/, the kktheory source, the
+Hydra version, the overrides or the results folder changed; the rows of the sweep are read
+from one file there while none of the run files changed (:func:`read_rows`). Drawing reads
+rows and, for the runs an entry names (``Entry.figure_runs``), their arrays; at paper
+scale those runs' ``.npz`` files are kept beside the committed rows
+(``rows/arrays/<entry>/``) and copied into the store with the rows.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import gzip
+import hashlib
+import json
 import os
+import pickle
 import shutil
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -58,9 +71,13 @@ from kktheory.report.common import (
 
 ROOT = CONFIG_DIR.parent
 EXPERIMENTS_DIR = ROOT / "experiments"
+PACKAGE_DIR = Path(__file__).parent
 SCALES = ("small", "paper")
-#: the rows behind the committed paper-scale figures, one Parquet file per entry (no arrays)
+#: the rows behind the committed paper-scale figures, one Parquet file per entry (no arrays
+#: but those of the runs an entry's figure reads, under arrays/<entry>/)
 COMMITTED_ROWS = ROOT / "paper_figs" / "rows"
+#: the layout of a plan file (a new layout recomposes)
+PLAN_FORMAT = 1
 
 
 def committed_rows_path(name: str, folder: Path | None = None) -> Path:
@@ -68,16 +85,28 @@ def committed_rows_path(name: str, folder: Path | None = None) -> Path:
     return (COMMITTED_ROWS if folder is None else folder) / f"{name}.parquet"
 
 
+def committed_arrays_dir(name: str, folder: Path | None = None) -> Path:
+    """The folder of the ``.npz`` files kept with an entry's rows in ``folder`` (default: the
+    committed ones): the runs whose arrays its figure reads."""
+    return (COMMITTED_ROWS if folder is None else folder) / "arrays" / name
+
+
 def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> int:
-    """Copy an entry's committed rows into the store (rows already there are kept)."""
+    """Copy an entry's committed rows, and the arrays kept with them, into the store (rows
+    and arrays already there are kept)."""
     from kktheory.store import Store
 
     path = committed_rows_path(name)
     if not path.exists():
         return 0
-    written = Store(results_dir).import_rows(pd.read_parquet(path))
+    store = Store(results_dir)
+    written = store.import_rows(pd.read_parquet(path))
     if written:
         log(f"{name}: {written} committed row(s) from {path} added to the store")
+    folder = committed_arrays_dir(name)
+    arrays = sum(store.import_arrays(f.stem, f) for f in sorted(folder.glob("*.npz")) if store.has(f.stem))
+    if arrays:
+        log(f"{name}: the arrays of {arrays} committed run(s) from {folder} added to the store")
     import_committed_timing(name, results_dir, log)
     return written
 
@@ -118,6 +147,25 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
     return path
 
 
+def export_arrays(name: str, run_ids: Sequence[str], results_dir: Path, out_dir: Path) -> None:
+    """Keep the ``.npz`` files of the runs ``run_ids`` (those the store has) in
+    ``<out>/rows/arrays/<name>/``, and only them."""
+    from kktheory.store import Store
+
+    store = Store(results_dir)
+    folder = committed_arrays_dir(name, out_dir / "rows")
+    keep = set(run_ids)
+    for f in folder.glob("*.npz") if folder.exists() else []:
+        if f.stem not in keep:
+            f.unlink()
+    for rid in keep:
+        if store.has_arrays(rid):
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = folder / f".{rid}.npz.{os.getpid()}.tmp"
+            shutil.copyfile(store.arrays_path(rid), tmp)
+            os.replace(tmp, folder / f"{rid}.npz")
+
+
 def log(message: str) -> None:
     """Print a progress line at once (also when stdout is a file)."""
     print(message, flush=True)
@@ -146,20 +194,29 @@ def sweep_params(cfg_name: str, fixed: Sequence[str] = (),
     return OmegaConf.to_container(cfg.hydra.sweeper.params) or {}
 
 
+def fixed_overrides(overrides: Sequence[str]) -> list[str]:
+    """The overrides that set one value (not a sweep such as ``seed=0,1``)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    return [o.input_line for o in OverridesParser.create().parse_overrides(list(overrides))
+            if not o.is_sweep_override()]
+
+
 def expand_jobs(cfg_name: str, overrides: Sequence[str] = (),
-                experiments_dir: Path = EXPERIMENTS_DIR) -> list[list[str]]:
+                experiments_dir: Path = EXPERIMENTS_DIR, params: Mapping[str, Any] | None = None) -> list[list[str]]:
     """The job overrides of ``run.py --config-dir experiments --config-name cfg_name -m``.
 
-    The experiment's ``hydra.sweeper.params`` come first and the command-line overrides
-    after them (a key given on both keeps the command line's value), exactly as Hydra's
-    BasicSweeper combines them.
+    The experiment's ``hydra.sweeper.params`` (``params`` when the caller has them, from
+    :func:`sweep_params` with the :func:`fixed_overrides`) come first and the command-line
+    overrides after them (a key given on both keeps the command line's value), exactly as
+    Hydra's BasicSweeper combines them.
     """
     from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parser = OverridesParser.create()
-    fixed = [o.input_line for o in parser.parse_overrides(list(overrides)) if not o.is_sweep_override()]
-    params = sweep_params(cfg_name, fixed, experiments_dir)
+    if params is None:
+        params = sweep_params(cfg_name, fixed_overrides(overrides), experiments_dir)
     arguments = [f"{k}={v}" for k, v in params.items()] + list(overrides)
     parsed = parser.parse_overrides(arguments)
     (batch,) = BasicSweeper.split_arguments(parsed, None)
@@ -226,24 +283,160 @@ class NotInStore(UserError):
     """A job whose rows are missing and were not computed (``--no-run``)."""
 
 
-def failure_row(cfg: DictConfig, job: Sequence[str], exc: BaseException) -> dict[str, Any]:
-    """A pseudo-row for a job that could not run: its config, the error kind and message."""
+def error_of(exc: BaseException) -> tuple[str, str]:
+    """(error kind, message) of a job that cannot run: the class of a user error, ``bug:``
+    and the class for anything else; the message's first line."""
+    kind = type(exc).__name__ if isinstance(exc, UserError) else f"bug:{type(exc).__name__}"
+    return kind, str(exc).splitlines()[0] if str(exc) else kind
+
+
+# -- the plan of a sweep, cached -------------------------------------------------------------
+@dataclass
+class PlannedJob:
+    """One job of a sweep as reading its rows needs it (no Hydra config object)."""
+
+    overrides: list[str]
+    ids: list[str]  # the run ids of its rows ([] when the config is refused)
+    config: str  # the composed config, YAML (the rows' job_config)
+    setup: dict[str, Any]  # the resolved config, flattened (failure rows, describe_setup)
+    error: tuple[str, str] | None = None  # (kind, message) when the config is refused
+
+
+@dataclass
+class Plan:
+    """The jobs of a sweep and the keys of its sweep axes (``hydra.sweeper.params``);
+    ``composed`` holds the job configs when this process composed them."""
+
+    jobs: list[PlannedJob]
+    axes: list[str]
+    cache: Path | None = None  # <results_dir>/cache/plans/<config>-<overrides hash> (no suffix)
+    composed: list[DictConfig] | None = None
+
+    @property
+    def rows_cache(self) -> Path | None:
+        return None if self.cache is None else self.cache.with_name(self.cache.name + ".rows.pkl")
+
+
+def plan_key(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
+             experiments_dir: Path = EXPERIMENTS_DIR) -> str:
+    """SHA-256 of everything a sweep's plan depends on: the config name, the overrides, the
+    results folder (written into every config), the default memory budget (validation
+    refuses what exceeds it), the versions of hydra-core and omegaconf, and the content of
+    every YAML file of ``experiments_dir`` and configs/ and of every module of the kktheory
+    package but the report (schemas, defaults, validation and the row identity)."""
+    from importlib.metadata import version
+
+    from kktheory.memory import default_budget_bytes
+
+    h = hashlib.sha256(json.dumps([
+        PLAN_FORMAT, cfg_name, list(overrides), str(results_dir), str(experiments_dir), default_budget_bytes(),
+        version("hydra-core"), version("omegaconf"),
+    ]).encode())
+    for root, pattern in ((experiments_dir, "*.yaml"), (CONFIG_DIR, "*.yaml"), (PACKAGE_DIR, "*.py")):
+        for f in sorted(root.rglob(pattern)):
+            rel = f.relative_to(root)
+            if root == PACKAGE_DIR and rel.parts[0] == "report":
+                continue
+            h.update(f"{root.name}/{rel.as_posix()}\0".encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def plan_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
+               experiments_dir: Path = EXPERIMENTS_DIR) -> Plan:
+    """The jobs of a sweep with their run ids and configs.
+
+    Read from ``<results_dir>/cache/plans/<cfg_name>-<hash of the overrides>.json.gz`` when
+    that file's :func:`plan_key` is the current one; otherwise the jobs are expanded
+    (:func:`expand_jobs`) and composed (:func:`compose_jobs`) with Hydra, their run ids
+    computed (:func:`run_ids`), and the file rewritten. A changed YAML file, module, Hydra
+    version, override or results folder thus recomposes once; the ids are those composing
+    gives, because the file holds what composing gave under the same key.
+    """
+    key = plan_key(cfg_name, results_dir, overrides, experiments_dir)
+    digest = hashlib.sha256(json.dumps(list(overrides)).encode()).hexdigest()[:12]
+    cache = results_dir / "cache" / "plans" / f"{cfg_name}-{digest}"
+    path = cache.with_name(cache.name + ".json.gz")
+    try:
+        stored = json.loads(gzip.decompress(path.read_bytes()))
+        if stored["key"] == key:
+            jobs = [PlannedJob(**{**j, "error": tuple(j["error"]) if j["error"] else None}) for j in stored["jobs"]]
+            return Plan(jobs, stored["axes"], cache)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no plan, or an unreadable one: compose
+    params = sweep_params(cfg_name, fixed_overrides(overrides), experiments_dir)
+    jobs = expand_jobs(cfg_name, overrides, experiments_dir, params)
+    cfgs = compose_jobs(cfg_name, jobs, results_dir, experiments_dir)
+    plan = Plan([_plan_job(job, cfg) for job, cfg in zip(jobs, cfgs)], list(params), cache, cfgs)
+    blob = gzip.compress(json.dumps({"key": key, "axes": plan.axes, "jobs": [asdict(j) for j in plan.jobs]}).encode())
+    _write_atomic(path, blob)
+    return plan
+
+
+def _plan_job(job: Sequence[str], cfg: DictConfig) -> PlannedJob:
     from kktheory.experiment import flatten
 
-    row = flatten(OmegaConf.to_container(cfg, resolve=True))
-    kind = type(exc).__name__ if isinstance(exc, UserError) else f"bug:{type(exc).__name__}"
-    row.update({CONFIG_COL: OmegaConf.to_yaml(cfg), ERROR_KIND: kind, ERROR: str(exc).splitlines()[0] if str(exc) else kind,
-                "job": " ".join(job)})
-    return row
+    setup = flatten(OmegaConf.to_container(cfg, resolve=True))
+    try:
+        ids, error = run_ids(cfg), None
+    except UserError as exc:
+        ids, error = [], error_of(exc)
+    return PlannedJob(list(job), ids, OmegaConf.to_yaml(cfg), setup, error)
 
 
-def read_rows(results_dir: Path, ids: Sequence[str]) -> pd.DataFrame:
-    """The stored rows with these ids (those present), as one DataFrame."""
+def _write_atomic(path: Path, blob: bytes) -> None:
+    """Write a cache file atomically; a folder that cannot be written leaves no cache."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(blob)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def failure_row(job: PlannedJob, kind: str, message: str) -> dict[str, Any]:
+    """A pseudo-row for a job that could not run: its config, the error kind and message."""
+    return {**job.setup, CONFIG_COL: job.config, ERROR_KIND: kind, ERROR: message, "job": " ".join(job.overrides)}
+
+
+def read_rows(results_dir: Path, ids: Sequence[str], cache: Path | None = None) -> pd.DataFrame:
+    """The stored rows with these ids (those present), as one DataFrame.
+
+    With ``cache`` (a file) the frame is kept there with the size, modification time and
+    inode of every row file read, and read back from it while they are all the same: one
+    file instead of one per run (a sweep of 2000 runs reads 2000 Parquet files otherwise).
+    """
     from kktheory.store import Store
 
     store = Store(results_dir)
-    frames = [store.row(i) for i in dict.fromkeys(ids) if store.has(i)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    stamp = []
+    for rid in dict.fromkeys(ids):
+        try:
+            st = store.row_path(rid).stat()
+        except FileNotFoundError:
+            continue
+        stamp.append((rid, st.st_size, st.st_mtime_ns, st.st_ino))
+    if cache is not None:
+        try:
+            kept = pickle.loads(cache.read_bytes())
+            if kept["stamp"] == stamp:
+                return kept["rows"]
+        except Exception:  # noqa: BLE001  (no cache, or one another pandas wrote: read the files)
+            pass
+    frames = [store.row(rid) for rid, *_ in stamp]  # old column names read under the new ones
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if cache is not None:
+        _write_atomic(cache, pickle.dumps({"stamp": stamp, "rows": rows}))
+    return rows
+
+
+def stored_arrays(results_dir: Path, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """{run id: its arrays} of the runs whose arrays the store holds."""
+    from kktheory.store import Store
+
+    store = Store(results_dir)
+    return {rid: store.arrays(rid) for rid in run_ids if store.has_arrays(rid)}
 
 
 @dataclass
@@ -256,65 +449,73 @@ class SweepResult:
     reused: int = 0
     written: int = 0
     failed: int = 0
-    configs: list[DictConfig] = field(default_factory=list)
+    setups: list[dict[str, Any]] = field(default_factory=list)  # each job's flattened config
 
 
 def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
               execute: bool = True, log=log,
               experiments_dir: Path = EXPERIMENTS_DIR,
-              after_job: Callable[[pd.DataFrame], Any] | None = None) -> SweepResult:
+              after_job: Callable[[pd.DataFrame], Any] | None = None,
+              plan: Plan | None = None) -> SweepResult:
     """Run the jobs of a sweep whose rows are missing; return every row of the sweep.
-    ``after_job(rows so far)`` is called after every job that ran (to save progress)."""
+
+    The jobs and their run ids come from the sweep's ``plan`` (:func:`plan_sweep`); only
+    the jobs that run are composed (when the plan was read from its file). ``after_job(rows
+    so far)`` is called after every job that ran (to save progress)."""
     from kktheory.experiment import run
     from kktheory.store import Store
 
     store = Store(results_dir)
-    jobs = expand_jobs(cfg_name, overrides, experiments_dir)
-    cfgs = compose_jobs(cfg_name, jobs, results_dir, experiments_dir)
-    res = SweepResult(rows=pd.DataFrame(), jobs=len(jobs), configs=cfgs)
+    plan = plan_sweep(cfg_name, results_dir, overrides, experiments_dir) if plan is None else plan
+    res = SweepResult(rows=pd.DataFrame(), jobs=len(plan.jobs), setups=[j.setup for j in plan.jobs])
     ids: list[str] = []
     seen: set[str] = set()
     config_of: dict[str, str] = {}
     failures: list[dict[str, Any]] = []
-    for i, (job, cfg) in enumerate(zip(jobs, cfgs), 1):
-        label = f"[{cfg_name} {i}/{len(jobs)}] {' '.join(job)}"
-        try:
-            job_ids = run_ids(cfg)
-        except UserError as exc:
-            failures.append(failure_row(cfg, job, exc))
-            log(f"{label}: cannot run: {exc}")
+    todo: list[int] = []
+    label = [f"[{cfg_name} {i}/{len(plan.jobs)}] {' '.join(j.overrides)}" for i, j in enumerate(plan.jobs, 1)]
+    for i, job in enumerate(plan.jobs):
+        if job.error is not None:
+            failures.append(failure_row(job, *job.error))
+            log(f"{label[i]}: cannot run: {job.error[1]}")
             continue
-        if set(job_ids) <= seen:  # the same runs as an earlier job of this sweep
+        if set(job.ids) <= seen:  # the same runs as an earlier job of this sweep
             res.reused += 1
             continue
-        seen.update(job_ids)
-        ids.extend(job_ids)
-        config_of.update(dict.fromkeys(job_ids, OmegaConf.to_yaml(cfg)))
-        if all(store.has(j) for j in job_ids):
+        seen.update(job.ids)
+        ids.extend(job.ids)
+        config_of.update(dict.fromkeys(job.ids, job.config))
+        if all(store.has(j) for j in job.ids):
             res.reused += 1
-            continue
-        if not execute:
-            failures.append(failure_row(cfg, job, NotInStore("not in the store (--no-run)")))
-            log(f"{label}: missing (not run: --no-run)")
-            continue
+        elif not execute:
+            failures.append(failure_row(job, *error_of(NotInStore("not in the store (--no-run)"))))
+            log(f"{label[i]}: missing (not run: --no-run)")
+        else:
+            todo.append(i)
+    if todo and plan.composed is None:  # read from its file: compose the jobs to run
+        cfgs = dict(zip(todo, compose_jobs(cfg_name, [plan.jobs[i].overrides for i in todo], results_dir,
+                                           experiments_dir)))
+    else:
+        cfgs = {i: plan.composed[i] for i in todo} if todo else {}
+    for i in todo:
         t0 = time.perf_counter()
         try:
-            outcome = run(cfg)
+            outcome = run(cfgs[i])
         except UserError as exc:
-            failures.append(failure_row(cfg, job, exc))
-            log(f"{label}: cannot run: {exc}")
+            failures.append(failure_row(plan.jobs[i], *error_of(exc)))
+            log(f"{label[i]}: cannot run: {exc}")
             continue
         except Exception as exc:  # a bug in a sketch must not stop the other jobs
-            failures.append(failure_row(cfg, job, exc))
-            log(f"{label}: FAILED with {type(exc).__name__}: {exc}")
+            failures.append(failure_row(plan.jobs[i], *error_of(exc)))
+            log(f"{label[i]}: FAILED with {type(exc).__name__}: {exc}")
             traceback.print_exc(limit=3, file=sys.stderr)
             continue
         res.ran += 1
         res.written += len(outcome.rows)
-        log(f"{label}: {len(outcome.rows)} row(s) in {time.perf_counter() - t0:.1f} s")
+        log(f"{label[i]}: {len(outcome.rows)} row(s) in {time.perf_counter() - t0:.1f} s")
         if after_job is not None:
             after_job(read_rows(results_dir, ids))
-    rows = read_rows(results_dir, ids)
+    rows = read_rows(results_dir, ids, plan.rows_cache)
     if not rows.empty:
         rows[CONFIG_COL] = rows["run_id"].map(config_of)
     res.failed = len(failures)
@@ -325,12 +526,10 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
 
 
 # -- describing what ran --------------------------------------------------------------------
-def _values(cfgs: Sequence[DictConfig], key: str) -> list[Any]:
+def _values(setups: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
     vals = []
-    for c in cfgs:
-        v = OmegaConf.select(c, key)
-        v = OmegaConf.to_container(v) if OmegaConf.is_config(v) else v
-        v = str(v) if isinstance(v, list) else v
+    for setup in setups:
+        v = setup.get(key)
         if v not in vals:
             vals.append(v)
     return vals
@@ -340,22 +539,23 @@ def _join(vals: Sequence[Any]) -> str:
     return ", ".join(str(v) for v in vals)
 
 
-def describe_setup(cfgs: Sequence[DictConfig]) -> str:
-    """The sizes of a sweep in one line (data sets, n, n_test, k, seeds, methods, m)."""
-    if not cfgs:
+def describe_setup(setups: Sequence[Mapping[str, Any]]) -> str:
+    """The sizes of a sweep in one line (data sets, n, n_test, k, seeds, methods, m), from
+    its jobs' flattened configs."""
+    if not setups:
         return "no job"
-    seeds = sorted(_values(cfgs, "seed"))
+    seeds = sorted(_values(setups, "seed"))
     parts = [
-        f"data {_join(_values(cfgs, 'dataset.name'))}",
-        f"n = {_join(_values(cfgs, 'n'))}",
-        f"n_test = {_join(_values(cfgs, 'n_test'))}",
-        f"k = {_join(_values(cfgs, 'k'))}",
-        f"kernel {_join(_values(cfgs, 'kernel.name'))}",
-        f"sketches {_join(_values(cfgs, 'sketch.name'))}",
-        f"m = {_join(_values(cfgs, 'm'))}",
-        f"clustering {_join(_values(cfgs, 'clustering.name'))}",
+        f"data {_join(_values(setups, 'dataset.name'))}",
+        f"n = {_join(_values(setups, 'n'))}",
+        f"n_test = {_join(_values(setups, 'n_test'))}",
+        f"k = {_join(_values(setups, 'k'))}",
+        f"kernel {_join(_values(setups, 'kernel.name'))}",
+        f"sketches {_join(_values(setups, 'sketch.name'))}",
+        f"m = {_join(_values(setups, 'm'))}",
+        f"clustering {_join(_values(setups, 'clustering.name'))}",
         f"{len(seeds)} seed(s) ({seeds[0]}–{seeds[-1]})" if len(seeds) > 1 else f"seed {seeds[0]}",
-        f"{len(cfgs)} jobs",
+        f"{len(setups)} jobs",
     ]
     return "; ".join(parts)
 
@@ -419,19 +619,21 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     t0 = time.perf_counter()
     cfg_name = config_name(entry.name, scale)
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config experiments/{cfg_name}.yaml")
+    plan = plan_sweep(cfg_name, results_dir, overrides)
     save = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
         import_committed(entry.name, results_dir, log)
         # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
         # are added to the file; other overrides change the setup, whose rows replace it
-        axes = set(sweep_params(cfg_name))
         keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
-        part = bool(keys) and all(k in axes for k in keys)
+        part = bool(keys) and all(k in plan.axes for k in keys)
 
         def save(rows: pd.DataFrame) -> None:
-            export_rows(entry.name, rows, out_dir, merge=part)
+            path = export_rows(entry.name, rows, out_dir, merge=part)
+            if path is not None and entry.figure_runs is not None:  # the arrays its figure reads
+                export_arrays(entry.name, entry.figure_runs(pd.read_parquet(path)), results_dir, out_dir)
 
-    sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save)
+    sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save, plan=plan)
     if save is not None:
         save(sweep.rows)
     rows = sweep.rows
@@ -442,10 +644,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         reason = "; ".join(dict.fromkeys(bad[ERROR])) if not bad.empty else "no row in the store"
         verdict = not_run(reason)
     else:
-        if entry.augment is not None:
-            rows = entry.augment(rows)
-            if save is not None:  # keep the derived columns with the rows (no recomputation later)
-                save(rows)
+        if entry.figure_runs is not None:
+            rows.attrs["arrays"] = stored_arrays(results_dir, entry.figure_runs(ok))
         files = entry.draw(rows, out_dir)
         verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
@@ -469,7 +669,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     record = IndexRecord(
         name=entry.name, title=entry.title, claim=entry.claim, status=verdict.status,
         observed=verdict.text, rule=entry.rule, scale=scale_note,
-        setup=describe_setup(sweep.configs),
+        setup=describe_setup(sweep.setups),
         config=f"experiments/{cfg_name}.yaml",
         command=command, sweep_command=sweep_command,
         files=[f.name for f in files],

@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import time
 import uuid
 import zlib
@@ -134,6 +135,13 @@ class Store:
         """True when the run's row exists (the run finished)."""
         return self.row_path(rid).exists()
 
+    def arrays_path(self, rid: str) -> Path:
+        return self.runs / f"{rid}.npz"
+
+    def has_arrays(self, rid: str) -> bool:
+        """True when the run's arrays are stored (rows imported in compact form have none)."""
+        return self.arrays_path(rid).exists()
+
     def write(self, rid: str, row: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
         """Atomically write the sidecar, then the row."""
         self.runs.mkdir(parents=True, exist_ok=True)
@@ -142,7 +150,7 @@ class Store:
             with open(path, "wb") as fh:
                 np.savez_compressed(fh, **arrays)
 
-        _atomic(self.runs / f"{rid}.npz", save_npz)
+        _atomic(self.arrays_path(rid), save_npz)
         frame = pd.DataFrame([row])
         _atomic(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
         return self.row_path(rid)
@@ -178,9 +186,18 @@ class Store:
             written += 1
         return written
 
+    def import_arrays(self, rid: str, src: Path) -> bool:
+        """Copy a run's ``.npz`` file ``src`` (kept beside compact rows) into the store when
+        the run has no arrays there (atomic); returns whether it was copied."""
+        if self.has_arrays(rid):
+            return False
+        self.runs.mkdir(parents=True, exist_ok=True)
+        _atomic(self.arrays_path(rid), lambda p: shutil.copyfile(src, p))
+        return True
+
     def arrays(self, rid: str) -> dict[str, np.ndarray]:
         """The arrays of one run by its id."""
-        with np.load(self.runs / f"{rid}.npz") as z:
+        with np.load(self.arrays_path(rid)) as z:
             return {k: z[k] for k in z.files}
 
 

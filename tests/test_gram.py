@@ -67,3 +67,23 @@ def test_gram_columns_and_indexed_products(store: bool) -> None:
     np.testing.assert_allclose(g.times(V), K @ V, atol=1e-12)
     np.testing.assert_allclose(g.diag, np.ones(60))
 
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_approximation_error_equals_dense(dtype: str, one_row_blocks: None) -> None:
+    """‖K − FFᵀ‖_F/‖K‖_F over one-row blocks equals the dense NumPy value; the rank-2
+    eigen-approximation of K gives the tail of its spectrum, an exact factorisation 0."""
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((150, 3))
+    F = rng.standard_normal((150, 4))
+    kernel = Kernel("gaussian", sigma=SIGMA, dtype=dtype)
+    K = dense_gaussian(X, X)
+    tol = 1e-12 if dtype == "float64" else 1e-6
+    want = np.linalg.norm(K - F @ F.T) / np.linalg.norm(K)
+    assert gram.approximation_error(kernel, X, F, 2**30) == pytest.approx(want, rel=tol)
+    lam, V = np.linalg.eigh(K)
+    tail = np.sqrt((lam[:-2] ** 2).sum() / (lam**2).sum())
+    assert gram.approximation_error(kernel, X, V[:, -2:] * np.sqrt(lam[-2:]), 2**30) == pytest.approx(tail, rel=tol)
+    linear = Kernel("linear")
+    assert gram.approximation_error(linear, X, X, 2**30) == pytest.approx(0.0, abs=1e-7)  # K = XXᵀ exactly
+    assert gram.approximation_error(linear, np.zeros((5, 3)), np.zeros((5, 2)), 2**30) == 0.0  # K = 0 = FFᵀ

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from omegaconf import OmegaConf
+
 from kktheory import reproduce
-from kktheory.kernels import Kernel
 from kktheory.report import pourkamali
-from kktheory.report.common import NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.report.common import CONFIG_COL, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.store import load_arrays
 from tests.report_tables import rows
 
@@ -56,8 +57,10 @@ def test_table1_inconclusive_when_too_noisy():
     assert v.checks[0].passed is None and v.checks[0].runs_needed
 
 
-def test_table1_not_run_without_the_recomputed_error():
-    assert pourkamali.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR)).status == NOT_RUN
+def test_table1_not_run_without_the_stored_error():
+    """Rows without approx_fro_rel (computed before the runs stored it) are named, not refitted."""
+    v = pourkamali.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR))
+    assert v.status == NOT_RUN and "approx_fro_rel" in v.text and pourkamali.ERR_WHY in v.text
 
 
 def fig3(nys_err, nys_acc, op=(0.18, 0.55), ex=(0.175, 0.56), full_acc=pourkamali.FULL_KKM_ACCURACY,
@@ -107,71 +110,72 @@ def test_fig3_shows_the_full_kernel_kmeans_accuracy_beside_the_papers():
     assert [n.key for n in pourkamali.FIG3.paper_numbers] == ["exact/accuracy"]
 
 
-def test_frobenius_error_matches_dense_numpy():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(150, 3))
-    F = rng.normal(size=(150, 4))
-    kernel = Kernel("gaussian", sigma=1.5)
-    D = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
-    K = np.exp(-D / (2 * 1.5**2))
-    want = np.linalg.norm(K - F @ F.T) / np.linalg.norm(K)
-    got = pourkamali.frobenius_error(kernel, X, F, budget=2**20)  # several row blocks
-    assert abs(got - want) < 1e-10
-    # the exact rank-r eigen-approximation of K gives the tail of its spectrum
-    lam, V = np.linalg.eigh(K)
-    Fr = V[:, -2:] * np.sqrt(lam[-2:])
-    tail = np.sqrt((lam[:-2] ** 2).sum() / (lam**2).sum())
-    assert abs(pourkamali.frobenius_error(kernel, X, Fr, budget=2**30) - tail) < 1e-9
-
-
 def test_method_labels_carry_nystrom_m():
     df = pd.DataFrame({"sketch.name": ["kpca", "nystrom_rr", "onepass"], "m": [2, 20, 12]})
     assert list(pourkamali.method_of(df)) == ["kpca", "nystrom_rr:20", "onepass"]
     assert pourkamali.label("nystrom_rr:20") == "Nyström, m = 20"
 
 
-def test_augment_rebuilds_each_run_exactly(tmp_path):
-    """The refit sketch has the run's landmarks; KPCA's error is the spectral tail of K."""
-    sweep = reproduce.run_sweep(
-        "pourkamali_table1_fig2_small", tmp_path / "results",
-        ["n=300", "n_test=20", "seed=0", "pourkamali/method=nystrom,exact_eig", "m=[20]"], log=lambda _: None)
-    assert sweep.ran == 2 and sweep.failed == 0
-    rows = sweep.rows
+def tiny_sweep(tmp_path, *overrides):
+    sweep = reproduce.run_sweep("pourkamali_table1_fig2_small", tmp_path / "results",
+                                ["n=300", "n_test=20", "seed=0", *overrides], log=lambda _: None)
+    assert sweep.failed == 0
+    return sweep.rows
+
+
+def test_runs_store_the_error_and_the_planar_features(tmp_path):
+    """The run's approx_fro_rel is ‖K − FFᵀ‖_F/‖K‖_F of its own features, recomputed here by
+    hand: rank-2 Nyström on the stored landmarks, KPCA's spectral tail; the .npz keeps the
+    2-D features and the true classes that Fig. 2 draws."""
+    from kktheory.config import build_spec
+    from kktheory.experiment import load_data
+    from kktheory.kernels import make_kernel
+
+    rows = tiny_sweep(tmp_path, "pourkamali/method=nystrom,exact_eig", "m=[20]")
+    assert len(rows) == 2
     ny = rows[rows["sketch.name"] == "nystrom_rr"].iloc[0]
-    F, X, kernel, _ = pourkamali.embed(ny[pourkamali.CONFIG_COL], int(ny["m"]))
-    assert F.shape == (300, 2)
-    landmarks = load_arrays(ny["run_id"], tmp_path / "results")["landmarks"]
-    assert len(landmarks) == 20
-    # the rebuilt features equal the rank-2 Nyström built by hand on the stored landmarks
-    K = kernel(X, X)
+    spec = build_spec(OmegaConf.create(ny[CONFIG_COL]))
+    data = load_data(spec)
+    X = data.X_train
+    K = make_kernel(spec.kernel, X, "float64")(X, X)
+    arrays = load_arrays(ny["run_id"], tmp_path / "results")
+    landmarks = arrays["landmarks"]
     C, W = K[:, landmarks], K[np.ix_(landmarks, landmarks)]
     lam, U = np.linalg.eigh(W)
     R = C @ U[:, -2:] / np.sqrt(lam[-2:])  # C W_2^+ C^T = R R^T
-    assert np.allclose(F @ F.T, R @ R.T, atol=1e-8)
-    out = pourkamali.augment(rows, keep_features=True)
-    kp = out[out["sketch.name"] == "kpca"].iloc[0]
+    F = arrays["train_features"]
+    assert F.shape == (300, 2) and np.allclose(F @ F.T, R @ R.T, atol=1e-8)
+    assert np.array_equal(arrays["train_classes"], data.y_train)
+    assert abs(ny[pourkamali.ERR] - np.linalg.norm(K - R @ R.T) / np.linalg.norm(K)) < 1e-10
+    kp = rows[rows["sketch.name"] == "kpca"].iloc[0]
     ev = np.linalg.eigvalsh(K)
     assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
-    assert set(out.attrs["features"]) == {"kpca", "nystrom_rr:20"}
-    # rows that carry the error (read back from the committed file) are not refitted
-    known = out.assign(**{pourkamali.CONFIG_COL: "not a config"})
-    again = pourkamali.augment(known)
-    assert np.array_equal(again[pourkamali.ERR].to_numpy(), out[pourkamali.ERR].to_numpy())
-    assert again.attrs["features"] == {}
+    assert set(pourkamali.fig2_runs(rows)) == set(rows["run_id"])
 
 
-def test_augment_refits_onepass_with_the_rows_reading(tmp_path):
-    """The entry states reading=full_core; the refit follows the row's reading: with
-    rank K = 3 ≤ r' = 12 (⟨x, y⟩² on 2-D points) full_core is the exact rank-2
+def test_the_error_follows_the_onepass_reading(tmp_path):
+    """With rank K = 3 ≤ r' = 12 (⟨x, y⟩² on 2-D points) full_core is the exact rank-2
     decomposition, rank_first (asked on the command line) is not."""
-    def augmented(*overrides):
-        sweep = reproduce.run_sweep("pourkamali_table1_fig2_small", tmp_path / "results",
-                                    ["n=300", "n_test=20", "seed=0", *overrides], log=lambda _: None)
-        assert sweep.failed == 0 and len(sweep.rows) == 1
-        return pourkamali.augment(sweep.rows).iloc[0]
-
-    exact = augmented("pourkamali/method=exact_eig")[pourkamali.ERR]
-    full = augmented("pourkamali/method=onepass_l10")
-    first = augmented("pourkamali/method=onepass_l10", "sketch.reading=rank_first")
+    exact = tiny_sweep(tmp_path, "pourkamali/method=exact_eig").iloc[0][pourkamali.ERR]
+    full = tiny_sweep(tmp_path, "pourkamali/method=onepass_l10").iloc[0]
+    first = tiny_sweep(tmp_path, "pourkamali/method=onepass_l10", "sketch.reading=rank_first").iloc[0]
     assert full["sketch.reading"] == "full_core" and abs(full[pourkamali.ERR] - exact) < 1e-8
     assert first["sketch.reading"] == "rank_first" and first[pourkamali.ERR] > exact + 1e-3
+
+
+def test_table1_without_arrays_names_what_fig2_lacks(tmp_path):
+    """Rows without their runs' arrays (committed compact rows): Table 1 is drawn and judged,
+    Fig. 2 is not drawn and the table says which methods it lacks and why."""
+    df = table1(TABLE1)
+    df["run_id"] = [f"r{i}" for i in range(len(df))]
+    files = pourkamali.draw_table1_fig2(df, tmp_path)
+    assert [f.name for f in files] == ["pourkamali_table1.md"]
+    text = (tmp_path / "pourkamali_table1.md").read_text()
+    assert ("Fig. 2 lacks exact decomposition, one-pass (Alg. 1), Nyström, m = 20, Nyström, m = 100" in text
+            and "train_features" in text)
+    first = df[df["seed"] == 0]
+    df.attrs["arrays"] = {rid: {"train_features": np.ones((5, 2)), "train_classes": np.arange(5) % 2}
+                          for rid in first["run_id"] if rid != "r0"}
+    files = pourkamali.draw_table1_fig2(df, tmp_path)
+    assert "pourkamali_fig2.png" in [f.name for f in files]
+    assert "Fig. 2 lacks exact decomposition:" in (tmp_path / "pourkamali_table1.md").read_text()

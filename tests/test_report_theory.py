@@ -112,3 +112,18 @@ def test_not_run_without_rows():
 def test_seeding_ratio_above_the_bound_fails():
     v = theory.judge(table(-0.55, seeding=60.0))
     assert by_name(v)["k-means++ seeding ≤ 8(ln k + 2) = 34.4 × OPT (mean over runs)"].passed is False
+
+
+def test_figure_and_rule_share_each_curves_fit(monkeypatch):
+    """rate_fits fits each (sketch, excess) curve once per process: the figure's fits are the
+    rule's, the same as fit_rate's."""
+    calls = []
+    monkeypatch.setattr(theory, "fit_rate", lambda n, y: calls.append(len(n)) or fit_rate(n, y))
+    theory._fit.cache_clear()
+    rates = table(-0.55)
+    rates = rates[rates["m_rule"] == "sqrt_n"]
+    first = theory.rate_fits(rates)
+    assert theory.rate_fits(rates) == first and len(calls) == len(first) == 4
+    sub = rates[rates["sketch.name"] == "nystrom"]
+    assert first[("nystrom", "excess_pop_risk")] == fit_rate(sub["n"].to_numpy(), sub["excess_pop_risk"].to_numpy())
+    theory._fit.cache_clear()

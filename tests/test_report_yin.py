@@ -12,7 +12,7 @@ import pytest
 
 from kktheory.report import yin
 from kktheory.report.common import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, CONFIG_COL, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN,
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN,
     REPRODUCED, PaperNumber, paper_table,
 )
 from tests.report_tables import failure
@@ -237,34 +237,38 @@ def test_table2_cutoff_memory_and_missing_data_in_the_table(tmp_path):
     md, tex = yin.draw_table2(df, tmp_path)
     text = md.read_text()
     dna_line = next(line for line in text.splitlines() if line.startswith("| dna"))
-    assert dna_line.count("—") == 4 + 2  # exact and Gaussian: time and accuracy; no label rates without configs
+    assert dna_line.count("—") == 4 + 1  # exact and Gaussian: time and accuracy; rows without test_majority
+    assert "| 0.333 |" in dna_line  # 1/k from the rows' k (k = 3)
     assert "covtype: data error: covtype: expected" in text
     assert r"\begin{tabular}" in tex.read_text() and "—" in tex.read_text()
 
 
 def test_majority_and_chance_rates_come_from_each_draws_test_labels(tmp_path):
-    """label_rates reloads every data draw behind the rows from its job config; the rate is
-    recomputed here from the test labels of a draw made directly."""
-    from omegaconf import OmegaConf
-
+    """Each run stores the share of the largest class of its test labels and their number;
+    label_rates reads them once per data draw (nothing is reloaded). The rate is recomputed
+    here from the test labels of a draw made directly."""
     from kktheory.config import build_spec
-    from kktheory.experiment import load_data
+    from kktheory.experiment import load_data, run
+    from kktheory.store import load
     from tests.hydra_cfg import make_cfg
 
-    rows = []
     expected = []
     for seed in (0, 1):  # data_seed follows seed: two draws
-        cfg = make_cfg("dataset=digits", "n=300", "n_test=200", "k=10", f"seed={seed}", f"results_dir={tmp_path}")
+        for s in ("exact", "yin_nystrom"):  # two methods on one draw: counted once
+            cfg = make_cfg("dataset=digits", "n=300", "n_test=200", "k=10", f"seed={seed}", f"sketch={s}", "m=16",
+                           "reference=none", f"results_dir={tmp_path}")
+            run(cfg)
         y = np.asarray(load_data(build_spec(cfg)).y_test)
         expected.append(np.bincount(y).max() / len(y))
-        for s in ("exact", "ros"):  # two methods on one draw: counted once
-            rows.append({"dataset.name": "digits", "sketch.name": s, "seed": seed, "test_accuracy": 0.5,
-                         "time_embed": 0.1, "time_cluster": 0.1, CONFIG_COL: OmegaConf.to_yaml(cfg)})
-    rates = yin.label_rates(pd.DataFrame(rows))
-    assert len(rates) == 2 and rates["majority"].tolist() == pytest.approx(expected)
-    obs = yin.observe_table2(pd.DataFrame(rows))
+    rows = load(tmp_path)
+    assert len(rows) == 4 and (rows["test_classes"] == 10).all()
+    rates = yin.label_rates(rows)
+    assert len(rates) == 2 and sorted(rates["majority"]) == pytest.approx(sorted(expected))
+    obs = yin.observe_table2(rows)
     assert obs["digits/majority"].value == pytest.approx(np.mean(expected))
     assert obs["digits/chance"].value == pytest.approx(0.1) and obs["digits/classes"].value == 10
+    old = yin.observe_table2(rows.drop(columns=["test_majority", "test_classes"]))  # rows of before: chance only
+    assert "digits/majority" not in old and old["digits/chance"].value == pytest.approx(0.1)
     table = paper_table([PaperNumber("digits accuracy", 0.11, "Table 2", "digits/ros/accuracy",
                                          ("digits/majority", "digits/chance"))], obs)
     assert f"majority {np.mean(expected):.3g}, chance 0.1 |" in table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -185,3 +186,141 @@ def test_compute_time_counts_a_jobs_load_and_reference_once():
     rows = pd.DataFrame({"seed": [0, 0, 1], "time_load": [2.0, 2.0, 3.0], "time_reference": [5.0, 5.0, 0.0],
                          "time_embed": [1.0, 1.0, 1.0], "time_cluster": [0.5, 0.5, 0.5]})
     assert reproduce._compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5
+
+
+#: Pourkamali Table 1 shrunk: 300 points, two seeds, the three methods (Nyström with m = 20 and 100)
+POURKAMALI = ["n=300", "n_test=20", "seed=0,1"]
+
+
+def verdict_lines(out: str, name: str) -> list[str]:
+    """The verdict printed for an entry: its status line and checks (not the files and time)."""
+    lines = out.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith(f"{name}: "))
+    return [ln for ln in lines[start:] if ln.startswith((f"{name}: ", "  ")) and not ln.startswith("  files:")]
+
+
+def test_second_no_run_reads_rows_only(tmp_path, capsys, monkeypatch):
+    """A redraw neither composes Hydra configs nor validates, loads data or fits a sketch, and
+    gives the same verdict, table and Fig. 2 as the run that computed the rows."""
+    import hydra
+
+    from kktheory import config, experiment
+    from kktheory.sketches import Sketch
+
+    assert call(tmp_path, "pourkamali_table1_fig2", *POURKAMALI) == 0
+    first = capsys.readouterr().out
+    assert "row(s) in" in first
+    table = (tmp_path / "figs" / "pourkamali_table1.md").read_text()
+    assert "Fig. 2 lacks" not in table
+
+    def refuse(*_, **__):
+        raise AssertionError("a redraw must only read")
+
+    for owner, name in ((hydra, "compose"), (hydra, "initialize_config_dir"), (reproduce, "compose_jobs"),
+                        (reproduce, "expand_jobs"), (reproduce, "sweep_params"), (config, "build_spec"),
+                        (experiment, "run"), (experiment, "load_data"), (Sketch, "fit_nested")):
+        monkeypatch.setattr(owner, name, refuse)
+    (tmp_path / "figs" / "pourkamali_fig2.png").unlink()
+    assert call(tmp_path, "pourkamali_table1_fig2", *POURKAMALI, "--no-run") == 0
+    second = capsys.readouterr().out
+    assert verdict_lines(second, "pourkamali_table1_fig2") == verdict_lines(first, "pourkamali_table1_fig2")
+    assert len(verdict_lines(first, "pourkamali_table1_fig2")) == 8  # status, observed setup, six checks
+    assert (tmp_path / "figs" / "pourkamali_table1.md").read_text() == table
+    assert (tmp_path / "figs" / "pourkamali_fig2.png").stat().st_size > 10_000
+
+
+def test_a_stored_plan_gives_the_ids_composing_gives(tmp_path):
+    """The plan read back from its file: the jobs, run ids, configs and refusals that
+    expanding and composing every job with Hydra give."""
+    name, overrides = "pourkamali_fig3_small", ["seed=0,1", "m=[5,50]", "centroids=projected"]
+    made = reproduce.plan_sweep(name, tmp_path, overrides)
+    read = reproduce.plan_sweep(name, tmp_path, overrides)
+    assert made.composed is not None and read.composed is None  # the second one was not composed
+    jobs = reproduce.expand_jobs(name, overrides)
+    cfgs = reproduce.compose_jobs(name, jobs, tmp_path)
+    assert [j.overrides for j in read.jobs] == jobs and read.axes == ["pourkamali/method", "seed"]
+    assert [j.config for j in read.jobs] == [OmegaConf.to_yaml(c) for c in cfgs]
+    refused = 0
+    for job, cfg in zip(read.jobs, cfgs):
+        try:
+            assert job.ids == reproduce.run_ids(cfg) and job.error is None
+        except reproduce.UserError as exc:  # one-pass features are not a projection
+            assert job.ids == [] and job.error == reproduce.error_of(exc)
+            refused += 1
+    assert refused == 2 and len({i for j in read.jobs for i in j.ids}) == 2 * 3 * 2  # seeds × methods × m
+
+
+def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, monkeypatch):
+    """Any change of a YAML file of experiments/ or configs/, or of a kktheory module, makes
+    the next plan compose again (and its ids follow the change)."""
+    experiments = tmp_path / "experiments"
+    configs = tmp_path / "configs"
+    package = tmp_path / "package"
+    shutil.copytree(reproduce.EXPERIMENTS_DIR, experiments)
+    shutil.copytree(reproduce.CONFIG_DIR, configs)
+    package.mkdir()
+    (package / "module.py").write_text("X = 1\n")
+    monkeypatch.setattr(reproduce, "CONFIG_DIR", configs)
+    monkeypatch.setattr(reproduce, "PACKAGE_DIR", package)
+    name, overrides = "pourkamali_table1_fig2_small", ["seed=0"]
+
+    def plan():
+        return reproduce.plan_sweep(name, tmp_path / "results", overrides, experiments)
+
+    before = plan()
+    assert before.composed is not None and plan().composed is None
+    with open(experiments / "pourkamali" / "method" / "nystrom.yaml", "a") as f:
+        f.write("# a comment\n")
+    same = plan()
+    assert same.composed is not None and [j.ids for j in same.jobs] == [j.ids for j in before.jobs]
+    assert plan().composed is None
+    main = experiments / "pourkamali_table1_fig2.yaml"
+    main.write_text(main.read_text().replace("n: 4000", "n: 3000"))
+    changed = plan()
+    assert changed.composed is not None and {j.setup["n"] for j in changed.jobs} == {3000}
+    assert all(a.ids != b.ids for a, b in zip(changed.jobs, before.jobs))
+    assert [j.ids for j in changed.jobs] == [reproduce.run_ids(c) for c in changed.composed]
+    with open(configs / "sketch" / "kpca.yaml", "a") as f:
+        f.write("# a comment\n")
+    assert plan().composed is not None and plan().composed is None
+    (package / "module.py").write_text("X = 2\n")
+    assert plan().composed is not None
+
+
+def test_rows_are_read_from_their_cache_until_a_run_file_changes(tmp_path, monkeypatch):
+    from kktheory.store import Store
+
+    store = Store(tmp_path)
+    for i, risk in enumerate((0.1, 0.2)):
+        store.write(f"r{i}", {"run_id": f"r{i}", "train_risk": risk}, {})
+    cache = tmp_path / "rows.pkl"
+    first = reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)
+    assert list(first["train_risk"]) == [0.1, 0.2] and cache.exists()
+    with monkeypatch.context() as m:  # unchanged files: one read of the cache, no Parquet file
+        m.setattr(pd, "read_parquet", lambda *_, **__: pytest.fail("read a run file"))
+        assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.2]
+    store.write("r1", {"run_id": "r1", "train_risk": 0.3}, {})  # a run written again (force=true)
+    assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3]
+    store.write("r2", {"run_id": "r2", "train_risk": 0.4}, {})  # a run finished since
+    assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3, 0.4]
+
+
+def test_paper_scale_keeps_the_arrays_its_figure_reads(tmp_path, monkeypatch, capsys):
+    """Pourkamali's Fig. 2 reads the features of the first seed of each method: --scale paper
+    keeps those runs' .npz beside the committed rows, and a fresh store draws Fig. 2 from them."""
+    out = tmp_path / "figs"
+    job = ["n=300", "n_test=20", "seed=0,1", "pourkamali/method=nystrom,exact_eig", "m=[20]"]
+    assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--results-dir",
+                           str(tmp_path / "r1"), "--out", str(out)]) == 0
+    rows = pd.read_parquet(out / "rows" / "pourkamali_table1_fig2.parquet")
+    first = rows[rows["seed"] == 0]
+    kept = sorted(p.stem for p in (out / "rows" / "arrays" / "pourkamali_table1_fig2").glob("*.npz"))
+    assert len(rows) == 4 and len(first) == 2 and kept == sorted(first["run_id"])
+    monkeypatch.setattr(reproduce, "COMMITTED_ROWS", out / "rows")
+    capsys.readouterr()
+    assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--no-run", "--results-dir",
+                           str(tmp_path / "r2"), "--out", str(tmp_path / "figs2")]) == 0
+    printed = capsys.readouterr().out
+    assert "4 committed row(s)" in printed and "the arrays of 2 committed run(s)" in printed
+    assert (tmp_path / "figs2" / "pourkamali_fig2.png").exists()
+    assert "Fig. 2 lacks" not in (tmp_path / "figs2" / "pourkamali_table1.md").read_text()

@@ -35,8 +35,11 @@ class Entry:
     attributed to it, never to the paper (:func:`~kktheory.report.common.attribute_shortfall`).
     ``paper_numbers`` are the values the paper reports, and ``observe(rows)`` the same
     quantities measured here (by key), shown side by side in INDEX.md.
-    ``augment(rows)``, when given, adds derived columns before drawing and judging
-    (recomputed from each row's job config, column ``job_config``).
+    Drawing and judging only read: every number comes from the rows. ``figure_runs(rows)``,
+    when given, names the runs whose per-run arrays ``draw`` also reads (e.g. the embeddings
+    of a scatter); ``python -m kktheory.reproduce`` loads them from the store into
+    ``rows.attrs["arrays"]`` ({run_id: {name: array}}, the runs whose arrays are stored) and
+    keeps their ``.npz`` files beside the committed rows.
     ``timing``, for an entry with a speed claim, says which methods a timing pass compares
     and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
     times of sweep rows.
@@ -52,7 +55,7 @@ class Entry:
     shortfall: dict[str, str] = field(default_factory=lambda: {"small": CAUSE_SCALE})
     paper_numbers: tuple[PaperNumber, ...] = ()
     observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
-    augment: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    figure_runs: Callable[[pd.DataFrame], list[str]] | None = None
     timing: TimingPlan | None = None
 
 

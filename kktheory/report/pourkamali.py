@@ -14,36 +14,33 @@ full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
 =======================  =========================================================
 
 The paper measures ‖K − K̂‖_F / ‖K‖_F and the clustering accuracy of the n points (the
-whole data set is clustered, so accuracy is ``train_accuracy``). The stored rows do not
-carry the Frobenius error, so :func:`augment` recomputes it: it rebuilds each run's
-sketch from the row's job config and seed — the same data draw, kernel, random streams
-and sketch fields (the one-pass ``reading`` included, which the entries' configs state)
-as the run (kktheory.experiment) — and evaluates
-
-    ‖K − FFᵀ‖_F² = ‖K‖_F² − 2 tr(Fᵀ K F) + ‖FᵀF‖_F²
-
-with K in row blocks (O(n²d + n²r) time, O(n·block) memory). The 2-D features of the
-first seed of each method are kept for the scatter of Fig. 2.
+whole data set is clustered, so accuracy is ``train_accuracy``). Both are columns of the
+rows: every run of a rank-restricted sketch stores ``approx_fro_rel`` (computed by the run
+on its features, :func:`kktheory.gram.approximation_error`), and Fig. 2's scatter reads the
+rank-2 features of the first seed of each method from that run's arrays (``train_features``
+and the true classes ``train_classes``, kept by the run for features of at most two
+columns). The report only reads: rows or arrays without them are named as missing, never
+recomputed.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
-from omegaconf import OmegaConf
 
 from kktheory.report import Entry
 from kktheory.report.common import (
-    CONFIG_COL, Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot,
-    require_columns, save_figure,
+    Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
+    save_figure,
 )
 from kktheory.report.decide import Estimate, at_least, at_most, within
 
-ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, added by augment
+ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, a column of the runs (kktheory.experiment.APPROX_ERROR)
+#: why rows may lack ERR: not computed by the run (rows older than the column, or above risk_exact_limit)
+ERR_WHY = ("written by each run of a rank-restricted sketch with n ≤ risk_exact_limit; rows computed before "
+           "kktheory stored it must be recomputed")
 CLOSE = 0.02  # one-pass vs exact decomposition: error and accuracy within this
 METHOD_LABELS = {
     "kpca": "exact decomposition", "onepass": "one-pass (Alg. 1)", "nystrom_rr": "Nyström",
@@ -76,84 +73,32 @@ def onepass_note(df: pd.DataFrame) -> str:
     return ", ".join(notes)
 
 
-# -- recomputation of K̂ ------------------------------------------------------------------
-def embed(job_config: str, m: int) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-    """(training features F, training points X, kernel, budget) of one run, rebuilt.
-
-    The run with sketch size m of the job config: same data draw, kernel and sketch
-    randomness as :func:`kktheory.experiment.run` (``fit_nested`` with the stream
-    "sketch" of the seed, which gives the same sketch for m alone or inside a list).
-    """
-    from kktheory.config import build_spec
-    from kktheory.experiment import load_data
-    from kktheory.kernels import make_kernel
-    from kktheory.seeding import component_rng
-    from kktheory.sketches import SKETCHES, SketchContext
-
-    cfg = OmegaConf.create(job_config)
-    cfg.m = int(m)
-    spec = build_spec(cfg)
-    data = load_data(spec)
-    kernel = make_kernel(spec.kernel, data.X_train, spec.dtype)
-    ctx = SketchContext(n=spec.n, k=spec.k, gamma=spec.gamma, budget=spec.budget, dtype=spec.dtype)
-    ((_, sketch),) = SKETCHES.get(spec.sketch.name).impl.fit_nested(
-        spec.sketch, ctx, data.X_train, kernel, [spec.ms[0][1]], lambda: component_rng(spec.seed, "sketch"))
-    return np.asarray(sketch.transform(data.X_train), dtype=np.float64), data.X_train, kernel, spec.budget
+def fig2_runs(df: pd.DataFrame) -> list[str]:
+    """The runs whose features Fig. 2 draws: the first seed of each embedding method."""
+    d = ok_rows(df)
+    d = d[d["sketch.name"] != "exact"] if len(d) else d
+    if d.empty:
+        return []
+    d = d.assign(method=method_of(d))
+    return list(d.loc[d.groupby("method")["seed"].idxmin(), "run_id"])
 
 
-def frobenius_error(kernel: Any, X: np.ndarray, F: np.ndarray, budget: int) -> float:
-    """‖K − FFᵀ‖_F / ‖K‖_F with K = κ(X, X) evaluated in row blocks."""
-    from kktheory import memory
-
-    n = len(X)
-    rows = memory.block_rows(n, 8, budget, n)
-    k2 = 0.0
-    cross = 0.0
-    for start in range(0, n, rows):
-        block = np.asarray(kernel(X[start:start + rows], X), dtype=np.float64)
-        k2 += float(np.einsum("ij,ij->", block, block))
-        cross += float(np.einsum("ij,ij->", block @ F, F[start:start + rows]))
-    G = F.T @ F
-    err2 = max(k2 - 2.0 * cross + float(np.einsum("ij,ij->", G, G)), 0.0)
-    return float(np.sqrt(err2 / k2))
-
-
-def augment(df: pd.DataFrame, keep_features: bool = False) -> pd.DataFrame:
-    """Add ``approx_fro_rel`` to every embedding row that lacks it (rows read back from the
-    committed paper-scale file carry it and are not refitted).
-
-    Rows of ``exact`` (full kernel k-means: K̂ = K) get 0. With ``keep_features`` (Fig. 2's
-    scatter) the features of the first seed of each method are refitted and stored in
-    ``df.attrs["features"]`` as {method: (F, labels)}.
-    """
-    d = df.copy()
-    if CONFIG_COL not in d or d.empty:
-        return d
-    if ERR not in d:
-        d[ERR] = np.nan
-    feats: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    ok = ok_rows(d)
-    first_seed = ok.groupby(method_of(ok))["seed"].transform("min") if len(ok) else ok["seed"]
-    for i, row in ok.iterrows():
-        if row["sketch.name"] == "exact":
-            d.loc[i, ERR] = 0.0
-            continue
-        first = keep_features and row["seed"] == first_seed[i]
-        known = np.isfinite(d.loc[i, ERR])
-        if known and not first:  # kept with committed rows: not refitted
-            continue
-        F, X, kernel, budget = embed(row[CONFIG_COL], int(row["m"]))
-        if not known:
-            d.loc[i, ERR] = frobenius_error(kernel, X, F, budget)
-        if first and F.shape[1] >= 2:
-            from kktheory.config import build_spec
-            from kktheory.experiment import load_data
-
-            cfg = OmegaConf.create(row[CONFIG_COL])
-            data = load_data(build_spec(cfg))
-            feats[method_of(ok.loc[[i]]).iloc[0]] = (F[:, :2], np.asarray(data.y_train))
-    d.attrs["features"] = feats
-    return d
+def fig2_features(df: pd.DataFrame) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], list[str]]:
+    """({method: (2-D features, true classes)} of :func:`fig2_runs` read from
+    ``df.attrs["arrays"]`` (features of rank 1 get a zero second coordinate), [methods whose
+    run's arrays lack them])."""
+    d = ok_rows(df)
+    arrays = df.attrs.get("arrays", {})
+    found, missing = {}, []
+    for rid in fig2_runs(d):
+        method = method_of(d[d["run_id"] == rid]).iloc[0]
+        a = arrays.get(rid, {})
+        if "train_features" in a and "train_classes" in a:
+            F = np.asarray(a["train_features"], dtype=np.float64).reshape(len(a["train_classes"]), -1)
+            found[method] = (np.pad(F, ((0, 0), (0, 2 - F.shape[1]))), np.asarray(a["train_classes"]))
+        else:
+            missing.append(method)
+    return found, _order(missing)
 
 
 # -- Table 1 and Fig. 2 --------------------------------------------------------------------
@@ -191,13 +136,16 @@ def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         lines.append(f"| {label(m)} | {fmt(r['error'])} ± {fmt(r['error_sd'], 2)} | "
                      f"{fmt(r['accuracy'])} ± {fmt(r['accuracy_sd'], 2)} | {int(r['count'])} |")
     note = onepass_note(df)
+    feats, missing = fig2_features(df)
+    gap = (f" Fig. 2 lacks {', '.join(label(m) for m in missing)}: the first run's arrays hold no "
+           f"`train_features` (runs computed before kktheory kept planar features, or rows imported without "
+           f"their arrays); recompute those runs to draw them." if missing else "")
     md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points."
-                  + (f" One-pass: {note}." if note else "") + "\n")
-    plt = pyplot()
-    feats = df.attrs.get("features", {})
-    methods = [m for m in _order(feats) if m != "exact"]
+                  + (f" One-pass: {note}." if note else "") + gap + "\n")
+    methods = _order(feats)
     paths = [md]
     if methods:
+        plt = pyplot()
         fig, axes = plt.subplots(1, len(methods), figsize=(3.2 * len(methods), 3.3), squeeze=False)
         for ax, m in zip(axes[0], methods):
             F, y = feats[m]
@@ -246,7 +194,7 @@ def judge_table1_fig2(df: pd.DataFrame) -> Verdict:
     d = ok_rows(df)
     if d.empty:
         return not_run("no row")
-    if (why := require_columns(d, [ERR, "train_accuracy"], "recomputed by augment from the job config")) is not None:
+    if (why := require_columns(d, [ERR, "train_accuracy"], ERR_WHY)) is not None:
         return not_run(why)
     d = d.assign(method=method_of(d))
     if not {"onepass", "kpca"} <= set(d["method"]):
@@ -291,7 +239,7 @@ TABLE1_FIG2 = Entry(
         for name, method, err, acc in TABLE1_PAPER for what, value in (("error", err), ("accuracy", acc))
     ),
     observe=observe_table1,
-    augment=partial(augment, keep_features=True),  # Fig. 2's scatter of the 2-D features
+    figure_runs=fig2_runs,  # Fig. 2's scatter reads their features
     changes={
         "small": "10 runs instead of 100",
         "paper": "100 runs as the paper",
@@ -360,7 +308,7 @@ def judge_fig3(df: pd.DataFrame) -> Verdict:
     d = ok_rows(df)
     if d.empty:
         return not_run("no row")
-    if (why := require_columns(d, [ERR, "train_accuracy"], "recomputed by augment from the job config")) is not None:
+    if (why := require_columns(d, [ERR, "train_accuracy"], ERR_WHY)) is not None:
         return not_run(why)
     d = d.assign(method=method_of(d))
     nys = _order(i for i in set(d["method"]) if i.startswith("nystrom_rr:"))
@@ -403,7 +351,6 @@ FIG3 = Entry(
     paper_numbers=(PaperNumber("full kernel k-means: accuracy", FULL_KKM_ACCURACY, "§4, Fig. 3 text",
                                key="exact/accuracy"),),
     observe=observe_fig3,
-    augment=augment,
     changes={
         "small": "10 runs instead of 100",
         "paper": "100 runs as the paper",

@@ -55,7 +55,7 @@ import pandas as pd
 
 from kktheory.report import Entry
 from kktheory.report.common import (
-    CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, CONFIG_COL, Check, PaperNumber, Verdict, band, color_marker,
+    CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker,
     failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure, sqrt_n_line,
 )
@@ -325,32 +325,22 @@ def _paper_numbers_table2() -> tuple[PaperNumber, ...]:
 
 
 def label_rates(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per data draw behind the rows (reloaded from the rows' job configs, column
-    ``job_config``), from its test labels: ``majority`` — the share of the largest class,
-    the accuracy of putting every point in one cluster —, ``classes`` — the number of
-    distinct labels — and ``chance`` = 1/k. Rows without a job config give no draw."""
-    from omegaconf import OmegaConf
-
-    from kktheory.config import build_spec
-    from kktheory.errors import UserError
-    from kktheory.experiment import load_data
-
+    """One row per data draw behind the rows (data set config, n, n_test, data seed), from the
+    columns each run stores about its test labels: ``majority`` (``test_majority``, the share
+    of the largest class, the accuracy of putting every point in one cluster), ``classes``
+    (``test_classes``) — NaN for rows computed before the runs stored them — and ``chance``
+    = 1/k."""
     d = ok_rows(df)
-    draws: dict[tuple, dict[str, float | str]] = {}
-    for text in (d[CONFIG_COL].dropna().unique() if CONFIG_COL in d else []):
-        cfg = OmegaConf.create(text)
-        key = (OmegaConf.to_yaml(cfg.dataset), cfg.n, cfg.n_test, cfg.seed if cfg.data_seed is None else cfg.data_seed)
-        if key in draws:
-            continue
-        try:
-            spec = build_spec(cfg)
-            y = np.asarray(load_data(spec).y_test)
-        except UserError:
-            continue
-        _, counts = np.unique(y, return_counts=True)
-        draws[key] = {"dataset": str(cfg.dataset.name), "majority": float(counts.max() / counts.sum()),
-                      "classes": len(counts), "chance": 1 / spec.k}
-    return pd.DataFrame(list(draws.values()), columns=["dataset", "majority", "classes", "chance"])
+    out = ["dataset", "majority", "classes", "chance"]
+    if d.empty:
+        return pd.DataFrame(columns=out)
+    draws = d.drop_duplicates([c for c in d if c.startswith("dataset.") or c in ("n", "n_test", "data_seed")])
+    return pd.DataFrame({
+        "dataset": draws["dataset.name"].astype(str),
+        "majority": draws["test_majority"] if "test_majority" in draws else np.nan,
+        "classes": draws["test_classes"] if "test_classes" in draws else np.nan,
+        "chance": 1 / draws["k"],
+    }, columns=out).reset_index(drop=True)
 
 
 def observe_table2(df: pd.DataFrame) -> dict[str, Estimate]:
@@ -366,9 +356,10 @@ def observe_table2(df: pd.DataFrame) -> dict[str, Estimate]:
         if "train_time" in g:
             out[f"{ds}/{meth}/time"] = Estimate.mean_of(g["train_time"])
     for ds, g in label_rates(df).groupby("dataset"):
-        out[f"{ds}/majority"] = Estimate.mean_of(g["majority"])
         out[f"{ds}/chance"] = Estimate.known(float(g["chance"].iloc[0]), 0.0)
-        out[f"{ds}/classes"] = Estimate.known(float(g["classes"].max()), 0.0)
+        if g["majority"].notna().any():  # rows computed before the runs stored their classes have none
+            out[f"{ds}/majority"] = Estimate.mean_of(g["majority"].dropna())
+            out[f"{ds}/classes"] = Estimate.known(float(g["classes"].max()), 0.0)
     return out
 
 
@@ -449,7 +440,7 @@ def table2_text(cells: pd.DataFrame, latex: bool, rates: pd.DataFrame | None = N
         n_here = str(int(ok["n"].iloc[0])) if len(ok) else "—"
         r = rate.get(ds)
         row = [ds.replace("_", r"\_") if latex else ds, inst, n_here, klass,
-               f"{r['majority']:.3f}" if r is not None else "—", f"{r['chance']:.3f}" if r is not None else "—"]
+               *(f"{r[c]:.3f}" if r is not None and np.isfinite(r[c]) else "—" for c in ("majority", "chance"))]
         for m in methods:
             c = sub[sub["method"] == m]
             row += list(_cell_text(c.iloc[0] if len(c) else None, latex))
@@ -460,7 +451,8 @@ def table2_text(cells: pd.DataFrame, latex: bool, rates: pd.DataFrame | None = N
         lines += [r"\bottomrule", r"\end{tabular}"]
     foot = (f"Time: training time in seconds (sketch + clustering), mean over the sweep's runs (drawn, not "
             f"judged: speed is judged on the timing pass); accuracy: test accuracy, mean ± sd. Majority: "
-            f"share of the largest class in the test labels (the accuracy of a single cluster); 1/k: chance. "
+            f"share of the largest class in the test labels (the accuracy of a single cluster; — for rows "
+            f"computed before the runs stored it, test_majority); 1/k: chance. "
             f"k-means on kernel columns: the target of Yin's Prop. 1, not in the paper. — : training time "
             f"above {CUTOFF_S:.0f} s or refused by the memory budget (as the paper's cut-off). n/a: not run "
             f"(reason below).")

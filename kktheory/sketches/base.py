@@ -74,6 +74,10 @@ class Sketch:
     is_embedding: ClassVar[bool] = True
     #: True when ``partition`` runs the configured clusterer (so clustering.warm_start applies)
     runs_clusterer: ClassVar[bool] = True
+    #: True when the training features F are a factorisation K ≈ FFᵀ of a target rank s
+    #: (KPCA, rank-restricted Nyström, the power method, one-pass): the run then reports the
+    #: kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F (``approx_fro_rel``)
+    rank_restricted: ClassVar[bool] = False
 
     def __init__(self, params: Any, ctx: SketchContext) -> None:
         self.params = params

@@ -52,6 +52,8 @@ class KPCA(KernelProjection):
     solver's tolerance.
     """
 
+    rank_restricted = True
+
     def rank(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m)
 

@@ -82,6 +82,8 @@ class NystromRRConfig(SketchConfig):
 class NystromRR(KernelProjection):
     """Rank-restricted Nyström features B with BBᵀ = (C W_ℓ⁺ Cᵀ)_s (Wang Alg. 2)."""
 
+    rank_restricted = True
+
     def ranks(self, c: int) -> tuple[int, int]:
         """(s, ℓ) for sketch size c."""
         s = resolve_rank(self.params.s, "sketch.s", self.ctx.k, c)

@@ -114,6 +114,8 @@ class OnePass(Sketch):
     (Hadamard, N the next power of two ≥ n) or D·C_nᵀ[:, columns]·√(n/r') (DCT).
     """
 
+    rank_restricted = True
+
     def rank(self) -> int:
         return self.params.rank if self.params.rank is not None else self.ctx.k
 

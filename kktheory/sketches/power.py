@@ -59,6 +59,8 @@ class PowerConfig(SketchConfig):
 class PowerMethod(KernelProjection):
     """Rank-s Nyström approximation of K from t power iterations (Wang Alg. 1)."""
 
+    rank_restricted = True
+
     def validate(self, m: int) -> None:
         p = self.params
         s = resolve_rank(p.s, "sketch.s", self.ctx.k, m)
