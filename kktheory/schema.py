@@ -211,6 +211,12 @@ RESULTS: dict[str, tuple[Column, ...]] = {
         Column("m_used", "the sketch dimension actually used for m: m, except exact and kernel_columns (n), "
                "nystrom_liu (⌈√(nk)⌉) and onepass with oversampling set (rank + oversampling)", "int", "never"),
     ),
+    "Kernel approximation": (
+        Column("approx_fro_rel", "‖K − FFᵀ‖_F/‖K‖_F, the relative Frobenius error of the rank-restricted "
+               "sketch's approximation of K (Pourkamali-Anaraki & Becker Table 1), one pass over K in blocks",
+               "fraction", "absent unless the sketch is rank-restricted (kpca, nystrom_rr, power, onepass); "
+               "empty above risk_exact_limit"),
+    ),
     "Risks and scores": (
         Column("train_risk", "W(C, μ_n) = (1/n)Σ_i min_j ‖φ(x_i) − c_j‖², nearest centroid (Calandriello eq. 1), "
                "lifted (Yin eq. 11) or projected (Calandriello eq. 2) centroids", "κ", "never"),
@@ -232,7 +238,11 @@ RESULTS: dict[str, tuple[Column, ...]] = {
           for score, what in (("nmi", "normalised mutual information (arithmetic mean)"),
                               ("nmi_geometric", "normalised mutual information (geometric mean)"),
                               ("ari", "adjusted Rand index"),
-                              ("accuracy", "accuracy under the best one-to-one matching of clusters to classes")))
+                              ("accuracy", "accuracy under the best one-to-one matching of clusters to classes"))),
+        Column("test_majority", "share of the largest class among the test points: the accuracy of a single "
+               "cluster, to read test_accuracy against", "fraction", "never"),
+        Column("test_classes", "number of classes among the test points (1/test_classes: chance accuracy of "
+               "balanced classes)", "int", "never"),
     ),
     "Reference (exact kernel k-means or a large Nyström solution) and excess risks": (
         Column("ref_description", "what the reference is: exact(n_init=…), nystrom(m=…,n_init=…) or none, with "
