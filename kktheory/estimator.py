@@ -298,7 +298,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     # -- fit -------------------------------------------------------------------------------
     def fit(self, X: Any, y: Any = None) -> "SketchedKernelKMeans":
-        """Fit the sketch on X, partition X, and prepare the centroid rule.
+        """Fit the sketch on X and partition X (what predict and score need is computed at their first call).
 
         Parameters
         ----------

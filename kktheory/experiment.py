@@ -54,7 +54,7 @@ from kktheory.config import RunConfig, RunSpec, build_spec, check_centroids, che
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
-from kktheory.kernels import Kernel, KernelConfig, make_kernel, validate_kernel
+from kktheory.kernels import Kernel, KernelConfig, canonical, make_kernel, validate_kernel
 from kktheory.metrics import class_rates, partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.population import Scorer
@@ -113,27 +113,21 @@ def inapplicable(spec: RunSpec) -> dict[str, Any]:
     """Identity keys whose value cannot change the row, each with the value it takes in the
     identity (its schema default), so that setting one makes no new run:
 
-    - kernel fields another kernel uses: ``bandwidth``, ``sigma``, ``beta`` but for the
-      Gaussian kernel, ``sigma`` but for ``bandwidth=fixed``, ``beta`` but for
-      ``bandwidth=wang``, ``degree`` and ``coef0`` but for the polynomial kernel;
+    - the kernel fields the kernel does not use (:func:`kktheory.kernels.canonical`);
     - ``reference_n_init`` without a reference (``reference=none``);
-    - ``risk_points`` and ``risk_pairs`` when every risk is exact (projected centroids, or
-      n ≤ ``risk_exact_limit`` on the NumPy backend).
+    - ``risk_points`` and ``risk_pairs`` when no risk of the row is estimated: n ≤
+      ``risk_exact_limit`` on the NumPy backend, or projected centroids (always exact) and
+      no reference (a reference is scored by the estimator above the limit).
 
     Rows written before this rule held those defaults, so their run ids are unchanged.
     """
-    kernel, default = spec.kernel, KernelConfig(name=spec.kernel.name)
-    unused: list[str] = []
-    if kernel.name != "gaussian":
-        unused += ["bandwidth", "sigma", "beta"]
-    else:
-        unused += [f for f, rule in (("sigma", "fixed"), ("beta", "wang")) if kernel.bandwidth != rule]
-    if kernel.name != "polynomial":
-        unused += ["degree", "coef0"]
-    out = {f"kernel.{f}": getattr(default, f) for f in unused}
+    kernel = canonical(spec.kernel)
+    out: dict[str, Any] = {f"kernel.{f}": getattr(kernel, f) for f in ("bandwidth", "sigma", "beta", "degree", "coef0")
+                           if getattr(kernel, f) != getattr(spec.kernel, f)}
     if spec.reference.kind == "none":
         out["reference_n_init"] = RunConfig.reference_n_init
-    if spec.centroids == "projected" or spec.n <= spec.risk.exact_limit and spec.backend == "numpy":
+    exact = spec.n <= spec.risk.exact_limit and spec.backend == "numpy"
+    if exact or spec.centroids == "projected" and spec.reference.kind == "none":
         out.update(risk_points=RunConfig.risk_points, risk_pairs=RunConfig.risk_pairs)
     return out
 

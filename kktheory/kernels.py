@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from omegaconf import MISSING
@@ -63,6 +63,23 @@ class KernelConfig:
 
 
 KERNELS = ("gaussian", "linear", "polynomial")
+
+
+def canonical(params: KernelConfig) -> KernelConfig:
+    """``params`` with every field its kernel does not use at its default, so that fields
+    that cannot change a result do not tell two configs apart (run identity, reference
+    cache): ``bandwidth``, ``sigma``, ``beta`` but for the Gaussian kernel, ``sigma`` but for
+    ``bandwidth=fixed``, ``beta`` but for ``bandwidth=wang``, ``degree`` and ``coef0`` but
+    for the polynomial kernel."""
+    default = KernelConfig(name=params.name)
+    unused: list[str] = []
+    if params.name != "gaussian":
+        unused += ["bandwidth", "sigma", "beta"]
+    else:
+        unused += [f for f, rule in (("sigma", "fixed"), ("beta", "wang")) if params.bandwidth != rule]
+    if params.name != "polynomial":
+        unused += ["degree", "coef0"]
+    return replace(params, **{f: getattr(default, f) for f in unused})
 
 
 @dataclass(frozen=True)

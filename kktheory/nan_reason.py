@@ -16,7 +16,7 @@ of a row by the first rule that applies, and returns the reasons as one string,
    embeddings only, dense-path-only checks for low-rank features, Lemma 1/3's required m
    for landmark sketches only);
 3. the kernel approximation error ``approx_fro_rel`` of rank-restricted sketches above
-   ``risk_exact_limit`` (or with backend=dask), where its O(n²) pass over K is not made;
+   ``risk_exact_limit``, where its O(n²) pass over K is not made;
 4. degenerate inputs where a quantity is 0/0: rank K ≤ s (trace ratio and Wang's
    Thm 2), a reference objective of 0 (Wang's ratio), no pair of points at positive
    distance (distance ratios and what depends on them: duplicated points, a constant

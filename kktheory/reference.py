@@ -60,7 +60,7 @@ from kktheory.cluster import KMeansPP, ClusteringConfig
 from kktheory.datasets import Dataset
 from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import kernel_kmeans, spectral_lower_bound
-from kktheory.kernels import Kernel
+from kktheory.kernels import Kernel, canonical
 from kktheory.risk import RiskSettings, lifted_risk, lifted_risk_subsampled
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
@@ -162,7 +162,7 @@ def cache_key(spec: "RunSpec", ref: ReferenceSpec) -> dict[str, Any]:
     )
     return {
         "version": __version__, "dataset": asdict(spec.dataset), "n": spec.n,
-        "n_test": spec.n_test, "data_seed": spec.data_seed, "kernel": asdict(spec.kernel),
+        "n_test": spec.n_test, "data_seed": spec.data_seed, "kernel": asdict(canonical(spec.kernel)),
         "dtype": spec.dtype, "k": spec.k, "reference": ref.kind, "m": ref.m,
         "n_init": ref.n_init, "max_iter": REFERENCE_MAX_ITER, "tol": REFERENCE_TOL, "risk": risk,
         "search": REFERENCE_SEARCH if ref.kind == "exact" else None,

@@ -25,7 +25,7 @@ def same(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     (("kernel=linear",), ("kernel.degree=4",)),
     (("reference=none",), ("reference_n_init=3",)),
     ((), ("risk_points=50", "risk_pairs=50")),  # n = 2000 ≤ risk_exact_limit: exact risks
-    (("centroids=projected", "risk_exact_limit=0"), ("risk_points=50",)),  # projected risks are exact
+    (("centroids=projected", "risk_exact_limit=0", "reference=none"), ("risk_points=50",)),  # all exact
 ])
 def test_a_field_that_does_not_apply_makes_no_new_run(base, extra):
     assert same(base, base + extra)
@@ -37,6 +37,8 @@ def test_a_field_that_does_not_apply_makes_no_new_run(base, extra):
     (("kernel=polynomial",), ("kernel.degree=3",)),
     ((), ("reference_n_init=3",)),
     (("risk_exact_limit=100",), ("risk_points=50",)),  # n = 2000 > 100: the estimator's points
+    # projected risks are exact, but the exact reference is scored by the estimator above the limit
+    (("centroids=projected", "risk_exact_limit=0", "reference=exact"), ("risk_points=50",)),
 ])
 def test_a_field_that_applies_makes_a_new_run(base, extra):
     assert not same(base, base + extra)
@@ -45,3 +47,15 @@ def test_a_field_that_applies_makes_a_new_run(base, extra):
 def test_the_default_run_keeps_its_id():
     # the id of the default run before the rule (and before data sets carried their defaults)
     assert run_ids(make_cfg()) == ["d4e17d1d4d0c4f3c"]
+
+
+def test_the_reference_cache_ignores_fields_that_do_not_apply():
+    from kktheory.config import build_spec
+    from kktheory.reference import cache_key
+
+    def key(*extra):
+        spec = build_spec(make_cfg("reference=exact", *extra))
+        return cache_key(spec, spec.reference)
+
+    assert key() == key("kernel.degree=5", "kernel.beta=3")
+    assert key() != key("kernel.sigma=3")

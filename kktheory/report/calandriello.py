@@ -22,9 +22,9 @@ in-subspace part ‖φ̃(x) − c̃_j‖² alone): that part grows with m, while
 decreases as the size of H_m increases".
 
 **The rule** (:func:`plateau_checks`), for the test risk R (and −NMI), per run s (the rows
-of a seed share the training draw; with a nested m-list, as in Fig. 1, also their landmarks;
-so they are paired), with m_lo < m* ≤ m_hi the smallest grid m, the first grid m ≥ √n and
-the largest:
+of a seed share the training draw and their landmarks, the first m of one permutation,
+whether the seed runs the m-list in one job or one job per m; so they are paired), with
+m_lo < m* ≤ m_hi the smallest grid m, the first grid m ≥ √n and the largest:
 
 - D_s = R_s(m_lo) − R_s(m_hi), the decrease over the grid: at_least(mean D, 0);
 - G_s = R_s(m*) − R_s(m_hi), the decrease left beyond √n: at_most(mean (G − f·D), 0),
@@ -118,8 +118,8 @@ def plateau_checks(df: pd.DataFrame, col: str, label: str, lower_is_better: bool
     Per run s: D_s = R_s(m_lo) − R_s(m_hi) and G_s = R_s(m*) − R_s(m_hi) (R = col, sign
     flipped when higher is better); checks at_least(mean D, 0) and
     at_most(mean (G − f·D), 0) with f = :func:`plateau_margin` on the grid — paired over
-    the runs, no escape clause. Rows must be one per (seed, m) (one run per seed over the
-    whole grid); otherwise, or when the grid cannot support the rule, the reason (str).
+    the runs, no escape clause. Rows must be one per (seed, m) (one run of each seed at every
+    grid point); otherwise, or when the grid cannot support the rule, the reason (str).
     """
     table = by_seed(df, col)
     if isinstance(table, str):
@@ -319,8 +319,9 @@ def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:
 
 
 PLATEAU_RULE = (
-    f"projected centroids (the paper's C_(n,m) in H_m, eq. 2; lifted drawn beside), per run (one seed runs "
-    f"the whole m-list, so rows are paired): the decrease D of the test risk from the smallest to the largest m "
+    f"projected centroids (the paper's C_(n,m) in H_m, eq. 2; lifted drawn beside), per run (the rows of a seed "
+    f"share the training draw and nested landmarks, so they are paired): the decrease D of the test risk from "
+    f"the smallest to the largest m "
     f"is ≥ 0 and the decrease G left between the first m ≥ √n and the largest m satisfies G − f·D ≤ 0, both "
     f"as 95% confidence intervals over the runs (inconclusive when the interval straddles the bound); the same "
     f"for the NMI (increase). Margin f: the mean of the shares of D that Thm 1's shape k/√n + k/m and a curve "
