@@ -260,7 +260,8 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
     ax.set_ylabel(r"test risk $W(C_{n,m}^{++}, \mu_{test})$")
     ax = axes[1]
     s = mean_ci(d.drop_duplicates(["seed", "m"]), "m", "train_nmi")  # one partition per (seed, m)
-    band(ax, s["m"].to_numpy(), s, "NMI of the partition (both centroid rules)", "nystrom")
+    both = " (both centroid rules)" if "centroids" in d and d["centroids"].nunique() > 1 else ""
+    band(ax, s["m"].to_numpy(), s, f"NMI of the partition{both}", "nystrom")
     ax.set_ylabel("NMI(clusters, digit classes), training points")
     for ax in axes[:2]:
         sqrt_n_line(ax, n)
@@ -308,7 +309,7 @@ def _draw_spread(ax, rows: pd.DataFrame, rule: str) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel("m / √n (log scale)")
     ax.set_ylabel("run-to-run sd / mean of the test risk")
-    ax.legend(loc="best")
+    ax.legend(loc="best", fontsize=8)
 
 
 def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:

@@ -368,6 +368,11 @@ def grid_ticks(ax: Any, values: Any, axis: str = "x") -> None:
     vals = sorted({int(round(v)) for v in values if np.isfinite(v) and v > 0})
     if len(vals) > 9:  # keep labels apart: every other value
         vals = vals[::2]
+    kept: list[int] = []
+    for v in vals:  # and no two labels closer than a factor 1.35 (e.g. 400 beside 500)
+        if not kept or v >= 1.35 * kept[-1]:
+            kept.append(v)
+    vals = kept
     set_ticks, set_labels, ax_obj = (
         (ax.set_xticks, ax.set_xticklabels, ax.xaxis) if axis == "x" else (ax.set_yticks, ax.set_yticklabels, ax.yaxis)
     )
