@@ -369,10 +369,10 @@ def grid_ticks(ax: Any, values: Any, axis: str = "x") -> None:
     if len(vals) > 9:  # keep labels apart: every other value
         vals = vals[::2]
     kept: list[int] = []
-    for v in vals:  # and no two labels closer than a factor 1.35 (e.g. 400 beside 500)
-        if not kept or v >= 1.35 * kept[-1]:
+    for v in reversed(vals):  # and no two labels closer than a factor 1.35 (e.g. 400 beside 500):
+        if not kept or 1.35 * v <= kept[-1]:  # from the largest down, so a grid's ends keep theirs
             kept.append(v)
-    vals = kept
+    vals = kept[::-1]
     set_ticks, set_labels, ax_obj = (
         (ax.set_xticks, ax.set_xticklabels, ax.xaxis) if axis == "x" else (ax.set_yticks, ax.set_yticklabels, ax.yaxis)
     )

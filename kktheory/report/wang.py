@@ -197,6 +197,8 @@ def _fig3_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     """Per data set: NMI vs c and NMI vs time, KK solid and SC dashed, one colour per β."""
+    from matplotlib.ticker import NullFormatter
+
     plt = pyplot()
     d, failed = _fig3_frame(df)
     datasets = list(dict.fromkeys(d["dataset.name"]))
@@ -227,6 +229,7 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         grid_ticks(axes[r, 0], sub["m"].unique())
         axes[r, 1].set_xlabel("time of the embedding (s, excluding k-means; log scale)")
         axes[r, 1].set_xscale("log")
+        axes[r, 1].xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on short ranges
         for ax in axes[r]:
             ax.set_ylabel("NMI")
     handles, labels = axes[0, 0].get_legend_handles_labels()
