@@ -581,6 +581,21 @@ ROW_TIMES = ("time_embed", "time_cluster", "time_evaluate", "time_bounds", "time
 JOB_TIMES = ("time_load", "time_reference")
 
 
+#: the columns that tell one plotted setting from another (those a sweep's rows carry)
+SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "centroids", "kernel.beta")
+
+
+def runs_per_setting(rows: pd.DataFrame) -> str:
+    """Independent runs (seeds) behind each setting of an entry: "r", or "lo–hi" when the
+    settings differ (e.g. a sweep still running, or a method with fewer runs)."""
+    if rows.empty or "seed" not in rows:
+        return ""
+    keys = [c for c in SETTING if c in rows]
+    counts = rows.groupby(keys, dropna=False)["seed"].nunique() if keys else pd.Series([rows["seed"].nunique()])
+    lo, hi = int(counts.min()), int(counts.max())
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
 def _compute_time(rows: pd.DataFrame) -> float:
     """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
     job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
@@ -681,7 +696,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
         why=verdict.why,
-        runs=int(ok["seed"].nunique()) if "seed" in ok else 0,
+        runs=runs_per_setting(ok),
         compute_s=_compute_time(ok),
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
     )

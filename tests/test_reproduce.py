@@ -324,3 +324,14 @@ def test_paper_scale_keeps_the_arrays_its_figure_reads(tmp_path, monkeypatch, ca
     assert "4 committed row(s)" in printed and "the arrays of 2 committed run(s)" in printed
     assert (tmp_path / "figs2" / "pourkamali_fig2.png").exists()
     assert "Fig. 2 lacks" not in (tmp_path / "figs2" / "pourkamali_table1.md").read_text()
+
+
+def test_runs_per_setting_gives_the_range_over_settings():
+    import pandas as pd
+
+    from kktheory.reproduce import runs_per_setting
+
+    rows = pd.DataFrame({"m": [10] * 5 + [20] * 3, "seed": [0, 1, 2, 3, 4, 0, 1, 2]})
+    assert runs_per_setting(rows) == "3–5"
+    assert runs_per_setting(rows[rows["m"] == 10]) == "5"
+    assert runs_per_setting(rows.iloc[0:0]) == ""

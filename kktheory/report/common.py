@@ -409,7 +409,7 @@ class IndexRecord:
     tables: str = ""  # Markdown tables of the entry, shown inline
     why: str = ""  # causes of the checks not passed
     paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
-    runs: int = 0  # seeds (independent runs) behind the verdict
+    runs: int | str = ""  # seeds (independent runs) per setting: "r" or "lo–hi"
     compute_s: float = 0.0  # run time stored in the rows (their time_total), seconds
 
 
