@@ -33,8 +33,8 @@ when every requested entry produced a verdict (including *not run* with its reas
 A redraw reads, it does not compose or compute: the jobs of a sweep with their run ids and
 configs (its *plan*, :func:`plan_sweep`) are kept in ``<results-dir>/cache/plans`` and
 composed again only when a YAML file of experiments/ or configs/, the kktheory source, the
-Hydra version, the overrides or the results folder changed; the rows of the sweep are read
-from one file there while none of the run files changed (:func:`read_rows`). Drawing reads
+Hydra version, the overrides or the results folder changed; while none of the run files
+changed, the rows of the sweep are read as one file kept there (:func:`read_rows`). Drawing reads
 rows and, for the runs an entry names (``Entry.figure_runs``), their arrays; at paper
 scale those runs' ``.npz`` files are kept beside the committed rows
 (``rows/arrays/<entry>/``) and copied into the store with the rows.
