@@ -35,9 +35,10 @@ configs (its *plan*, :func:`plan_sweep`) are kept in ``<results-dir>/cache/plans
 composed again only when a YAML file of experiments/ or configs/, the kktheory source, the
 Hydra version, the overrides or the results folder changed; while none of the run files
 changed, the rows of the sweep are read as one file kept there (:func:`read_rows`). Drawing reads
-rows and, for the runs an entry names (``Entry.figure_runs``), their arrays; at paper
-scale those runs' ``.npz`` files are kept beside the committed rows
-(``rows/arrays/<entry>/``) and copied into the store with the rows.
+rows and, for an entry whose figure plots more than the rows (``Entry.figure_data``, e.g.
+the points of a scatter), the table of those values built from a few runs' stored arrays;
+at paper scale the table is committed beside the rows (``rows/figures/<entry>.parquet``)
+and read from there for the runs whose arrays the store does not hold.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ ROOT = CONFIG_DIR.parent
 EXPERIMENTS_DIR = ROOT / "experiments"
 PACKAGE_DIR = Path(__file__).parent
 SCALES = ("small", "paper")
-#: the rows behind the committed paper-scale figures, one Parquet file per entry (no arrays
-#: but those of the runs an entry's figure reads, under arrays/<entry>/)
+#: the rows behind the committed paper-scale figures, one Parquet file per entry, and under
+#: figures/ the tables of what a figure plots beyond the rows (no per-run arrays)
 COMMITTED_ROWS = ROOT / "paper_figs" / "rows"
 #: the layout of a plan file (a new layout recomposes)
 PLAN_FORMAT = 1
@@ -85,15 +86,14 @@ def committed_rows_path(name: str, folder: Path | None = None) -> Path:
     return (COMMITTED_ROWS if folder is None else folder) / f"{name}.parquet"
 
 
-def committed_arrays_dir(name: str, folder: Path | None = None) -> Path:
-    """The folder of the ``.npz`` files kept with an entry's rows in ``folder`` (default: the
-    committed ones): the runs whose arrays its figure reads."""
-    return (COMMITTED_ROWS if folder is None else folder) / "arrays" / name
+def committed_figure_path(name: str, folder: Path | None = None) -> Path:
+    """The file of the values an entry's figure plots beyond its rows (``Entry.figure_data``)
+    in ``folder`` (default: the committed ones)."""
+    return (COMMITTED_ROWS if folder is None else folder) / "figures" / f"{name}.parquet"
 
 
 def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> int:
-    """Copy an entry's committed rows, and the arrays kept with them, into the store (rows
-    and arrays already there are kept)."""
+    """Copy an entry's committed rows into the store (rows already there are kept)."""
     from kktheory.store import Store
 
     path = committed_rows_path(name)
@@ -103,10 +103,6 @@ def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = 
     written = store.import_rows(pd.read_parquet(path))
     if written:
         log(f"{name}: {written} committed row(s) from {path} added to the store")
-    folder = committed_arrays_dir(name)
-    arrays = sum(store.import_arrays(f.stem, f) for f in sorted(folder.glob("*.npz")) if store.has(f.stem))
-    if arrays:
-        log(f"{name}: the arrays of {arrays} committed run(s) from {folder} added to the store")
     import_committed_timing(name, results_dir, log)
     return written
 
@@ -147,23 +143,27 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
     return path
 
 
-def export_arrays(name: str, run_ids: Sequence[str], results_dir: Path, out_dir: Path) -> None:
-    """Keep the ``.npz`` files of the runs ``run_ids`` (those the store has) in
-    ``<out>/rows/arrays/<name>/``, and only them."""
-    from kktheory.store import Store
+def figure_table(entry: Entry, rows: pd.DataFrame, results_dir: Path) -> pd.DataFrame:
+    """What ``entry``'s figure plots beyond the rows (``Entry.figure_data``): built from the
+    stored arrays of the runs it names, and for those whose arrays the store lacks, read
+    from the committed table."""
+    runs = entry.figure_data.runs(rows)
+    arrays = stored_arrays(results_dir, runs)
+    parts = [entry.figure_data.table(arrays)]
+    committed = committed_figure_path(entry.name)
+    if committed.exists() and set(runs) - set(arrays):
+        old = pd.read_parquet(committed)
+        parts.append(old[old["run_id"].isin(set(runs) - set(arrays))])
+    return pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
 
-    store = Store(results_dir)
-    folder = committed_arrays_dir(name, out_dir / "rows")
-    keep = set(run_ids)
-    for f in folder.glob("*.npz") if folder.exists() else []:
-        if f.stem not in keep:
-            f.unlink()
-    for rid in keep:
-        if store.has_arrays(rid):
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f".{rid}.npz.{os.getpid()}.tmp"
-            shutil.copyfile(store.arrays_path(rid), tmp)
-            os.replace(tmp, folder / f"{rid}.npz")
+
+def export_figure_table(name: str, table: pd.DataFrame, out_dir: Path) -> None:
+    """Write the figure table of an entry to ``<out>/rows/figures/<name>.parquet`` (atomic)."""
+    path = committed_figure_path(name, out_dir / "rows")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    table.sort_values("run_id", kind="stable").to_parquet(tmp, index=False)
+    os.replace(tmp, path)
 
 
 def log(message: str) -> None:
@@ -645,8 +645,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
 
         def save(rows: pd.DataFrame) -> None:
             path = export_rows(entry.name, rows, out_dir, merge=part)
-            if path is not None and entry.figure_runs is not None:  # the arrays its figure reads
-                export_arrays(entry.name, entry.figure_runs(pd.read_parquet(path)), results_dir, out_dir)
+            if path is not None and entry.figure_data is not None:  # what its figure plots beyond the rows
+                export_figure_table(entry.name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
 
     sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save, plan=plan)
     if save is not None:
@@ -659,8 +659,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         reason = "; ".join(dict.fromkeys(bad[ERROR])) if not bad.empty else "no row in the store"
         verdict = not_run(reason)
     else:
-        if entry.figure_runs is not None:
-            rows.attrs["arrays"] = stored_arrays(results_dir, entry.figure_runs(ok))
+        if entry.figure_data is not None:
+            rows.attrs["figure"] = figure_table(entry, ok, results_dir)
         files = entry.draw(rows, out_dir)
         verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale

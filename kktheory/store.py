@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import platform
-import shutil
 import time
 import uuid
 import zlib
@@ -185,15 +184,6 @@ class Store:
             _atomic(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
             written += 1
         return written
-
-    def import_arrays(self, rid: str, src: Path) -> bool:
-        """Copy a run's ``.npz`` file ``src`` (kept beside compact rows) into the store when
-        the run has no arrays there (atomic); returns whether it was copied."""
-        if self.has_arrays(rid):
-            return False
-        self.runs.mkdir(parents=True, exist_ok=True)
-        _atomic(self.arrays_path(rid), lambda p: shutil.copyfile(src, p))
-        return True
 
     def arrays(self, rid: str) -> dict[str, np.ndarray]:
         """The arrays of one run by its id."""

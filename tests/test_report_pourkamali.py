@@ -164,8 +164,8 @@ def test_the_error_follows_the_onepass_reading(tmp_path):
 
 
 def test_table1_without_arrays_names_what_fig2_lacks(tmp_path):
-    """Rows without their runs' arrays (committed compact rows): Table 1 is drawn and judged,
-    Fig. 2 is not drawn and the table says which methods it lacks and why."""
+    """Rows without Fig. 2's points: Table 1 is drawn and judged, Fig. 2 is not drawn and the
+    table says which methods it lacks and why."""
     df = table1(TABLE1)
     df["run_id"] = [f"r{i}" for i in range(len(df))]
     files = pourkamali.draw_table1_fig2(df, tmp_path)
@@ -174,8 +174,21 @@ def test_table1_without_arrays_names_what_fig2_lacks(tmp_path):
     assert ("Fig. 2 lacks exact decomposition, one-pass (Alg. 1), Nyström, m = 20, Nyström, m = 100" in text
             and "train_features" in text)
     first = df[df["seed"] == 0]
-    df.attrs["arrays"] = {rid: {"train_features": np.ones((5, 2)), "train_classes": np.arange(5) % 2}
-                          for rid in first["run_id"] if rid != "r0"}
+    df.attrs["figure"] = pourkamali.fig2_points(
+        {rid: {"train_features": np.ones((5, 2)), "train_classes": np.arange(5) % 2}
+         for rid in first["run_id"] if rid != "r0"})
     files = pourkamali.draw_table1_fig2(df, tmp_path)
     assert "pourkamali_fig2.png" in [f.name for f in files]
     assert "Fig. 2 lacks exact decomposition:" in (tmp_path / "pourkamali_table1.md").read_text()
+
+
+def test_fig2_points_hold_each_runs_features_and_classes():
+    """One row per training point of each run with planar features; rank-1 features get y2 = 0;
+    runs whose arrays lack the features give no points."""
+    arrays = {"a": {"train_features": np.array([[1.0, 2.0], [3.0, 4.0]]), "train_classes": np.array([0, 1])},
+              "b": {"train_features": np.array([5.0, 6.0, 7.0]), "train_classes": np.array([1, 1, 0])},
+              "c": {"train_classes": np.array([0])}}
+    p = pourkamali.fig2_points(arrays)
+    assert list(p["run_id"]) == ["a", "a", "b", "b", "b"]
+    assert p[["y1", "y2"]].to_numpy().tolist() == [[1, 2], [3, 4], [5, 0], [6, 0], [7, 0]]
+    assert list(p["class"]) == [0, 1, 1, 1, 0] and p["y1"].dtype == np.float32

@@ -6,12 +6,14 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
 from kktheory import reproduce
 from kktheory.report import catalogue
+from kktheory.store import load_arrays
 from tests.conftest import ROOT, run_files
 
 #: yin_fig1 shrunk: 200 points, one seed, three methods, three values of m
@@ -305,23 +307,31 @@ def test_rows_are_read_from_their_cache_until_a_run_file_changes(tmp_path, monke
     assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3, 0.4]
 
 
-def test_paper_scale_keeps_the_arrays_its_figure_reads(tmp_path, monkeypatch, capsys):
-    """Pourkamali's Fig. 2 reads the features of the first seed of each method: --scale paper
-    keeps those runs' .npz beside the committed rows, and a fresh store draws Fig. 2 from them."""
+def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, capsys):
+    """Pourkamali's Fig. 2 plots the features of the first seed of each method: --scale paper
+    commits them as a table of points beside the rows (no .npz), and a fresh store draws the
+    same Fig. 2 from that table."""
     out = tmp_path / "figs"
     job = ["n=300", "n_test=20", "seed=0,1", "pourkamali/method=nystrom,exact_eig", "m=[20]"]
     assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--results-dir",
                            str(tmp_path / "r1"), "--out", str(out)]) == 0
     rows = pd.read_parquet(out / "rows" / "pourkamali_table1_fig2.parquet")
     first = rows[rows["seed"] == 0]
-    kept = sorted(p.stem for p in (out / "rows" / "arrays" / "pourkamali_table1_fig2").glob("*.npz"))
-    assert len(rows) == 4 and len(first) == 2 and kept == sorted(first["run_id"])
+    points = pd.read_parquet(out / "rows" / "figures" / "pourkamali_table1_fig2.parquet")
+    assert len(rows) == 4 and len(first) == 2 and not list(out.rglob("*.npz"))
+    assert sorted(points["run_id"].unique()) == sorted(first["run_id"]) and len(points) == 2 * 300
+    for rid in first["run_id"]:  # the points are the runs' stored features and classes
+        a = load_arrays(rid, tmp_path / "r1")
+        p = points[points["run_id"] == rid]
+        F = a["train_features"].reshape(300, -1)
+        np.testing.assert_allclose(p[["y1", "y2"]].to_numpy()[:, :F.shape[1]], F, rtol=1e-6, atol=1e-6)
+        assert np.array_equal(p["class"].to_numpy(), a["train_classes"])
     monkeypatch.setattr(reproduce, "COMMITTED_ROWS", out / "rows")
     capsys.readouterr()
     assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--no-run", "--results-dir",
                            str(tmp_path / "r2"), "--out", str(tmp_path / "figs2")]) == 0
-    printed = capsys.readouterr().out
-    assert "4 committed row(s)" in printed and "the arrays of 2 committed run(s)" in printed
+    assert "4 committed row(s)" in capsys.readouterr().out
+    assert not list((tmp_path / "r2").rglob("*.npz"))  # drawn from the committed points, not arrays
     assert (tmp_path / "figs2" / "pourkamali_fig2.png").exists()
     assert "Fig. 2 lacks" not in (tmp_path / "figs2" / "pourkamali_table1.md").read_text()
 
@@ -335,3 +345,17 @@ def test_runs_per_setting_gives_the_range_over_settings():
     assert runs_per_setting(rows) == "3–5"
     assert runs_per_setting(rows[rows["m"] == 10]) == "5"
     assert runs_per_setting(rows.iloc[0:0]) == ""
+
+
+def test_committed_rows_are_compact_tables_of_catalogue_entries():
+    """paper_figs holds rows and figure tables (Parquet), no per-run arrays, under 20 MB in all,
+    one file per catalogue entry."""
+    try:
+        tracked = subprocess.run(["git", "ls-files", "paper_figs/rows"], cwd=ROOT, capture_output=True, text=True,
+                                 check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    assert tracked and all(name.endswith(".parquet") for name in tracked), tracked
+    assert sum((ROOT / name).stat().st_size for name in tracked) < 20 * 2**20
+    names = {name.rsplit("/", 1)[1].removesuffix(".parquet") for name in tracked}
+    assert names <= set(catalogue())

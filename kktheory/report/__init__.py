@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
@@ -21,6 +22,20 @@ from kktheory.report.decide import Estimate
 
 if TYPE_CHECKING:
     from kktheory.timing import TimingPlan
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """What a figure plots beyond the rows, as a table with a ``run_id`` column.
+
+    ``runs(rows)`` names the runs whose stored arrays the figure reads, and
+    ``table(arrays)`` builds the plotted values from those arrays
+    ({run_id: {name: array}}, the runs whose arrays the store holds). The table, not the
+    arrays, is what is committed with an entry's rows: the values drawn and nothing else.
+    """
+
+    runs: Callable[[pd.DataFrame], list[str]]
+    table: Callable[[dict[str, dict[str, np.ndarray]]], pd.DataFrame]
 
 
 @dataclass(frozen=True)
@@ -35,11 +50,10 @@ class Entry:
     attributed to it, never to the paper (:func:`~kktheory.report.common.attribute_shortfall`).
     ``paper_numbers`` are the values the paper reports, and ``observe(rows)`` the same
     quantities measured here (by key), shown side by side in INDEX.md.
-    Drawing and judging only read: every number comes from the rows. ``figure_runs(rows)``,
-    when given, names the runs whose per-run arrays ``draw`` also reads (e.g. the embeddings
-    of a scatter); ``python -m kktheory.reproduce`` loads them from the store into
-    ``rows.attrs["arrays"]`` ({run_id: {name: array}}, the runs whose arrays are stored) and
-    keeps their ``.npz`` files beside the committed rows.
+    Drawing and judging only read: every number comes from the rows. ``figure_data``, when
+    given, is what a figure plots beyond the rows (e.g. the points of a scatter), a table
+    built from a few runs' stored arrays (:class:`FigureData`); ``python -m kktheory.reproduce``
+    hands it to ``draw`` as ``rows.attrs["figure"]`` and commits it beside the rows.
     ``timing``, for an entry with a speed claim, says which methods a timing pass compares
     and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
     times of sweep rows.
@@ -55,7 +69,7 @@ class Entry:
     shortfall: dict[str, str] = field(default_factory=lambda: {"small": CAUSE_SCALE})
     paper_numbers: tuple[PaperNumber, ...] = ()
     observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
-    figure_runs: Callable[[pd.DataFrame], list[str]] | None = None
+    figure_data: FigureData | None = None
     timing: TimingPlan | None = None
 
 
@@ -70,4 +84,4 @@ def catalogue() -> dict[str, Entry]:
     return {e.name: e for e in entries}
 
 
-__all__ = ["Entry", "catalogue"]
+__all__ = ["Entry", "FigureData", "catalogue"]

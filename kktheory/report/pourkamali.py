@@ -16,11 +16,11 @@ full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
 The paper measures ‖K − K̂‖_F / ‖K‖_F and the clustering accuracy of the n points (the
 whole data set is clustered, so accuracy is ``train_accuracy``). Both are columns of the
 rows: every run of a rank-restricted sketch stores ``approx_fro_rel`` (computed by the run
-on its features, :func:`kktheory.gram.approximation_error`), and Fig. 2's scatter reads the
-rank-2 features of the first seed of each method from that run's arrays (``train_features``
-and the true classes ``train_classes``, kept by the run for features of at most two
-columns). The report only reads: rows or arrays without them are named as missing, never
-recomputed.
+on its features, :func:`kktheory.gram.approximation_error`). Fig. 2's scatter is a table of
+points (run, y₁, y₂, true class): the rank-2 features of the first seed of each method, read
+from that run's arrays (``train_features`` and ``train_classes``, kept by the run for features
+of at most two columns) and committed with the rows. The report only reads: a method whose
+points are missing is named, never recomputed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.report import Entry
+from kktheory.report import Entry, FigureData
 from kktheory.report.common import (
     Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure,
@@ -83,19 +83,32 @@ def fig2_runs(df: pd.DataFrame) -> list[str]:
     return list(d.loc[d.groupby("method")["seed"].idxmin(), "run_id"])
 
 
+def fig2_points(arrays: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
+    """Fig. 2's points: one row per training point of each run in ``arrays`` that holds
+    ``train_features`` and ``train_classes`` (run_id, y1, y2, class; features of rank 1 get
+    y2 = 0), in float32 as drawn."""
+    parts = []
+    for rid, a in arrays.items():
+        if "train_features" in a and "train_classes" in a:
+            y = np.asarray(a["train_classes"])
+            F = np.asarray(a["train_features"], dtype=np.float32).reshape(len(y), -1)
+            F = np.pad(F, ((0, 0), (0, 2 - F.shape[1])))
+            parts.append(pd.DataFrame({"run_id": rid, "y1": F[:, 0], "y2": F[:, 1], "class": y}))
+    return (pd.concat(parts, ignore_index=True) if parts
+            else pd.DataFrame({"run_id": [], "y1": [], "y2": [], "class": []}))
+
+
 def fig2_features(df: pd.DataFrame) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], list[str]]:
-    """({method: (2-D features, true classes)} of :func:`fig2_runs` read from
-    ``df.attrs["arrays"]`` (features of rank 1 get a zero second coordinate), [methods whose
-    run's arrays lack them])."""
+    """({method: (2-D features, true classes)} of :func:`fig2_runs` read from the points table
+    ``df.attrs["figure"]`` (:func:`fig2_points`), [methods whose run has no points there])."""
     d = ok_rows(df)
-    arrays = df.attrs.get("arrays", {})
+    points = df.attrs.get("figure")
     found, missing = {}, []
     for rid in fig2_runs(d):
         method = method_of(d[d["run_id"] == rid]).iloc[0]
-        a = arrays.get(rid, {})
-        if "train_features" in a and "train_classes" in a:
-            F = np.asarray(a["train_features"], dtype=np.float64).reshape(len(a["train_classes"]), -1)
-            found[method] = (np.pad(F, ((0, 0), (0, 2 - F.shape[1]))), np.asarray(a["train_classes"]))
+        p = points[points["run_id"] == rid] if points is not None else ()
+        if len(p):
+            found[method] = (p[["y1", "y2"]].to_numpy(np.float64), p["class"].to_numpy())
         else:
             missing.append(method)
     return found, _order(missing)
@@ -137,9 +150,9 @@ def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
                      f"{fmt(r['accuracy'])} ± {fmt(r['accuracy_sd'], 2)} | {int(r['count'])} |")
     note = onepass_note(df)
     feats, missing = fig2_features(df)
-    gap = (f" Fig. 2 lacks {', '.join(label(m) for m in missing)}: the first run's arrays hold no "
-           f"`train_features` (runs computed before kktheory kept planar features, or rows imported without "
-           f"their arrays); recompute those runs to draw them." if missing else "")
+    gap = (f" Fig. 2 lacks {', '.join(label(m) for m in missing)}: no points of the first run (its arrays "
+           f"hold no `train_features`, as in runs computed before kktheory kept planar features, and no "
+           f"committed points table has them); recompute those runs to draw them." if missing else "")
     md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points."
                   + (f" One-pass: {note}." if note else "") + gap + "\n")
     methods = _order(feats)
@@ -239,7 +252,7 @@ TABLE1_FIG2 = Entry(
         for name, method, err, acc in TABLE1_PAPER for what, value in (("error", err), ("accuracy", acc))
     ),
     observe=observe_table1,
-    figure_runs=fig2_runs,  # Fig. 2's scatter reads their features
+    figure_data=FigureData(runs=fig2_runs, table=fig2_points),  # Fig. 2's scatter
     changes={
         "small": "10 runs instead of 100",
         "paper": "100 runs as the paper",
