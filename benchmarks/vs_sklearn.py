@@ -1,6 +1,6 @@
 """kktheory Nyström + k-means against scikit-learn's Nystroem + KMeans on MNIST.
 
-    python benchmarks/vs_sklearn.py [--n 60000] [--ms sqrt_n,1000] [--n-init 5] [--seeds 3]
+    python benchmarks/vs_sklearn.py [--n 60000] [--ms sqrt_n,1000] [--n-init 1,5] [--seeds 3]
 
 Both pipelines embed the same n MNIST training images (pixels / 255) with the same
 Gaussian kernel exp(−‖x − y‖²/(2σ²)) (σ = 5, scikit-learn's gamma = 1/(2σ²)) and m
@@ -10,10 +10,11 @@ same thing: features φ̃ = K_nm U Λ^{-1/2} (Calandriello eq. 3; scikit-learn's
 ``Nystroem`` uses K_mm^{-1/2} = U Λ^{-1/2} Uᵀ, the same features up to a rotation, which
 k-means does not see) and Lloyd's algorithm on them. What differs is how:
 
-- kktheory (``dtype=float32``): kernel blocks through one float32 GEMM per row block,
-  the whitening fused per block, features and k-means in float32 (k-means++ seeding in
-  float32, :func:`kktheory.cluster.kmeanspp_init`); a second line runs the same Lloyd
-  iterations with Elkan's pruning (``clustering.algorithm=elkan``);
+- kktheory at the runner's defaults (float64; Lloyd's iterations with Hamerly's bounds,
+  :mod:`kktheory.lloyd`; k-means++ seeding by :func:`kktheory.cluster.kmeanspp_init`);
+  the same with ``dtype=float32`` (kernel blocks through one float32 GEMM per row block,
+  the whitening fused per block, features and k-means in float32); and float32 with
+  scikit-learn's Lloyd (``clustering.algorithm=lloyd``), which shows what the bounds save;
 - the estimator at its defaults (``SketchedKernelKMeans(k, m=m, bandwidth="fixed",
   sigma=σ, clustering_params={"n_init": …}).fit_predict(X)``: float64, its own landmark
   draw and k-means seeds, so its NMI is not paired with the others');
@@ -48,7 +49,8 @@ def draws(n: int, m: int, seed: int) -> tuple[np.ndarray, np.random.Generator, i
     return landmarks, np.random.default_rng(seed), km_seed
 
 
-def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, algorithm: str) -> np.ndarray:
+def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, dtype: str,
+                      algorithm: str) -> np.ndarray:
     from kktheory.cluster import KMeansPP, KMeansPPConfig
     from kktheory.kernels import Kernel
     from kktheory.memory import default_budget_bytes
@@ -56,8 +58,8 @@ def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, alg
     from kktheory.sketches.nystrom import Nystrom, NystromConfig
 
     landmarks, rng, _ = draws(len(X), m, seed)
-    kernel = Kernel("gaussian", sigma=SIGMA, dtype="float32")
-    ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype="float32")
+    kernel = Kernel("gaussian", sigma=SIGMA, dtype=dtype)
+    ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype=dtype)
     F = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None).transform(X)
     km = KMeansPP(KMeansPPConfig(n_init=n_init, max_iter=300, tol=1e-4, algorithm=algorithm))
     return km.fit(F, k, rng).labels
@@ -86,7 +88,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=60000)
     ap.add_argument("--ms", default="sqrt_n,1000")
     ap.add_argument("--k", type=int, default=10)
-    ap.add_argument("--n-init", type=int, default=5)
+    ap.add_argument("--n-init", default="1,5", help="comma-separated n_init values")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--no-float32-sklearn", action="store_true", help="skip the float32 scikit-learn line")
     a = ap.parse_args()
@@ -97,24 +99,25 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"MNIST n={a.n}, d={X.shape[1]}, k={a.k}, sigma={SIGMA}, n_init={a.n_init}, seeds={a.seeds}")
     pipelines = {
-        "kktheory float32": lambda m, s: kktheory_pipeline(X, m, a.k, a.n_init, s, "lloyd"),
-        "kktheory float32 elkan": lambda m, s: kktheory_pipeline(X, m, a.k, a.n_init, s, "elkan"),
-        "kktheory estimator": lambda m, s: estimator_pipeline(X, m, a.k, a.n_init, s),
-        "sklearn float64": lambda m, s: sklearn_pipeline(X, m, a.k, a.n_init, s),
+        "kktheory defaults": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float64", "hamerly"),
+        "kktheory float32": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "hamerly"),
+        "kktheory float32 lloyd": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "lloyd"),
+        "kktheory estimator": lambda m, r, s: estimator_pipeline(X, m, a.k, r, s),
+        "sklearn float64": lambda m, r, s: sklearn_pipeline(X, m, a.k, r, s),
     }
     if not a.no_float32_sklearn:
-        pipelines["sklearn float32 input"] = lambda m, s: sklearn_pipeline(X32, m, a.k, a.n_init, s)
-    for item in a.ms.split(","):
+        pipelines["sklearn float32 input"] = lambda m, r, s: sklearn_pipeline(X32, m, a.k, r, s)
+    for item, n_init in ((i, int(r)) for i in a.ms.split(",") for r in a.n_init.split(",")):
         m = math.ceil(math.sqrt(a.n)) if item == "sqrt_n" else int(item)
         times = {name: [] for name in pipelines}
         scores = {name: [] for name in pipelines}
         for seed in range(a.seeds):
             for name, fn in pipelines.items():
-                labels, t = timed(lambda: fn(m, seed))
+                labels, t = timed(lambda: fn(m, n_init, seed))
                 times[name].append(t)
                 scores[name].append(nmi(y, labels))
         base = float(np.median(times["sklearn float64"]))
-        print(f"\nm = {m} ({item})")
+        print(f"\nm = {m} ({item}), n_init = {n_init}")
         print(f"{'pipeline':<24}{'median s':>10}{'NMI mean':>10}{'NMI sd':>8}{'speed-up vs sklearn float64':>30}")
         for name in pipelines:
             t = float(np.median(times[name]))

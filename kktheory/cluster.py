@@ -3,10 +3,13 @@
 A clusterer takes an n×d feature matrix and returns labels and feature-space centroids.
 
 - ``kmeanspp``: k-means++ seeding (Arthur & Vassilvitskii 2007) followed by Lloyd
-  iterations, scikit-learn's ``KMeans`` (algorithm "lloyd"), ``n_init`` restarts, best
-  inertia kept; ``algorithm=elkan`` runs Elkan's (2003) exact acceleration of the same
-  Lloyd iterations (the triangle inequality skips distances that cannot change an
-  assignment; extra memory O(nk)), faster on low-dimensional features. The seeding is
+  iterations, ``n_init`` restarts, best inertia kept, as scikit-learn's ``KMeans``. The
+  iterations are computed by ``algorithm``: ``hamerly`` (the default,
+  :mod:`kktheory.lloyd`: Hamerly's 2010 bounds skip the points whose assignment cannot
+  change; extra memory O(n)), ``lloyd`` (scikit-learn's ``KMeans``, every distance every
+  iteration) or ``elkan`` (scikit-learn's, Elkan's 2003 k bounds per point; extra memory
+  O(nk)). All three compute the same iterations (the same partition up to round-off in
+  near-ties, tested), so the choice is not part of a run's identity. The seeding is
   :func:`kmeanspp_init`: scikit-learn's greedy k-means++
   with the same random draws, its distances computed in the features' dtype (scikit-learn
   converts float32 features to float64 in small chunks for it, which made the seeding
@@ -50,6 +53,7 @@ from numpy.random import RandomState
 from omegaconf import MISSING
 from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 
+from kktheory import lloyd
 from kktheory.errors import ConfigError
 from kktheory.registry import Registry
 
@@ -187,19 +191,19 @@ def warm_centers(F: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
     return means.astype(F.dtype)
 
 
-KMEANS_ALGORITHMS = ("lloyd", "elkan")
+KMEANS_ALGORITHMS = ("hamerly", "lloyd", "elkan")
 
 
 @dataclass
 class KMeansPPConfig(ClusteringConfig):
     name: str = "kmeanspp"
-    algorithm: str = "lloyd"  # lloyd | elkan (same iterations, Elkan's pruning)
+    algorithm: str = "hamerly"  # hamerly | lloyd | elkan: Lloyd's iterations, computed with or without pruning
     warm_start: bool = False  # a list of m: each smaller m starts from the next larger m's partition
 
 
 @CLUSTERERS.register("kmeanspp", KMeansPPConfig)
 class KMeansPP(Clusterer):
-    """k-means++ seeding then Lloyd (scikit-learn KMeans), best of ``n_init``."""
+    """k-means++ seeding then Lloyd's iterations, best of ``n_init``."""
 
     def validate(self) -> None:
         super().validate()
@@ -208,8 +212,8 @@ class KMeansPP(Clusterer):
             raise ConfigError("clustering.algorithm", algorithm, f"one of {', '.join(KMEANS_ALGORITHMS)}")
 
     def algorithm(self) -> str:
-        """Lloyd or Elkan (a plain ClusteringConfig means Lloyd)."""
-        return getattr(self.params, "algorithm", "lloyd")
+        """How Lloyd's iterations are computed (a plain ClusteringConfig: the default)."""
+        return getattr(self.params, "algorithm", KMeansPPConfig.algorithm)
 
     def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
         """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means."""
@@ -218,14 +222,16 @@ class KMeansPP(Clusterer):
         costs: list[float] = []
         seeding = functools.partial(kmeanspp_init, costs=costs)
         init, n_init = (seeding, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
-        km = KMeans(
-            n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
-            algorithm=self.algorithm(), random_state=seed,
-        ).fit(F)
-        labels = km.labels_.astype(np.int64)
+        if self.algorithm() == "hamerly":
+            labels, centers, _, n_iter = lloyd.kmeans(F, k, init, n_init, p.max_iter, p.tol, seed)
+        else:
+            km = KMeans(n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
+                        algorithm=self.algorithm(), random_state=seed).fit(F)
+            labels, centers, n_iter = km.labels_, km.cluster_centers_, km.n_iter_
+        labels = labels.astype(np.int64)
         return ClusterResult(
-            labels, km.cluster_centers_,
-            {"n_iter": int(km.n_iter_), "n_empty_clusters": count_empty(labels, k),
+            labels, centers,
+            {"n_iter": int(n_iter), "n_empty_clusters": count_empty(labels, k),
              "clustering_algorithm": self.algorithm(), "warm_started": self.start is not None,
              "seeding_cost_mean": float(np.mean(costs)) if costs else np.nan,
              "seeding_cost_max": float(np.max(costs)) if costs else np.nan},

@@ -88,6 +88,13 @@ def generator_at(words: np.ndarray) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
+def sklearn_state(seed: int) -> np.random.RandomState:
+    """The stream scikit-learn draws from for ``random_state=seed`` (``check_random_state``):
+    what a re-implementation of a scikit-learn loop (:func:`kktheory.lloyd.kmeans`) hands
+    its ``init`` callable, so that both draw the same seeds."""
+    return np.random.RandomState(seed)
+
+
 @dataclass(frozen=True)
 class NormalDraw:
     """A standard normal array recorded by where it was drawn, not by its entries:

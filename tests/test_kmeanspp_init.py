@@ -50,19 +50,24 @@ def test_seeds_equal_brute_force_greedy_dsquared(dtype: type) -> None:
     np.testing.assert_array_equal(ours, brute_greedy_kmeanspp(X, 6, np.random.RandomState(5)))
 
 
-def test_elkan_gives_lloyds_partition_and_is_not_identity() -> None:
+def test_every_algorithm_gives_lloyds_partition_and_is_not_identity() -> None:
+    """hamerly (the default), lloyd and elkan compute the same iterations: the same labels,
+    scikit-learn's, and one run identity."""
     F = blobs(1500, 4, 3).astype(np.float32)
     results = {}
-    for algorithm in ("lloyd", "elkan"):
+    assert KMeansPPConfig().algorithm == "hamerly"
+    for algorithm in ("hamerly", "lloyd", "elkan"):
         res = KMeansPP(KMeansPPConfig(n_init=3, algorithm=algorithm)).fit(F, 6, np.random.default_rng(0))
         assert res.info["clustering_algorithm"] == algorithm
         results[algorithm] = res.labels
     np.testing.assert_array_equal(results["lloyd"], results["elkan"])
+    np.testing.assert_array_equal(results["lloyd"], results["hamerly"])
     theirs = KMeans(6, n_init=3, random_state=int(np.random.default_rng(0).integers(2**31 - 1))).fit(F.astype(np.float64))
     assert np.mean(theirs.labels_ == results["lloyd"]) == 1.0  # same seeds, same Lloyd fixed point
     base = ("n=300", "n_test=50", "k=3", "m=8")
     a = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=lloyd")), "8", 8)
     b = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=elkan")), "8", 8)
-    assert a == b  # the same computation: one run file
+    c = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=hamerly")), "8", 8)
+    assert a == b == c  # the same computation: one run file
     with pytest.raises(ConfigError, match="clustering.algorithm"):
-        build_spec(make_cfg(*base, "clustering.algorithm=hamerly"))
+        build_spec(make_cfg(*base, "clustering.algorithm=fast"))

@@ -125,10 +125,11 @@ def check(method: "Method") -> None:
             "clustering", method.clustering.name,
             "kmeanspp with backend=dask (run as dask-ml KMeans with k-means|| seeding)",
         )
-    if getattr(method.clustering, "algorithm", "lloyd") != "lloyd":
+    if getattr(method.clustering, "algorithm", "lloyd") == "elkan":
         raise ConfigError(
             "clustering.algorithm", method.clustering.algorithm,
-            "lloyd with backend=dask (dask-ml KMeans runs Lloyd's iterations only)",
+            "hamerly or lloyd with backend=dask (dask-ml KMeans computes Lloyd's iterations its own way, "
+            "without Elkan's bounds)",
         )
     if method.warm_start:
         raise ConfigError(
