@@ -360,7 +360,7 @@ def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, ti
         sub = d[d["dataset.name"] == ds]
         cs = sorted(sub["m"].unique())
         pos = np.arange(len(cs))
-        two = sub[sub["sketch.name"] == TWO].groupby("m")[col].median()
+        two = sub[sub["sketch.name"] == TWO].groupby("m")[col].quantile([0.25, 0.5, 0.75]).unstack()
         for j, sc in enumerate(s_choices):
             ax = axes[r, j]
             for off, meth in ((-0.18, NYS), (0.18, RFM)):
@@ -377,23 +377,26 @@ def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, ti
                 for med in bp["medians"]:
                     med.set(color=color)
                 ax.plot([], [], color=color, lw=6, alpha=0.5, label=FIG45_LABELS[meth])
-            if len(two):
-                ax.plot([pos[cs.index(c)] for c in two.index], two.to_numpy(), color="0.3", ls="--",
-                        marker="d", ms=4, label="two-step (median)")
+            if len(two):  # its median, and its interquartile range as a band (its runs spread widely)
+                x = [pos[cs.index(c)] for c in two.index]
+                ax.fill_between(x, two[0.25], two[0.75], color="0.3", alpha=0.15, lw=0,
+                                label="two-step (quartiles)")
+                ax.plot(x, two[0.5], color="0.3", ls="--", marker="d", ms=4, label="two-step (median)")
             ax.set_xticks(pos, [str(int(c)) for c in cs])
             ax.set_xlabel("sketch size c")
             ax.set_title(f"{ds}: {_s_label(sc)}")
             if j == 0:
                 ax.set_ylabel(ylabel)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.02))
+    fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.02))
     fig.suptitle(title + f", {d['seed'].nunique()} runs per box", fontsize=10)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return save_figure(fig, out_dir, name)
 
 
 def draw_fig45(df: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Fig. 4 (NMI) and Fig. 5 (objective): boxes over runs per c, per s choice and data set."""
+    """Fig. 4 (NMI) and Fig. 5 (objective): boxes over runs per c, per s choice and data set;
+    the two-step method (no s) as its median per c with its quartiles as a band."""
     d = _fig45_frame(df)
     return [
         *_draw45(d, "train_nmi", "NMI", out_dir, "wang_fig4_nmi",
