@@ -45,28 +45,40 @@ def _sq_norms(X: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", X, X).astype(np.float64)
 
 
-def _distances(X: np.ndarray, x_sq: np.ndarray, centers: np.ndarray, c_sq: np.ndarray) -> np.ndarray:
-    """‖x_i − c_j‖ (rows of X × k, float64): ‖x‖² − 2⟨x, c⟩ + ‖c‖² with the products in X's
-    dtype, as scikit-learn's assignment step computes them."""
-    D = (X @ centers.T.astype(X.dtype, copy=False)).astype(np.float64)
-    D *= -2.0
-    D += x_sq[:, None]
-    D += c_sq[None, :]
-    return np.sqrt(np.maximum(D, 0.0, out=D), out=D)
+def _scores(X: np.ndarray, centers: np.ndarray) -> np.ndarray:
+    """‖c_j‖² − 2⟨x_i, c_j⟩ in X's dtype: what scikit-learn's assignment step compares (its
+    argmin over j is the nearest centre, ties to the lower index)."""
+    C = centers.astype(X.dtype, copy=False)
+    E = X @ C.T
+    E *= -2
+    E += np.einsum("ij,ij->i", C, C)[None, :]
+    return E
+
+
+def _centre_gaps(centers: np.ndarray) -> np.ndarray:
+    """s_j = ½ min_{j'≠j} ‖c_j − c_j'‖ (float64; infinite for a single centre)."""
+    C = np.asarray(centers, dtype=np.float64)
+    sq = np.einsum("ij,ij->i", C, C)
+    D = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (C @ C.T), 0.0)
+    np.fill_diagonal(D, np.inf)
+    return 0.5 * np.sqrt(D.min(axis=1))
 
 
 def _nearest_two(X: np.ndarray, x_sq: np.ndarray, centers: np.ndarray,
                  rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(nearest centre, its distance, the second smallest distance) of the points ``rows``
-    (default all), computed CHUNK_ROWS points at a time."""
+    """(nearest centre by scikit-learn's comparison, its distance, the second smallest
+    distance) of the points ``rows`` (default all), computed CHUNK_ROWS points at a time;
+    distances √(‖x‖² + ‖c‖² − 2⟨x, c⟩) in float64."""
     n = len(X) if rows is None else len(rows)
     a, d1, d2 = np.empty(n, dtype=np.int64), np.empty(n), np.full(n, np.inf)
-    c_sq = _sq_norms(centers)
     for start in range(0, n, CHUNK_ROWS):
         part = slice(start, min(start + CHUNK_ROWS, n))
         idx = part if rows is None else rows[part]
-        D = _distances(X[idx], x_sq[idx], centers, c_sq)
-        a[part] = np.argmin(D, axis=1)
+        E = _scores(X[idx], centers)
+        a[part] = np.argmin(E, axis=1)
+        D = E.astype(np.float64)
+        D += x_sq[idx][:, None]
+        D = np.sqrt(np.maximum(D, 0.0, out=D), out=D)
         at = (np.arange(len(D)), a[part])
         d1[part] = D[at]
         if D.shape[1] > 1:
@@ -109,11 +121,10 @@ class _State:
     def assign(self, centers: np.ndarray) -> None:
         """The assignment step against ``centers``: labels and bounds updated; the centre sums
         rebuilt after a full pass, else moved by the points that changed cluster."""
-        c_sq = _sq_norms(centers)
-        d = _distances(centers, c_sq, centers, c_sq)
-        np.fill_diagonal(d, np.inf)
-        s = 0.5 * d.min(axis=1) if self.k > 1 else np.full(1, np.inf)
-        active = np.flatnonzero(self.upper > np.maximum(self.lower, s[self.labels]))
+        s = _centre_gaps(centers)
+        # skipped only when strictly inside the bounds: at an exact tie scikit-learn takes the
+        # lower-index centre, which the bounds cannot tell
+        active = np.flatnonzero(self.upper >= np.maximum(self.lower, s[self.labels]))
         if len(active) > FULL_PASS * len(self.X):
             return self.full_pass(centers)
         a, d1, d2 = _nearest_two(self.X, self.x_sq, centers, active)
@@ -127,13 +138,19 @@ class _State:
             self.counts += np.bincount(new, minlength=self.k) - np.bincount(old, minlength=self.k)
 
     def centers(self, old: np.ndarray) -> np.ndarray:
-        """The update step: cluster means, an empty cluster relocated as scikit-learn does
-        (or, when every point sits on its centre, placed at the largest cluster's mean)."""
+        """The update step: cluster means, an empty cluster relocated as scikit-learn does.
+
+        A cluster still empty after that (every point on its centre) gets, as in
+        scikit-learn's ``_average_centers`` (which averages in place in index order), the
+        largest cluster's row as it stands at that moment: its sum when the empty cluster
+        comes first, its mean otherwise."""
         empty = np.flatnonzero(self.counts == 0)
         if empty.size:
             self._relocate(old, empty)
-        new = self.sums / np.maximum(self.counts, 1.0)[:, None]
-        new[self.counts == 0] = new[np.argmax(self.counts)]
+        new = self.sums * (1.0 / np.maximum(self.counts, 1.0))[:, None]  # scikit-learn's rounding: × 1/w
+        big = int(np.argmax(self.counts))
+        for j in np.flatnonzero(self.counts == 0):
+            new[j] = self.sums[big] if j < big else new[big]
         return new.astype(self.X.dtype)
 
     def _relocate(self, old: np.ndarray, empty: np.ndarray) -> None:
@@ -214,6 +231,9 @@ def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, 
     (an array ``init`` means one restart from it), and a restart replaces the best only
     with a lower inertia and a different partition.
     """
+    F = np.asarray(F)
+    if not 1 <= k <= len(F):
+        raise ValueError(f"n_samples={len(F)} should be >= n_clusters={k}.")
     dtype = F.dtype if F.dtype in (np.float32, np.float64) else np.float64
     X = np.array(F, dtype=dtype, order="C", copy=True)
     mean = X.mean(axis=0)

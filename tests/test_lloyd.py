@@ -75,3 +75,26 @@ def test_tolerance_stop_ends_with_an_assignment_to_the_final_centres():
 def test_same_partition_is_scikit_learns_relabelling_test():
     assert same_partition(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]))
     assert not same_partition(np.array([0, 0, 1, 1]), np.array([0, 1, 1, 1]))
+
+
+@pytest.mark.parametrize("X,init,max_iter", [
+    ([[-2.0], [-2.0], [0.0], [4.0]], [[-3.0], [0.5]], 300),  # a point exactly between two centres
+    ([[0.0], [0.0], [1.0], [1.0], [1.0]], [[0.0], [0.0], [1.0]], 300),  # a cluster left empty, after the largest
+    ([[1, 8], [9, 7], [0, 3], [7, 4], [7, 4], [5, 2], [0, 3]], [[5, 2], [7, 4]], 1),  # integer ties
+])
+def test_exact_ties_and_empty_clusters_follow_scikit_learn(X, init, max_iter):
+    """Where real arithmetic ties, scikit-learn's comparison decides (lower index at an exact
+    tie; its own rounding for integer data); an empty cluster no point can fill takes the row
+    scikit-learn's in-place averaging gives it."""
+    X, init = np.asarray(X, dtype=np.float64), np.asarray(init, dtype=np.float64)
+    for dtype in (np.float64, np.float32):
+        Xd, id_ = X.astype(dtype), init.astype(dtype)
+        km = KMeans(len(init), init=id_, n_init=1, max_iter=max_iter, tol=0.0).fit(Xd)
+        labels, centers, inertia, n_iter = kmeans(Xd, len(init), id_, 1, max_iter, 0.0, 0)
+        assert np.array_equal(labels, km.labels_) and n_iter == km.n_iter_
+        np.testing.assert_allclose(centers, km.cluster_centers_, rtol=1e-6, atol=1e-6)
+
+
+def test_more_clusters_than_points_is_refused():
+    with pytest.raises(ValueError, match="n_clusters"):
+        kmeans(np.zeros((3, 2)), 4, kmeanspp_init, 1, 10, 1e-4, 0)
