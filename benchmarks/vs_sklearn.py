@@ -10,11 +10,11 @@ same thing: features φ̃ = K_nm U Λ^{-1/2} (Calandriello eq. 3; scikit-learn's
 ``Nystroem`` uses K_mm^{-1/2} = U Λ^{-1/2} Uᵀ, the same features up to a rotation, which
 k-means does not see) and Lloyd's algorithm on them. What differs is how:
 
-- kktheory at the runner's defaults (float64; Lloyd's iterations with Hamerly's bounds,
-  :mod:`kktheory.lloyd`; k-means++ seeding by :func:`kktheory.cluster.kmeanspp_init`);
-  the same with ``dtype=float32`` (kernel blocks through one float32 GEMM per row block,
-  the whitening fused per block, features and k-means in float32); and float32 with
-  scikit-learn's Lloyd (``clustering.algorithm=lloyd``), which shows what the bounds save;
+- kktheory at the runner's defaults (float64, scikit-learn's Lloyd iterations after
+  :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float32``
+  (kernel blocks through one float32 GEMM per row block, the whitening fused per block,
+  features and k-means in float32); and float32 with Hamerly's bounds
+  (``clustering.algorithm=hamerly``, :mod:`kktheory.lloyd`);
 - the estimator at its defaults (``SketchedKernelKMeans(k, m=m, bandwidth="fixed",
   sigma=σ, clustering_params={"n_init": …}).fit_predict(X)``: float64, its own landmark
   draw and k-means seeds, so its NMI is not paired with the others');
@@ -99,9 +99,9 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"MNIST n={a.n}, d={X.shape[1]}, k={a.k}, sigma={SIGMA}, n_init={a.n_init}, seeds={a.seeds}")
     pipelines = {
-        "kktheory defaults": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float64", "hamerly"),
-        "kktheory float32": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "hamerly"),
-        "kktheory float32 lloyd": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "lloyd"),
+        "kktheory defaults": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float64", "lloyd"),
+        "kktheory float32": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "lloyd"),
+        "kktheory float32 hamerly": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "hamerly"),
         "kktheory estimator": lambda m, r, s: estimator_pipeline(X, m, a.k, r, s),
         "sklearn float64": lambda m, r, s: sklearn_pipeline(X, m, a.k, r, s),
     }

@@ -69,7 +69,7 @@ from kktheory.threads import current_threads, thread_limits
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
 #: group fields that say where data live or how they are produced, not what they are
 NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
-                       "clustering.algorithm")  # hamerly, lloyd, elkan: the same iterations
+                       "clustering.algorithm")  # lloyd, hamerly, elkan: the same iterations
 #: options added after rows existed: at this value they change nothing, so they are left out
 OFF_VALUES = {"dataset.centres_seed": None}
 #: fields that only matter with backend=dask (left out of the identity of numpy runs; the

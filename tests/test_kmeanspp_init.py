@@ -51,11 +51,11 @@ def test_seeds_equal_brute_force_greedy_dsquared(dtype: type) -> None:
 
 
 def test_every_algorithm_gives_lloyds_partition_and_is_not_identity() -> None:
-    """hamerly (the default), lloyd and elkan compute the same iterations: the same labels,
+    """lloyd (the default), hamerly and elkan compute the same iterations: the same labels,
     scikit-learn's, and one run identity."""
     F = blobs(1500, 4, 3).astype(np.float32)
     results = {}
-    assert KMeansPPConfig().algorithm == "hamerly"
+    assert KMeansPPConfig().algorithm == "lloyd"
     for algorithm in ("hamerly", "lloyd", "elkan"):
         res = KMeansPP(KMeansPPConfig(n_init=3, algorithm=algorithm)).fit(F, 6, np.random.default_rng(0))
         assert res.info["clustering_algorithm"] == algorithm

@@ -128,7 +128,7 @@ def check(method: "Method") -> None:
     if getattr(method.clustering, "algorithm", "lloyd") == "elkan":
         raise ConfigError(
             "clustering.algorithm", method.clustering.algorithm,
-            "hamerly or lloyd with backend=dask (dask-ml KMeans computes Lloyd's iterations its own way, "
+            "lloyd or hamerly with backend=dask (dask-ml KMeans computes Lloyd's iterations its own way, "
             "without Elkan's bounds)",
         )
     if method.warm_start:
