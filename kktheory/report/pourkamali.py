@@ -17,9 +17,9 @@ The paper measures ‖K − K̂‖_F / ‖K‖_F and the clustering accuracy of 
 whole data set is clustered, so accuracy is ``train_accuracy``). Both are columns of the
 rows: every run of a rank-restricted sketch stores ``approx_fro_rel`` (computed by the run
 on its features, :func:`kktheory.gram.approximation_error`). Fig. 2's scatter is a table of
-points (run, y₁, y₂, true class): the rank-2 features of the first seed of each method, read
-from that run's arrays (``train_features`` and ``train_classes``, kept by the run for features
-of at most two columns) and committed with the rows. The report only reads: a method whose
+points (run, y₁, y₂, true class): the rank-2 features of the first seed of each method, as
+stored in the arrays of that run (``train_features`` and ``train_classes``, kept by the run
+for features of at most two columns) and committed with the rows. The report only reads: a method whose
 points are missing is named, never recomputed.
 """
 
