@@ -10,13 +10,14 @@ same thing: features φ̃ = K_nm U Λ^{-1/2} (Calandriello eq. 3; scikit-learn's
 ``Nystroem`` uses K_mm^{-1/2} = U Λ^{-1/2} Uᵀ, the same features up to a rotation, which
 k-means does not see) and Lloyd's algorithm on them. What differs is how:
 
-- kktheory at the runner's defaults (float64, scikit-learn's Lloyd iterations after
-  :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float32``
-  (kernel blocks through one float32 GEMM per row block, the whitening fused per block,
-  features and k-means in float32); and float32 with Hamerly's bounds
+- kktheory at the runner's defaults (``RunConfig.dtype``, float32: kernel blocks through
+  one float32 GEMM per row block, the whitening fused per block, features and k-means in
+  float32; the default ``clustering.algorithm``, scikit-learn's Lloyd iterations after
+  :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float64`` (the
+  default until float32 replaced it); and float32 with Hamerly's bounds
   (``clustering.algorithm=hamerly``, :mod:`kktheory.lloyd`);
 - the estimator at its defaults (``SketchedKernelKMeans(k, m=m, bandwidth="fixed",
-  sigma=σ, clustering_params={"n_init": …}).fit_predict(X)``: float64, its own landmark
+  sigma=σ, clustering_params={"n_init": …}).fit_predict(X)``: float32, its own landmark
   draw and k-means seeds, so its NMI is not paired with the others');
 - scikit-learn: ``Nystroem.fit_transform`` then ``KMeans`` in float64 (what the data's
   dtype gives). A second scikit-learn line feeds it float32 data, for reference.
@@ -94,13 +95,17 @@ def main() -> None:
     a = ap.parse_args()
     from sklearn.metrics import normalized_mutual_info_score as nmi
 
+    from kktheory.cluster import KMeansPPConfig
+    from kktheory.config import RunConfig
+
     X, y = mnist_train(a.n)
     X32 = X.astype(np.float32)
     print(f"machine: {machine()}")
     print(f"MNIST n={a.n}, d={X.shape[1]}, k={a.k}, sigma={SIGMA}, n_init={a.n_init}, seeds={a.seeds}")
     pipelines = {
-        "kktheory defaults": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float64", "lloyd"),
-        "kktheory float32": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "lloyd"),
+        "kktheory defaults": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, RunConfig.dtype,
+                                                               KMeansPPConfig.algorithm),
+        "kktheory float64": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float64", "lloyd"),
         "kktheory float32 hamerly": lambda m, r, s: kktheory_pipeline(X, m, a.k, r, s, "float32", "hamerly"),
         "kktheory estimator": lambda m, r, s: estimator_pipeline(X, m, a.k, r, s),
         "sklearn float64": lambda m, r, s: sklearn_pipeline(X, m, a.k, r, s),

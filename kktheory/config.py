@@ -92,7 +92,7 @@ class RunConfig:
     gamma: Any = "sqrt_n"  # γ of Calandriello's analysis: number or rule
     seed: int = 0  # seed of every random component (kktheory.seeding)
     data_seed: Optional[int] = None  # seed of the data draw (default: seed)
-    dtype: str = "float64"  # float64 | float32 for kernel blocks and features
+    dtype: str = "float32"  # float32 | float64 for kernel blocks and features (tests/test_float32.py)
     centroids: str = "lifted"  # lifted | projected (projection embeddings only), see risk.py
     risk_exact_limit: int = 20000  # exact lifted risks up to this n; subsampling above
     risk_points: int = 2000  # subsampling: evaluation points (train and test each)
@@ -323,7 +323,40 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     validate_population(spec.population, dataset.name, kernel, k, budget)
     require_reference(cfg.reference, spec)
     require_bounds(spec)
+    check_disk_rows(spec)
     return spec
+
+
+def check_disk_rows(spec: RunSpec) -> None:
+    """What a run may do with training rows that stay on disk.
+
+    A data set too large for memory (``dataset.rows_on_disk(n)``: augmented MNIST above
+    ``dataset.in_memory_max`` images) hands its rows over as
+    :class:`kktheory.datasets.disk_rows.DiskRows`, read block by block. The methods that
+    only read rows in blocks and by index accept them: the uniform Nyström sketches
+    (``Sketch.reads_rows_in_blocks``) with projected centroids (computed from the
+    features), no reference solution, no bound checks, no population evaluation, the
+    NumPy backend. Anything else is refused here, naming the first field that does not
+    apply, before any data are drawn.
+    """
+    if not spec.dataset.rows_on_disk(spec.n):
+        return
+    why = (f"with n={spec.n} {spec.dataset.name} images the training rows stay on disk "
+           f"(n > dataset.in_memory_max={getattr(spec.dataset, 'in_memory_max', None)}) and are read in blocks")
+    readers = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.reads_rows_in_blocks]
+    ref = spec.reference.kind
+    checks = [
+        ("sketch", spec.sketch.name, spec.sketch.name in readers, f"one of {', '.join(readers)}"),
+        ("centroids", spec.centroids, spec.centroids == "projected", "projected"),
+        ("reference", spec.cfg.reference,
+         ref == "none" or ref == "auto" and not gram_fits(spec.n, spec.dtype, spec.budget), "none"),
+        ("bounds", ",".join(spec.bounds.names), not spec.bounds.names, "none"),
+        ("population.test_n", spec.population.test_n, not spec.population.test_n, "0"),
+        ("backend", spec.backend, spec.backend == "numpy", "numpy"),
+    ]
+    for name, value, ok, allowed in checks:
+        if not ok:
+            raise ConfigError(name, value, f"{allowed} ({why})")
 
 
 def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> ReferenceSpec:
@@ -404,6 +437,8 @@ def check_data(spec: RunSpec, data: Dataset) -> None:
     name = spec.dataset.name
     for part, X, y, size in (("train", data.X_train, data.y_train, spec.n),
                              ("test", data.X_test, data.y_test, spec.n_test)):
+        if getattr(X, "finite", False):  # rows on disk (DiskRows): finite by construction
+            continue
         X = np.asarray(X)
         if X.ndim != 2 or len(X) != size or len(y) != size or X.shape[1] < 1:
             raise DataError(

@@ -164,8 +164,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     centroids : {"lifted", "projected"}, default="lifted"
     gamma : float or str, default="sqrt_n"
         γ of Calandriello & Rosasco (used by ``nystrom_rls`` and the ``n_over_gamma`` rule).
-    dtype : {"float64", "float32"}, default="float64"
-        Precision of kernel blocks and features (``transform`` returns this dtype).
+    dtype : {"float32", "float64"}, default="float32"
+        Precision of kernel blocks and features (``transform`` returns this dtype). Risks,
+        objectives and cluster sums are accumulated in float64 either way.
     memory_budget_gb : float, default=None
         Memory budget (default: half of physical memory).
     backend : {"numpy", "dask"}, default="numpy"
@@ -205,7 +206,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         clustering_params: dict[str, Any] | None = None,
         centroids: str = "lifted",
         gamma: float | str = "sqrt_n",
-        dtype: str = "float64",
+        dtype: str = "float32",
         memory_budget_gb: float | None = None,
         backend: str = "numpy",
         random_state: Any = None,

@@ -69,9 +69,10 @@ from kktheory.threads import current_threads, thread_limits
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
 #: group fields that say where data live or how they are produced, not what they are
 NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
+                       "dataset.in_memory_max",  # rows in memory or read from disk: the same values
                        "clustering.algorithm")  # lloyd, hamerly, elkan: the same iterations
 #: options added after rows existed: at this value they change nothing, so they are left out
-OFF_VALUES = {"dataset.centres_seed": None}
+OFF_VALUES = {"dataset.centres_seed": None, "dataset.test_set": "mnist"}
 #: fields that only matter with backend=dask (left out of the identity of numpy runs; the
 #: row still says ``backend``, see :meth:`RowWriter.row`)
 DASK_FIELDS = ("backend", "dask_chunk_rows")
@@ -289,6 +290,7 @@ class Method:
             previous = np.asarray(part.labels)
             inner = part.info.pop("time_embedding", 0.0)  # an embedding computed inside partition
             yield Fitted(m, sketch, part, time_embed + inner, time.perf_counter() - t0 - inner)
+            del features, part  # the next m's features are not computed beside this m's
             t0 = time.perf_counter()
 
     def risks(
@@ -474,6 +476,7 @@ def _compute(
             if not deferred:
                 batch, waiting = waiting, []
                 writer.write(batch)
+                del batch  # nor beside the fit just written
     except Exception:  # the m fitted before a failing one still get their rows
         with contextlib.suppress(Exception):  # the first failure is the one to report
             writer.write(waiting)

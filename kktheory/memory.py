@@ -17,7 +17,9 @@ exact kernel features (eigh)        3·n²·8 (centroids=projected)             
 power, KPCA s≥n/2, kernel_columns   1–2 × n²·itemsize (kernel_columns: 3 ×)     sketches
 nystrom_rr with P ≠ uniform         n²·itemsize (C = K·P), plus 3·n·m·8          nystrom_rr
 exact ridge leverage scores         2·n²·8                                      nystrom_rls
-Nyström family, Yin's sketches,     2–3 × n·m (kernel columns, features,        sketches
+Nyström                             n·m (features) + a block; K_{n,m_max} for   nystrom
+                                    a list of m only when 2·n·m_max fits
+Nyström variants, Yin's sketches,   2–3 × n·m (kernel columns, features,        sketches
 Gaussian, one-pass, RFF             sketching matrices)
 two-step kernel k-means             n·m·itemsize + 4·m²·8 + 2·n·k·8             two_step
 dense bound checks                  4·n²·8 (n ≤ bound_exact_max_n)              build_spec

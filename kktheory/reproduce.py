@@ -451,6 +451,16 @@ class SweepResult:
     failed: int = 0
     setups: list[dict[str, Any]] = field(default_factory=list)  # each job's flattened config
 
+    def joined(self, other: SweepResult) -> SweepResult:
+        """This sweep's rows and counts followed by another's (an entry's further sweeps)."""
+        parts = [r for r in (self.rows, other.rows) if not r.empty]
+        return SweepResult(
+            rows=pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
+            jobs=self.jobs + other.jobs, ran=self.ran + other.ran, reused=self.reused + other.reused,
+            written=self.written + other.written, failed=self.failed + other.failed,
+            setups=self.setups + other.setups,
+        )
+
 
 def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
               execute: bool = True, log=log,
@@ -560,12 +570,13 @@ def describe_setup(setups: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def command_line(name: str, scale: str, overrides: Sequence[str]) -> tuple[str, str]:
-    """The command that reproduces an entry, and the run.py command of its sweep alone."""
+def command_line(name: str, scale: str, overrides: Sequence[str], further: Sequence[str] = ()) -> tuple[str, str]:
+    """The command that reproduces an entry, and the run.py commands of its sweeps alone."""
     extra = "".join(f" {o}" for o in overrides)
     return (
         f"python -m kktheory.reproduce {name} --scale {scale}{extra}",
-        f"python run.py --config-dir experiments --config-name {config_name(name, scale)} -m{extra}",
+        "; ".join([f"python run.py --config-dir experiments --config-name {config_name(name, scale)} -m{extra}",
+                   *(f"python run.py --config-dir experiments --config-name {c} -m" for c in further)]),
     )
 
 
@@ -633,22 +644,31 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md."""
     t0 = time.perf_counter()
     cfg_name = config_name(entry.name, scale)
-    log(f"== {entry.name} ({entry.title}) — scale {scale}, config experiments/{cfg_name}.yaml")
-    plan = plan_sweep(cfg_name, results_dir, overrides)
+    # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
+    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
+    log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
+        f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}")
+    plans = [plan_sweep(c, results_dir, overrides if c == cfg_name else ()) for c in cfg_names]
     save = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
         import_committed(entry.name, results_dir, log)
         # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
         # are added to the file; other overrides change the setup, whose rows replace it
         keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
-        part = bool(keys) and all(k in plan.axes for k in keys)
+        part = bool(keys) and all(k in plans[0].axes for k in keys)
 
         def save(rows: pd.DataFrame) -> None:
             path = export_rows(entry.name, rows, out_dir, merge=part)
             if path is not None and entry.figure_data is not None:  # what its figure plots beyond the rows
                 export_figure_table(entry.name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
 
-    sweep = run_sweep(cfg_name, results_dir, overrides, execute, log, after_job=save, plan=plan)
+    sweep = SweepResult(rows=pd.DataFrame())
+    for name, plan in zip(cfg_names, plans):
+        before = sweep.rows
+        after = None if save is None else (
+            lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
+        sweep = sweep.joined(run_sweep(name, results_dir, overrides if name == cfg_name else (), execute, log,
+                                       after_job=after, plan=plan))
     if save is not None:
         save(sweep.rows)
     rows = sweep.rows
@@ -680,7 +700,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     scale_note = scale + (f" (overrides: {' '.join(overrides)})" if overrides else "")
     if entry.changes.get(scale):
         scale_note += f": {entry.changes[scale]}"
-    command, sweep_command = command_line(entry.name, scale, overrides)
+    command, sweep_command = command_line(entry.name, scale, overrides, cfg_names[1:])
     record = IndexRecord(
         name=entry.name, title=entry.title, claim=entry.claim, status=verdict.status,
         observed=verdict.text, rule=entry.rule, scale=scale_note,

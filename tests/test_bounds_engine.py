@@ -10,12 +10,10 @@ import math
 
 import numpy as np
 import pytest
-from hydra import compose, initialize_config_dir
 from joblib import Memory
 
 from kktheory.bounds import BoundEngine, yin_implied_eps, yin_required_m
 from kktheory.bounds.engine import full_spectrum
-from kktheory.cli import CONFIG_DIR
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import build_spec
 from kktheory.errors import ConfigError
@@ -25,13 +23,13 @@ from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
 from kktheory.store import load_arrays
 from kktheory.summary import summary
+from tests.hydra_cfg import make_cfg as compose_cfg
 
 N = 300
 
 
 def make_cfg(tmp_path, *overrides: str):
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-        return compose("config", overrides=[f"results_dir={tmp_path}", f"n={N}", "n_test=100", "k=5", *overrides])
+    return compose_cfg(f"results_dir={tmp_path}", f"n={N}", "n_test=100", "k=5", *overrides)
 
 
 def setup(tmp_path, *overrides: str):

@@ -125,7 +125,7 @@ def test_refused_with_dask(tmp_path, override: str, field: str) -> None:
 def test_estimator_on_dask_arrays(cluster) -> None:
     X, X_new = data(600, seed=3), data(90, seed=4)
     with distributed.Client(cluster):
-        est = SketchedKernelKMeans(4, m=20, backend="dask", random_state=0)
+        est = SketchedKernelKMeans(4, m=20, backend="dask", dtype="float64", random_state=0)
         est.fit(da.from_array(X, chunks=(150, 4)))
         assert isinstance(est.labels_, np.ndarray) and est.labels_.shape == (600,)
         Xd_new = da.from_array(X_new, chunks=(40, 4))

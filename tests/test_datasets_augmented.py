@@ -189,23 +189,44 @@ def test_generation_reproducible_across_chunks_workers_and_prefixes(digits, tmp_
     assert again.reused and again.path == a.path
 
 
-def test_interrupted_generation_leaves_nothing_and_restarts_identically(digits, tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch):
+def test_interrupted_generation_resumes_where_it_stopped(digits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """An interrupted generation leaves its partial file and done log; the next call deforms
+    only the chunks not logged and gives the bytes of an uninterrupted generation."""
     p = am.AugmentedMnistConfig(cache_dir=str(tmp_path), chunk_size=10)
-    write = am._write_chunk
+    deform = am.deform
+    seen: list[int] = []
 
-    def failing(path, offset, start, stop, source, params):
-        if start == 30:
+    def failing(source, indices, params, stream="train"):
+        if indices[0] == 30 and not seen.count(-1):
+            seen.append(-1)
             raise KeyboardInterrupt
-        write(path, offset, start, stop, source, params)
+        seen.append(int(indices[0]))
+        return deform(source, indices, params, stream)
 
-    monkeypatch.setattr(am, "_write_chunk", failing)
+    monkeypatch.setattr(am, "deform", failing)
     with pytest.raises(KeyboardInterrupt):
         am.generate(digits, p, 80)
-    assert not list(tmp_path.iterdir())
-    monkeypatch.setattr(am, "_write_chunk", write)
+    assert sorted(f.name for f in tmp_path.iterdir()) == [f".{am.cache_key(digits, p)}-n80.{s}"
+                                                          for s in ("done", "partial.npy")]
+    seen.clear()
+    seen.append(-1)
     done = am.generate(digits, p, 80)
-    assert np.array_equal(np.load(done.path), am.deform(digits, np.arange(80), p))
+    assert seen[1:] == [30, 40, 50, 60, 70]  # the first three chunks were not deformed again
+    assert np.array_equal(np.load(done.path), deform(digits, np.arange(80), p))
+    assert [f.name for f in tmp_path.glob(".*")] == []
+
+
+def test_a_larger_generation_starts_from_the_smaller_file(digits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    p = am.AugmentedMnistConfig(cache_dir=str(tmp_path), chunk_size=16)
+    small = am.generate(digits, p, 50)
+    deform = am.deform
+    firsts: list[int] = []
+    monkeypatch.setattr(am, "deform", lambda source, indices, params, stream="train":
+                        firsts.append(int(indices[0])) or deform(source, indices, params, stream))
+    big = am.generate(digits, p, 120)
+    assert firsts == [48, 64, 80, 96, 112]  # chunk 48..63 holds rows 50..63 still to make
+    assert np.array_equal(np.load(big.path), deform(digits, np.arange(120), p))
+    assert np.array_equal(np.load(big.path)[:50], np.load(small.path))
 
 
 def test_errors(digits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -73,7 +73,7 @@ def test_lifted_predict_and_score_brute_force() -> None:
     X = blobs(150)
     X_new = blobs(60, seed=1)
     sigma = 1.7
-    est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=sigma, random_state=0).fit(X)
+    est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=sigma, dtype="float64", random_state=0).fit(X)
     labels = est.labels_
     K_new = gaussian_gram(X_new, X, sigma)
     K = gaussian_gram(X, X, sigma)
@@ -94,7 +94,7 @@ def test_fit_leaves_the_centroid_sums_to_predict(monkeypatch) -> None:
     real = estimator_module.within_cluster_sums
     monkeypatch.setattr(estimator_module, "within_cluster_sums", lambda *a, **k: calls.append(1) or real(*a, **k))
     X, X_new = blobs(150), blobs(60, seed=1)
-    est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=1.7, random_state=0)
+    est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=1.7, dtype="float64", random_state=0)
     labels = est.fit_predict(X)
     assert calls == []
     first = est.predict(X_new), est.score(X_new)
@@ -110,7 +110,7 @@ def test_projected_predict_and_score_brute_force() -> None:
     rng = np.random.default_rng(3)
     X = rng.standard_normal((120, 6)) + np.repeat(rng.standard_normal((3, 6)) * 3, 40, axis=0)
     X_new = rng.standard_normal((50, 6)) * 2
-    est = SketchedKernelKMeans(3, m=4, kernel="linear", centroids="projected", random_state=1).fit(X)
+    est = SketchedKernelKMeans(3, m=4, kernel="linear", centroids="projected", dtype="float64", random_state=1).fit(X)
     Q, _ = np.linalg.qr(X[est.sketch_.landmarks_].T)  # orthonormal basis of the landmark span
     P = Q @ Q.T
     centres = np.stack([(X[est.labels_ == j] @ P).mean(axis=0) for j in range(3)])
@@ -128,7 +128,7 @@ def test_transform_is_the_nystrom_map() -> None:
     """F Fᵀ = K_nL K_LL⁻¹ K_Ln for uniform Nyström (Calandriello Alg. 1), dense brute force."""
     X = blobs(100)
     sigma = 2.0
-    est = SketchedKernelKMeans(3, m=15, bandwidth="fixed", sigma=sigma, random_state=4).fit(X)
+    est = SketchedKernelKMeans(3, m=15, bandwidth="fixed", sigma=sigma, dtype="float64", random_state=4).fit(X)
     L = X[est.sketch_.landmarks_]
     approx = gaussian_gram(X, L, sigma) @ np.linalg.pinv(gaussian_gram(L, L, sigma), rcond=1e-12) @ gaussian_gram(L, X, sigma)
     F = est.transform(X)
@@ -159,7 +159,7 @@ def test_same_numbers_as_the_runner(tmp_path, overrides, params) -> None:
     row = run(cfg).rows[0]
     arrays = load_arrays(row["run_id"], tmp_path)
     data = load_data(build_spec(cfg))
-    est = SketchedKernelKMeans(4, m=14, bandwidth="fixed", sigma=2.0, random_state=5, **params)
+    est = SketchedKernelKMeans(4, m=14, bandwidth="fixed", sigma=2.0, dtype="float64", random_state=5, **params)
     est.fit(data.X_train)
     np.testing.assert_array_equal(est.labels_, arrays["train_labels"])
     np.testing.assert_array_equal(est.predict(data.X_test), arrays["test_labels"])
@@ -234,7 +234,8 @@ def test_dtype_float32() -> None:
     est = SketchedKernelKMeans(3, dtype="float32", random_state=0).fit(X)
     assert est.transform(X).dtype == np.float32
     assert est.transform(X[:5].astype(np.float64)).dtype == np.float32
-    assert SketchedKernelKMeans(3, random_state=0).fit(X).transform(X).dtype == np.float64
+    assert SketchedKernelKMeans(3, random_state=0).fit(X).transform(X).dtype == np.float32  # the default
+    assert SketchedKernelKMeans(3, dtype="float64", random_state=0).fit(X).transform(X).dtype == np.float64
 
 
 @pytest.mark.parametrize(

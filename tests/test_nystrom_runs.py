@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
 
-from kktheory.cli import CONFIG_DIR
 from kktheory.experiment import run
 from kktheory.store import Store
+from tests.hydra_cfg import make_cfg
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,9 +35,7 @@ def test_sketch_writes_a_row(name: str, extra: list[str], tmp_path: Path) -> Non
         f"sketch={name}", "n=150", "n_test=60", "k=3", "m=[12,20]",
         f"results_dir={tmp_path}", *extra,
     ]
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=overrides)
-    outcome = run(cfg)
+    outcome = run(make_cfg(*overrides))
     assert len(outcome.rows) == 2
     rows = Store(str(tmp_path)).load()
     assert len(rows) == 2

@@ -94,9 +94,9 @@ def test_exact_at_n_200000_is_refused_before_any_work(tmp_path, monkeypatch):
     assert res.returncode == 2
     line = res.stderr.strip()
     assert "\n" not in line
-    estimate = memory.fmt_bytes(200000**2 * 8)
-    assert estimate == "298.0 GiB"
-    assert line.startswith("memory: exact kernel k-means (the 200000×200000 kernel matrix K, float64)")
+    estimate = memory.fmt_bytes(200000**2 * 4)  # float32, the default dtype
+    assert estimate == "149.0 GiB"
+    assert line.startswith("memory: exact kernel k-means (the 200000×200000 kernel matrix K, float32)")
     assert f"needs about {estimate}, above the budget of 8.0 GiB" in line
     assert "sketch.allow_blocked=true" in line and "memory_budget_gb" in line
     assert run_files(results) == []
@@ -105,7 +105,7 @@ def test_exact_at_n_200000_is_refused_before_any_work(tmp_path, monkeypatch):
 def test_exact_at_n_200000_subprocess(cli):
     res = cli("sketch=exact", "n=200000")
     assert res.returncode == 2
-    assert res.stderr.strip().startswith("memory: exact kernel k-means") and "298.0 GiB" in res.stderr
+    assert res.stderr.strip().startswith("memory: exact kernel k-means") and "149.0 GiB" in res.stderr
     assert run_files(cli.results) == []
 
 

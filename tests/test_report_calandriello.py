@@ -291,3 +291,28 @@ def test_fig2_not_run_with_only_the_fig1_setting():
     """Fig. 2's sweep shares the MNIST 60k jobs with Fig. 1: those rows alone are not Fig. 2."""
     v = calandriello.judge(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"), stand_in="augmented MNIST")
     assert v.status == NOT_RUN and "augmented_mnist" in v.text
+
+
+def paper_size_run(nmi: float = 0.41) -> pd.DataFrame:
+    """One run (seed 0) at mnist8m's n with the m-list up to 400, projected centroids."""
+    n = calandriello.PAPER_N
+    return pd.DataFrame({
+        "n": n, "n_test": 100000, "seed": 0, "m": [178, 356, 400], "m_rule": ["0.0625*sqrt_n", "0.125*sqrt_n", "400"],
+        "test_risk": [0.33, 0.325, 0.3245], "train_nmi": [0.38, 0.40, nmi], "centroids": "projected",
+        "dataset.name": "augmented_mnist", "k": 10, "time_total": [300.0, 500.0, 700.0],
+    })
+
+
+def test_the_paper_size_run_is_reported_beside_the_grid_not_judged(tmp_path):
+    grid = with_m400(fig2_table(0.3))
+    alone = calandriello.judge(grid, stand_in="augmented MNIST")
+    both = calandriello.judge(pd.concat([grid, paper_size_run()], ignore_index=True), stand_in="augmented MNIST")
+    assert [(c.name, c.passed, c.detail) for c in both.checks] == [(c.name, c.passed, c.detail) for c in alone.checks]
+    assert both.observed == alone.observed and "n = 19600" in both.observed
+    seen = calandriello.observe_fig2(pd.concat([grid, paper_size_run(0.41)], ignore_index=True))
+    assert seen["nmi_m400_8m"].value == pytest.approx(0.41) and seen["nmi_m400_8m"].runs == 1
+    assert seen["time_m400_8m"].value == pytest.approx(700.0)
+    assert seen["nmi_m400"].runs == 10  # the grid's runs, without the paper-size run
+    assert "nmi_m400_8m" not in calandriello.observe_fig2(grid)
+    files = calandriello.FIG2.draw(pd.concat([grid, paper_size_run()], ignore_index=True), tmp_path)
+    assert files[0].stat().st_size > 0

@@ -359,3 +359,37 @@ def test_committed_rows_are_compact_tables_of_catalogue_entries():
     assert sum((ROOT / name).stat().st_size for name in tracked) < 20 * 2**20
     names = {name.rsplit("/", 1)[1].removesuffix(".parquet") for name in tracked}
     assert names <= set(catalogue())
+
+
+def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_part(tmp_path, monkeypatch):
+    """calandriello_fig2's run at mnist8m's n is a sweep of its own (extra_sweeps): reproducing
+    the entry runs both sweeps and judges their rows together; overrides go to the main
+    sweep alone, and the further sweep is then left out."""
+    import dataclasses
+
+    from kktheory.report.common import Verdict
+
+    calls, judged = [], []
+
+    def fake_run(name, results_dir, overrides=(), execute=True, log=None, experiments_dir=None,
+                 after_job=None, plan=None):
+        calls.append((name, tuple(overrides)))
+        rows = pd.DataFrame({"run_id": [f"{name}-{i}" for i in range(2)], "n": 1, "seed": 0, "m": 1})
+        return reproduce.SweepResult(rows=rows, jobs=2, reused=2)
+
+    monkeypatch.setattr(reproduce, "plan_sweep", lambda name, *a, **k: reproduce.Plan([], ["seed"]))
+    monkeypatch.setattr(reproduce, "run_sweep", fake_run)
+    monkeypatch.setattr(reproduce, "import_committed", lambda *a, **k: 0)
+    entry = dataclasses.replace(catalogue()["calandriello_fig2"], draw=lambda df, out: [],
+                                judge=lambda df: judged.append(sorted(df["run_id"])) or Verdict("reproduced", "x"))
+    reproduce.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", log=lambda s: None)
+    assert calls == [("calandriello_fig2", ()), ("calandriello_fig2_mnist8m", ())]
+    assert judged[-1] == ["calandriello_fig2-0", "calandriello_fig2-1",
+                          "calandriello_fig2_mnist8m-0", "calandriello_fig2_mnist8m-1"]
+    saved = pd.read_parquet(tmp_path / "out" / "rows" / "calandriello_fig2.parquet")
+    assert len(saved) == 4
+    index = (tmp_path / "out" / "INDEX.md").read_text()
+    assert "--config-name calandriello_fig2_mnist8m -m" in index and "4 rows from 4 jobs" in index
+    calls.clear()
+    reproduce.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", ["seed=3"], log=lambda s: None)
+    assert calls == [("calandriello_fig2", ("seed=3",))]

@@ -23,10 +23,11 @@ def printed(tmp_path, *args: str) -> tuple[list[str], dict]:
 
 
 def test_empty_excess_names_its_reason_and_no_reference_line(tmp_path):
-    """K of 60 points (60²·8 B = 28.1 KiB) above a 1e-5 GiB (10.5 KiB) budget: auto gives no reference."""
+    """K of 60 points (60²·4 B = 14.1 KiB in the default float32) above a 1e-5 GiB (10.5 KiB)
+    budget: auto gives no reference."""
     lines, row = printed(tmp_path, "memory_budget_gb=0.00001")
-    assert 60 * 60 * 8 / 1024 == pytest.approx(28.1, abs=0.05) and 1e-5 * 2**30 / 1024 == pytest.approx(10.5, abs=0.05)
-    assert "— excess test: no reference (none [auto: K needs 28.1 KiB > budget 10.5 KiB])" in lines
+    assert 60 * 60 * 4 / 1024 == pytest.approx(14.1, abs=0.05) and 1e-5 * 2**30 / 1024 == pytest.approx(10.5, abs=0.05)
+    assert "— excess test: no reference (none [auto: K needs 14.1 KiB > budget 10.5 KiB])" in lines
     assert math.isnan(row["excess_test_risk"])
     assert not [line for line in lines if line.startswith("reference ")]
 

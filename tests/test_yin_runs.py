@@ -9,20 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
 
-from kktheory.cli import CONFIG_DIR
 from kktheory.experiment import run
 from kktheory.store import Store
+from tests.hydra_cfg import make_cfg
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["n=160", "n_test=80", "k=4", "clustering.n_init=2"]
 
 
 def run_cfg(tmp_path: Path, *overrides: str):
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=[*SMALL, f"results_dir={tmp_path}", *overrides])
-    return run(cfg)
+    return run(make_cfg(*SMALL, f"results_dir={tmp_path}", *overrides))
 
 
 METHODS = [

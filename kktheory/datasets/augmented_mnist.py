@@ -81,23 +81,37 @@ much stronger than infimnist's deformations — and stored float32.
 Storage: uint8 pixels, as MNIST and mnist8m (784 bytes per image; 157 MB for 200,000
 images, 6.4 GB for 8.1 million) in a ``.npy`` file created by
 ``np.lib.format.open_memmap`` under ``cache_dir`` (default
-``~/.cache/kktheory/augmented_mnist``, outside git). Chunks are written into it with plain
-file writes rather than through a writable map, whose dirty pages would count as resident
-memory. Memory while generating is one chunk (about 60 kB of float64 temporaries per
+``~/.cache/kktheory/augmented_mnist``, outside git), in chunks of ``chunk_size`` images
+deformed by ``n_jobs`` worker processes. Chunks are written with plain file writes
+rather than through a writable map, whose dirty pages would count as resident memory.
+Memory while generating is one chunk per worker (about 60 kB of float64 temporaries per
 image, 60 MB for the default 1000) plus the 47 MB source, not the data size: generating
-200,000 images peaked at 167 MB resident, as generating 20,000 did. The file is
-written under a temporary name and renamed when complete; its name holds a hash of the
-parameters, the generator version and the source pixels, and ``n``; an existing file for
-the same hash and a larger n is reused (its first n rows).
+200,000 images peaked at 167 MB resident, as generating 20,000 did. The file's name holds
+a hash of the parameters, the generator version, the source pixels (and the stream, for
+test images), and ``n``; an existing file for the same hash and a larger n is reused
+(its first n rows). Generation is resumable: images go into ``.<hash>-n<n>.partial.npy``
+and every finished chunk is appended to ``.<hash>-n<n>.done``, so an interrupted
+generation continues with the chunks not logged; a larger generation starts by copying
+the largest complete file of the same hash (its images are the first ones). The
+complete file is renamed to ``<hash>-n<n>.npy``.
 
-The loader returns ``X_train`` as float32 pixels / 255 in [0, 1] (read from the uint8 file
-in chunks into one n × 784 float32 array: 3136 bytes per image in memory, as the float32
-memory map of the previous version took) and the training labels; the test set is the
-original MNIST test set (``n_test`` of its 10000 images drawn with the run's data stream,
-/255, float64, indices 60000 + j as in the ``mnist`` table). Generation speed (images/s),
-time and disk use are logged and returned in ``Dataset.info`` (keys ``augment_*``).
+The loader returns ``X_train`` as float32 pixels / 255 in [0, 1]: up to ``in_memory_max``
+images (default 2,000,000: 6.3 GB) read from the uint8 file in chunks into one n × 784
+float32 array (3136 bytes per image in memory); above it a
+:class:`~kktheory.datasets.disk_rows.DiskRows` that reads rows from the file block by
+block with the same values (8.1 million images would take 25 GB as float32, more than a
+24 GB machine), which only the methods of :func:`kktheory.config.check_disk_rows` accept.
+The test set (``test_set``) is the original MNIST test set (``mnist``: ``n_test`` of its
+10000 images drawn with the run's data stream, /255, float64, indices 60000 + j as in the
+``mnist`` table) or ``augmented``: the first ``n_test`` images of the test stream, image j
+deforming MNIST test digit j mod 10000 with its own generator
+(``default_rng([crc32("augmented_mnist_test"), augment_seed, j])``), float32 /255,
+indices j — held-out deformed digits, as mnist8m's papers test on 100,000 unseen images.
+Generation speed (images/s), time and disk use of the training images are logged and
+returned in ``Dataset.info`` (keys ``augment_*``); the test images' are logged.
 
-Command line: ``python -m kktheory.datasets --n 200000 [--grid PNG]`` (generate, print the report).
+Command line: ``python -m kktheory.datasets --n 200000 [--n-jobs 2] [--grid PNG]`` (generate,
+print the report).
 """
 
 from __future__ import annotations
@@ -117,6 +131,7 @@ from typing import Optional
 import numpy as np
 
 from kktheory.datasets.base import DATASETS, Dataset, DatasetConfig, subsample
+from kktheory.datasets.disk_rows import DiskRows
 from kktheory.datasets.mnist import N_TEST, N_TRAIN, mnist_arrays
 from kktheory.errors import ConfigError, DataError
 from kktheory.memory import fmt_bytes
@@ -125,6 +140,9 @@ log = logging.getLogger(__name__)
 
 GENERATOR_VERSION = 2  # 1: Simard warp + rotation/scale/shift, float32; 2: infimnist-style, uint8
 STREAM_TAG = zlib.crc32(b"augmented_mnist")
+#: generator tags of the training images and of the held-out test images (module docstring)
+STREAM_TAGS = {"train": STREAM_TAG, "test": zlib.crc32(b"augmented_mnist_test")}
+TEST_SETS = ("mnist", "augmented")
 SIDE = 28
 PIXELS = SIDE * SIDE
 CONVERT_ROWS = 65536  # rows converted to float32 at a time by the loader
@@ -143,6 +161,12 @@ class AugmentedMnistConfig(DatasetConfig):
     cache_dir: str = "~/.cache/kktheory/augmented_mnist"  # folder of the generated image file
     data_dir: Optional[str] = None  # MNIST source (see the mnist data set)
     download: bool = True  # fetch MNIST from OpenML when its IDX files are absent
+    test_set: str = "mnist"  # mnist: original test digits | augmented: deformed test digits
+    in_memory_max: int = 2_000_000  # above this n the training rows stay on disk (DiskRows)
+
+    def rows_on_disk(self, n: int) -> bool:
+        """Whether n training images are read from the uint8 file in blocks (:class:`DiskRows`)."""
+        return n > self.in_memory_max
 
 
 @dataclass
@@ -167,24 +191,30 @@ def validate(params: AugmentedMnistConfig) -> None:
         ("chunk_size", params.chunk_size >= 1, "an integer ≥ 1"),
         ("n_jobs", params.n_jobs >= 1, "an integer ≥ 1"),
         ("augment_seed", params.augment_seed >= 0, "an integer ≥ 0"),
+        ("in_memory_max", params.in_memory_max >= 0, "an integer ≥ 0"),
     ]
+    if params.test_set not in TEST_SETS:
+        raise ConfigError("dataset.test_set", params.test_set, f"one of {', '.join(TEST_SETS)}")
     for name, ok, allowed in checks:
         if not ok:
             raise ConfigError(f"dataset.{name}", getattr(params, name), allowed)
 
 
-def draws(indices: np.ndarray, params: AugmentedMnistConfig) -> tuple[np.ndarray, np.ndarray]:
+def draws(indices: np.ndarray, params: AugmentedMnistConfig, stream: str = "train") -> tuple[np.ndarray, np.ndarray]:
     """Displacement fields d (b × 2 × 28 × 28: rows, cols; pixels) and shifts t (b × 2, integers).
 
-    Image i's generator draws 2·784 uniforms (u) and then the two shift coordinates.
+    Image i's generator (``default_rng([tag, augment_seed, i])``, tag STREAM_TAG for the
+    training stream, TEST_STREAM_TAG for the test stream) draws 2·784 uniforms (u) and then
+    the two shift coordinates.
     """
+    tag = STREAM_TAGS[stream]
     from scipy.ndimage import gaussian_filter
 
     b = len(indices)
     u = np.empty((b, 2, SIDE, SIDE))
     shifts = np.empty((b, 2), dtype=np.int64)
     for row, i in enumerate(indices):
-        rng = np.random.default_rng([STREAM_TAG, params.augment_seed, int(i)])
+        rng = np.random.default_rng([tag, params.augment_seed, int(i)])
         u[row] = rng.uniform(-1.0, 1.0, (2, SIDE, SIDE))
         shifts[row] = rng.integers(-params.max_shift, params.max_shift + 1, 2)
     d = gaussian_filter(u, sigma=(0, 0, params.sigma, params.sigma), mode="constant", output=u)
@@ -212,7 +242,8 @@ def shift(images: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     return out
 
 
-def deform(source: np.ndarray, indices: np.ndarray, params: AugmentedMnistConfig) -> np.ndarray:
+def deform(source: np.ndarray, indices: np.ndarray, params: AugmentedMnistConfig,
+           stream: str = "train") -> np.ndarray:
     """Augmented images ``indices`` (uint8 rows of 784) from the uint8 ``source`` rows.
 
     Image i deforms source row i mod len(source) (module docstring, steps 1–4). Vectorised
@@ -221,77 +252,130 @@ def deform(source: np.ndarray, indices: np.ndarray, params: AugmentedMnistConfig
     """
     indices = np.asarray(indices)
     x = source[indices % len(source)].reshape(-1, SIDE, SIDE).astype(np.float64)
-    d, shifts = draws(indices, params)
+    d, shifts = draws(indices, params, stream)
     y = x + np.einsum("bapq,bapq->bpq", d, tangents(x, params.tangent_sigma))
     y = np.floor(np.clip(y, 0.0, 255.0)).astype(np.uint8)
     return shift(y, shifts).reshape(len(indices), PIXELS)
 
 
 def _write_chunk(path: str, offset: int, start: int, stop: int, source: np.ndarray,
-                 params: AugmentedMnistConfig) -> None:
-    images = deform(source, np.arange(start, stop), params)
+                 params: AugmentedMnistConfig, stream: str, done_log: str) -> None:
+    """Deform images start..stop−1 into the partial file, then record them as done."""
+    images = deform(source, np.arange(start, stop), params, stream)
     with open(path, "r+b") as f:
         f.seek(offset + start * PIXELS)
         f.write(images.tobytes())
+    with open(done_log, "a") as f:  # one short line per chunk: an atomic append
+        f.write(f"{start} {stop}\n")
 
 
-def cache_key(source: np.ndarray, params: AugmentedMnistConfig) -> str:
-    """16 hex digits identifying the generated images (parameters, version, source pixels)."""
+def cache_key(source: np.ndarray, params: AugmentedMnistConfig, stream: str = "train") -> str:
+    """16 hex digits identifying the generated images (parameters, version, source pixels
+    and, for the test stream, the stream)."""
     fields = {k: getattr(params, k) for k in
               ("augment_seed", "alpha", "sigma", "tangent_sigma", "max_shift")}
     fields.update(version=GENERATOR_VERSION, source=hashlib.sha1(source.tobytes()).hexdigest())
+    if stream != "train":
+        fields["stream"] = stream
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _existing(folder: Path, key: str, n: int) -> Optional[Path]:
-    """The smallest complete file of this key holding at least n images."""
-    best: tuple[int, Path] | None = None
-    for path in folder.glob(f"{key}-n*.npy"):
-        size = int(path.stem.rsplit("-n", 1)[1])
-        if size >= n and (best is None or size < best[0]):
-            best = (size, path)
-    return None if best is None else best[1]
+def _complete_files(folder: Path, key: str) -> list[tuple[int, Path]]:
+    """(n, path) of the complete image files of this key, by increasing n."""
+    return sorted((int(path.stem.rsplit("-n", 1)[1]), path) for path in folder.glob(f"{key}-n*.npy"))
 
 
-def generate(source: np.ndarray, params: AugmentedMnistConfig, n: int) -> GenerationReport:
-    """Make sure the first n augmented images exist on disk; report where and at what cost."""
+def _done_rows(done_log: Path, n: int) -> np.ndarray:
+    """Which of the n rows a partial file already holds (its done log; none if absent)."""
+    done = np.zeros(n, dtype=bool)
+    if done_log.exists():
+        for line in done_log.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 2:  # a line cut by an interruption is ignored (its chunk is redone)
+                done[int(parts[0]):int(parts[1])] = True
+    return done
+
+
+def _start_partial(partial: Path, done_log: Path, n: int, smaller: Optional[tuple[int, Path]]) -> None:
+    """A new partial file of n rows; the rows of a smaller complete file are copied into it
+    (they are its first rows: image i depends only on i) and logged as done."""
+    mm = np.lib.format.open_memmap(partial, mode="w+", dtype=np.uint8, shape=(n, PIXELS))
+    offset = mm.offset
+    del mm
+    done_log.write_text("")
+    if smaller is None:
+        return
+    rows, path = smaller
+    src = np.load(path, mmap_mode="r")
+    src_offset = src.offset
+    del src
+    step = CONVERT_ROWS
+    with open(path, "rb") as fin, open(partial, "r+b") as fout:
+        fin.seek(src_offset)
+        fout.seek(offset)
+        for start in range(0, rows, step):
+            fout.write(fin.read((min(start + step, rows) - start) * PIXELS))
+    done_log.write_text(f"0 {rows}\n")
+
+
+def generate(source: np.ndarray, params: AugmentedMnistConfig, n: int, stream: str = "train") -> GenerationReport:
+    """Make sure the first n augmented images of ``stream`` exist on disk; report where and
+    at what cost.
+
+    Resumable: the images are written into ``.<key>-n<n>.partial.npy`` chunk by chunk and
+    every finished chunk is appended to its ``.done`` log, so an interrupted generation
+    continues where it stopped when called again; a complete smaller file of the same key
+    is copied in first (its images are the first ones). When every row is written the file
+    is renamed to ``<key>-n<n>.npy``. ``seconds`` and ``images_per_s`` count the images
+    deformed by this call.
+    """
     validate(params)
     folder = Path(params.cache_dir).expanduser()
     folder.mkdir(parents=True, exist_ok=True)
-    key = cache_key(source, params)
-    found = _existing(folder, key, n)
+    key = cache_key(source, params, stream)
+    files = _complete_files(folder, key)
+    found = next((path for size, path in files if size >= n), None)
     if found is not None:
         return GenerationReport(str(found), n, True, 0.0, 0.0, found.stat().st_size)
-    needed = n * PIXELS
-    free = shutil.disk_usage(folder).free
-    if needed > free:
-        raise DataError(f"augmented_mnist: {n} images need {fmt_bytes(needed)} in {folder}, "
-                        f"only {fmt_bytes(free)} free; set dataset.cache_dir to a larger disk")
     path = folder / f"{key}-n{n}.npy"
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    partial = folder / f".{key}-n{n}.partial.npy"
+    done_log = folder / f".{key}-n{n}.done"
+    if not partial.exists():
+        needed = n * PIXELS
+        free = shutil.disk_usage(folder).free
+        if needed > free:
+            raise DataError(f"augmented_mnist: {n} images need {fmt_bytes(needed)} in {folder}, "
+                            f"only {fmt_bytes(free)} free; set dataset.cache_dir to a larger disk")
+        _start_partial(partial, done_log, n, files[-1] if files else None)
     t0 = time.perf_counter()
-    try:
-        mm = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.uint8, shape=(n, PIXELS))
-        offset = mm.offset
-        del mm
-        chunks = [(s, min(s + params.chunk_size, n)) for s in range(0, n, params.chunk_size)]
-        if params.n_jobs == 1:
-            for start, stop in chunks:
-                _write_chunk(str(tmp), offset, start, stop, source, params)
-        else:
-            from joblib import Parallel, delayed
+    done = _done_rows(done_log, n)
+    present = int(done.sum())
+    mm = np.load(partial, mmap_mode="r")
+    offset = mm.offset
+    del mm
+    chunks = [(s, min(s + params.chunk_size, n)) for s in range(0, n, params.chunk_size)
+              if not done[s:s + params.chunk_size].all()]
+    args = (str(partial), offset)
+    if params.n_jobs == 1:
+        for start, stop in chunks:
+            _write_chunk(*args, start, stop, source, params, stream, str(done_log))
+    else:
+        from joblib import Parallel, delayed
 
-            Parallel(n_jobs=params.n_jobs)(
-                delayed(_write_chunk)(str(tmp), offset, start, stop, source, params) for start, stop in chunks
-            )
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+        Parallel(n_jobs=params.n_jobs)(
+            delayed(_write_chunk)(*args, start, stop, source, params, stream, str(done_log))
+            for start, stop in chunks
+        )
+    os.replace(partial, path)
+    done_log.unlink(missing_ok=True)
     seconds = time.perf_counter() - t0
-    report = GenerationReport(str(path), n, False, seconds, n / seconds, path.stat().st_size)
-    path.with_suffix(".json").write_text(json.dumps({"params": asdict(params), **asdict(report)}, indent=1))
-    log.info("augmented_mnist: %d images in %.1f s (%.0f images/s), %s on disk at %s",
-             n, seconds, report.images_per_s, fmt_bytes(report.bytes_on_disk), path)
+    made = n - present
+    report = GenerationReport(str(path), n, False, seconds, made / seconds if seconds > 0 else 0.0,
+                              path.stat().st_size)
+    path.with_suffix(".json").write_text(json.dumps(
+        {"params": asdict(params), "stream": stream, "rows_present_at_start": present, **asdict(report)}, indent=1))
+    log.info("augmented_mnist: %d images (%d present at start) in %.1f s (%.0f images/s), %s on disk at %s",
+             n, present, seconds, report.images_per_s, fmt_bytes(report.bytes_on_disk), path)
     return report
 
 
@@ -309,16 +393,26 @@ def as_unit_float32(pixels: np.ndarray) -> np.ndarray:
 def augmented_mnist(
     params: AugmentedMnistConfig, n: int, n_test: int, k: int, rng: np.random.Generator
 ) -> Dataset:
-    """n augmented training images (float32 in [0, 1]) and n_test original MNIST test images."""
+    """n augmented training images (float32 in [0, 1], in memory or :class:`DiskRows`) and
+    n_test test images: original MNIST test digits (float64) or augmented ones (float32)."""
     validate(params)
     images, labels, info = mnist_arrays(params.data_dir, params.download)
-    test = N_TRAIN + subsample(np.arange(N_TEST), n_test, "n_test", "augmented_mnist", rng)
     report = generate(images[:N_TRAIN], params, n)
-    X_train = as_unit_float32(np.load(report.path, mmap_mode="r")[:n])
+    if params.rows_on_disk(n):
+        X_train = DiskRows(report.path, n)
+    else:
+        X_train = as_unit_float32(np.load(report.path, mmap_mode="r")[:n])
     y_train = labels[np.arange(n) % N_TRAIN]
+    if params.test_set == "augmented":
+        test = np.arange(n_test)  # positions in the test stream; image j deforms test digit j mod 10000
+        made = generate(images[N_TRAIN:], params, n_test, "test")
+        X_test = as_unit_float32(np.load(made.path, mmap_mode="r")[:n_test])
+        y_test = labels[N_TRAIN + test % N_TEST]
+    else:
+        test = N_TRAIN + subsample(np.arange(N_TEST), n_test, "n_test", "augmented_mnist", rng)
+        X_test, y_test = images[test] / 255.0, labels[test]
     info = dict(info, **{f"augment_{key}": v for key, v in asdict(report).items()})
-    return Dataset("augmented_mnist", X_train, y_train, images[test] / 255.0, labels[test],
-                   np.arange(n), test, info)
+    return Dataset("augmented_mnist", X_train, y_train, X_test, y_test, np.arange(n), test, info)
 
 
 def save_sample_grid(path: str, source: np.ndarray, labels: np.ndarray, params: AugmentedMnistConfig,

@@ -72,6 +72,11 @@ class DatasetConfig:
 
     name: str = MISSING
 
+    def rows_on_disk(self, n: int) -> bool:
+        """Whether the loader hands n training points over as rows read from disk in blocks
+        (:class:`kktheory.datasets.disk_rows.DiskRows`) instead of an array in memory."""
+        return False
+
 
 @dataclass
 class SplitConfig(DatasetConfig):

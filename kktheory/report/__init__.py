@@ -56,7 +56,9 @@ class Entry:
     hands it to ``draw`` as ``rows.attrs["figure"]`` and commits it beside the rows.
     ``timing``, for an entry with a speed claim, says which methods a timing pass compares
     and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
-    times of sweep rows.
+    times of sweep rows. ``extra_sweeps`` names further experiment configs whose jobs belong
+    to the entry at paper scale, for a job outside the main sweep's grid (e.g. a single run
+    at a much larger n); they run when the entry is reproduced without overrides.
     """
 
     name: str
@@ -71,6 +73,7 @@ class Entry:
     observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
     figure_data: FigureData | None = None
     timing: TimingPlan | None = None
+    extra_sweeps: tuple[str, ...] = ()
 
 
 def catalogue() -> dict[str, Entry]:

@@ -70,6 +70,9 @@ def lloyd_from_labels(
 class ApproxKernelKMeans(Nystrom):
     """Chitta et al. (2011) approximate kernel k-means: centres in the landmark span."""
 
+    reads_rows_in_blocks = False  # not checked against rows on disk
+    n_by_m_arrays = 2  # the Nyström features and the method's own embedding
+
     is_projection = False
     is_embedding = False
     runs_clusterer = False  # Chitta's iterations from random balanced memberships

@@ -78,6 +78,10 @@ class Sketch:
     #: (KPCA, rank-restricted Nyström, the power method, one-pass): the run then reports the
     #: kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F (``approx_fro_rel``)
     rank_restricted: ClassVar[bool] = False
+    #: True when fitting and transforming read the training rows only in row blocks and
+    #: by index (``X[a:b]``, ``X[idx]``, ``len(X)``), so that they may stay on disk
+    #: (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.config.check_disk_rows`)
+    reads_rows_in_blocks: ClassVar[bool] = False
 
     def __init__(self, params: Any, ctx: SketchContext) -> None:
         self.params = params

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -61,20 +62,39 @@ class NystromConfig(SketchConfig):
 class Nystrom(KernelProjection):
     """Nyström embedding with uniform landmarks (Calandriello Alg. 1).
 
+    Reads the training rows only in blocks and by index (``reads_rows_in_blocks``), so
+    they may stay on disk; the subclasses that draw landmarks or partition otherwise
+    (``nystrom_rls``, ``two_step``, ``spectral_nystrom``, ``approx_kkm``) do not say so.
+
     Stored arrays (here and in the subclasses ``nystrom_liu``, ``nystrom_rls``, ``two_step``,
     ``spectral_nystrom``): ``landmarks`` (m, the sampled training points in order, with
     repeats when sampled with replacement); the features follow from them and the data.
     """
 
+    reads_rows_in_blocks = True
+    #: n × m arrays held at once beside a kernel block: the features (the comparators built
+    #: on Nyström that also hold an embedding of their own say 2)
+    n_by_m_arrays: ClassVar[int] = 1
+
     def validate(self, m: int) -> None:
-        """eig_cutoff in [0, 1); K_nm and the features (n × m each) within the budget."""
+        """eig_cutoff in [0, 1); the features (n × m), one kernel block and K_mm with its
+        eigenvectors within the budget (K_nm itself is held only when it fits beside them,
+        :meth:`fit_nested`)."""
         check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
         n, mu = self.ctx.n, self.resolve_m(m)
+        itemsize = np.dtype(self.ctx.dtype).itemsize
+        block = memory.block_rows(mu, itemsize, self.ctx.budget, n) * mu * itemsize
+        held = self.n_by_m_arrays
         memory.require(
-            2 * n * mu * np.dtype(self.ctx.dtype).itemsize + 3 * mu * mu * 8, self.ctx.budget,
-            f"the Nyström sketch (K_nm and the features: 2 × {n}×{mu}, K_mm and its eigenvectors)",
+            held * self.features_bytes(mu) + block + 3 * mu * mu * 8, self.ctx.budget,
+            f"the Nyström sketch ({held} × the {n}×{mu} features, a kernel block, K_mm and its eigenvectors)"
+            if held > 1 else f"the Nyström sketch (the {n}×{mu} features, a kernel block, K_mm and its eigenvectors)",
             "use a smaller n or m",
         )
+
+    def features_bytes(self, m: int) -> int:
+        """Memory of an n × m array in the run's dtype (the features, or K_nm)."""
+        return self.ctx.n * m * np.dtype(self.ctx.dtype).itemsize
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
@@ -110,14 +130,18 @@ class Nystrom(KernelProjection):
         ms: Sequence[int],
         make_rng: Callable[[], np.random.Generator],
     ) -> Iterator[tuple[int, "Nystrom"]]:
-        """One landmark sequence and one K_{n,m_max} for the whole list of m.
+        """One landmark sequence for the whole list of m, and one K_{n,m_max} when it fits.
 
-        A single m holds no n × m block: its features are computed in row blocks.
+        K_{n,m_max} is computed once and each m's features taken from its first columns
+        when it fits the budget beside the largest features (2·n·m_max entries); otherwise
+        (and for a single m) every m's features are computed in row blocks, one pass over
+        the data per m, holding no n × m block but the features.
         """
         probe = cls(params, ctx)
         used = [probe.resolve_m(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
-        K = kernel.matrix(X, X[idx], ctx.budget) if len(set(used)) > 1 else None
+        shared = len(set(used)) > 1 and 2 * probe.features_bytes(max(used)) <= ctx.budget
+        K = kernel.matrix(X, X[idx], ctx.budget) if shared else None
         for m, mu in zip(ms, used):
             sketch = cls(params, ctx)
             sketch.info_.update(probe.info_)

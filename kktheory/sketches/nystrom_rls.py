@@ -169,6 +169,8 @@ def rls_bless(
 class NystromRLS(Nystrom):
     """Nyström embedding on landmarks drawn ∝ γ-ridge leverage scores (Calandriello Def. 3)."""
 
+    reads_rows_in_blocks = False  # not checked against rows on disk
+
     def validate(self, m: int) -> None:
         p = self.params
         if p.method not in RLS_METHODS:
@@ -182,7 +184,7 @@ class NystromRLS(Nystrom):
                 exact_memory(self.ctx.n), self.ctx.budget,
                 f"exact ridge leverage scores of {self.ctx.n} points", "use sketch.method=bless",
             )
-        super().validate(m)  # eig_cutoff, K_nm with the features
+        super().validate(m)  # eig_cutoff, the features
 
     def method(self, n: int) -> str:
         """The score method used for n training points."""

@@ -105,7 +105,7 @@ class KernelProjection(Sketch):
         (|S| × r); ``train_columns`` = κ(X, X_S) or ``train_features`` = f(X), if known."""
         self.kernel = kernel
         self.X_fit_ = X
-        self.X_support_ = X if support is None else np.asarray(X)[support]
+        self.X_support_ = X if support is None else X[np.asarray(support)]
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.train_columns_ = train_columns
         self.train_features_ = train_features

@@ -73,6 +73,9 @@ def spectral_embedding(B: np.ndarray, k: int) -> tuple[np.ndarray | None, dict[s
 class SpectralNystrom(Nystrom):
     """Fowlkes et al. (2004) Nyström spectral clustering on (C·W⁺·Cᵀ)_s (Wang §4.2)."""
 
+    reads_rows_in_blocks = False  # not checked against rows on disk
+    n_by_m_arrays = 2  # the Nyström features and the method's own embedding
+
     is_projection = False
     is_embedding = False
 

@@ -89,6 +89,8 @@ def nearest_sample_centre(
 class TwoStep(Nystrom):
     """Chitta et al. (2011) two-step kernel k-means: cluster the sample, assign all points."""
 
+    reads_rows_in_blocks = False  # not checked against rows on disk
+
     is_projection = False
     is_embedding = False
     runs_clusterer = False  # kernel k-means on K_mm, then a nearest-centre assignment
