@@ -437,15 +437,14 @@ def check_data(spec: RunSpec, data: Dataset) -> None:
     name = spec.dataset.name
     for part, X, y, size in (("train", data.X_train, data.y_train, spec.n),
                              ("test", data.X_test, data.y_test, spec.n_test)):
-        if getattr(X, "finite", False):  # rows on disk (DiskRows): finite by construction
-            continue
-        X = np.asarray(X)
+        if not getattr(X, "finite", False):  # rows on disk (DiskRows) are finite by construction
+            X = np.asarray(X)
         if X.ndim != 2 or len(X) != size or len(y) != size or X.shape[1] < 1:
             raise DataError(
                 f"dataset {name}: the {part} part has shape {X.shape} with {len(y)} labels, "
                 f"expected {size} rows of at least one feature"
             )
-        bad = size - len(check_finite(name, X, drop=True))
+        bad = 0 if getattr(X, "finite", False) else size - len(check_finite(name, X, drop=True))
         if bad:
             raise DataError(
                 f"dataset {name}: {bad} {part} points with non-finite values (NaN/inf) after "

@@ -265,8 +265,8 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
 
 def _fitter(method: Any, X: np.ndarray, kernel: Any, ms: list[int]) -> Callable[[int], None]:
     def call(seed: int) -> None:
-        for _ in replace(method, seed=seed).fit(X, kernel, ms):
-            pass
+        for fit in replace(method, seed=seed).fit(X, kernel, ms):
+            del fit  # the next m's features are not computed beside this m's
 
     return call
 

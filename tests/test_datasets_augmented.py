@@ -206,14 +206,15 @@ def test_interrupted_generation_resumes_where_it_stopped(digits, tmp_path: Path,
     monkeypatch.setattr(am, "deform", failing)
     with pytest.raises(KeyboardInterrupt):
         am.generate(digits, p, 80)
-    assert sorted(f.name for f in tmp_path.iterdir()) == [f".{am.cache_key(digits, p)}-n80.{s}"
-                                                          for s in ("done", "partial.npy")]
+    key = am.cache_key(digits, p)
+    assert sorted(f.name for f in tmp_path.iterdir()) == [f".{key}-n80.done", f".{key}-n80.partial.npy",
+                                                          f".{key}.lock"]
     seen.clear()
     seen.append(-1)
     done = am.generate(digits, p, 80)
     assert seen[1:] == [30, 40, 50, 60, 70]  # the first three chunks were not deformed again
     assert np.array_equal(np.load(done.path), deform(digits, np.arange(80), p))
-    assert [f.name for f in tmp_path.glob(".*")] == []
+    assert [f.name for f in tmp_path.glob(".*")] == [f".{key}.lock"]  # the lock file stays
 
 
 def test_a_larger_generation_starts_from_the_smaller_file(digits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -47,7 +47,8 @@ def test_indexing_equals_the_in_memory_conversion(pixels):
     mask = np.zeros(450, dtype=bool)
     mask[[1, 2, 3, 200]] = True
     assert np.array_equal(rows[mask], ref[mask])
-    assert rows[10:10].shape == (0, 784)
+    assert rows[10:10].shape == (0, 784) and rows[[]].shape == (0, 784)
+    assert np.array_equal(rows[np.array([120, 3], dtype=np.int8)], ref[[120, 3]])
 
 
 def test_whole_array_and_bad_indices_are_refused(pixels, tmp_path: Path):
@@ -88,7 +89,7 @@ def test_nystrom_reads_disk_rows_and_shares_K_only_when_it_fits(pixels, monkeypa
     monkeypatch.setattr(Kernel, "matrix", lambda self, *args: calls.append(1) or matrix(self, *args))
     assert nystrom_features(X, 2**30) and calls  # K_{n,25} shared by the list
     calls.clear()
-    small = 2 * 500 * 25 * 8 - 1  # 2·n·m_max float64 entries do not fit
+    small = 250_000  # the features and a block of 500 × 25 float64 (200 kB) fit, K_{n,25} (100 kB) beside them not
     streamed = nystrom_features(X, small)
     on_disk = nystrom_features(DiskRows(path), small)
     assert not calls

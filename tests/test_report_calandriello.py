@@ -299,7 +299,7 @@ def paper_size_run(nmi: float = 0.41) -> pd.DataFrame:
     return pd.DataFrame({
         "n": n, "n_test": 100000, "seed": 0, "m": [178, 356, 400], "m_rule": ["0.0625*sqrt_n", "0.125*sqrt_n", "400"],
         "test_risk": [0.33, 0.325, 0.3245], "train_nmi": [0.38, 0.40, nmi], "centroids": "projected",
-        "dataset.name": "augmented_mnist", "k": 10, "time_total": [300.0, 500.0, 700.0],
+        "dataset.name": "augmented_mnist", "k": 10, "time_embed": [30.0, 50.0, 70.0], "time_cluster": 200.0,
     })
 
 
@@ -311,8 +311,18 @@ def test_the_paper_size_run_is_reported_beside_the_grid_not_judged(tmp_path):
     assert both.observed == alone.observed and "n = 19600" in both.observed
     seen = calandriello.observe_fig2(pd.concat([grid, paper_size_run(0.41)], ignore_index=True))
     assert seen["nmi_m400_8m"].value == pytest.approx(0.41) and seen["nmi_m400_8m"].runs == 1
-    assert seen["time_m400_8m"].value == pytest.approx(700.0)
+    assert seen["time_m400_8m"].value == pytest.approx(270.0)
     assert seen["nmi_m400"].runs == 10  # the grid's runs, without the paper-size run
     assert "nmi_m400_8m" not in calandriello.observe_fig2(grid)
     files = calandriello.FIG2.draw(pd.concat([grid, paper_size_run()], ignore_index=True), tmp_path)
     assert files[0].stat().st_size > 0
+
+
+def test_the_paper_size_run_alone_is_not_judged_and_still_drawn(tmp_path):
+    big = paper_size_run()
+    v = calandriello.judge(big, stand_in="augmented MNIST")
+    assert v.status == NOT_RUN and "only the run at mnist8m's n" in v.text
+    mnist_and_big = pd.concat([table(), big], ignore_index=True)  # the Fig. 1 setting and the 8.1M run
+    v = calandriello.judge(mnist_and_big, stand_in="augmented MNIST")
+    assert v.status == NOT_RUN and "no grid row of augmented_mnist" in v.text
+    assert calandriello.FIG2.draw(big, tmp_path)[0].exists()

@@ -117,6 +117,7 @@ print the report).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import logging
@@ -203,9 +204,9 @@ def validate(params: AugmentedMnistConfig) -> None:
 def draws(indices: np.ndarray, params: AugmentedMnistConfig, stream: str = "train") -> tuple[np.ndarray, np.ndarray]:
     """Displacement fields d (b × 2 × 28 × 28: rows, cols; pixels) and shifts t (b × 2, integers).
 
-    Image i's generator (``default_rng([tag, augment_seed, i])``, tag STREAM_TAG for the
-    training stream, TEST_STREAM_TAG for the test stream) draws 2·784 uniforms (u) and then
-    the two shift coordinates.
+    Image i's generator (``default_rng([tag, augment_seed, i])``, tag ``STREAM_TAGS[stream]``:
+    crc32 of "augmented_mnist" for the training stream, of "augmented_mnist_test" for the
+    test stream) draws 2·784 uniforms (u) and then the two shift coordinates.
     """
     tag = STREAM_TAGS[stream]
     from scipy.ndimage import gaussian_filter
@@ -299,10 +300,10 @@ def _done_rows(done_log: Path, n: int) -> np.ndarray:
 def _start_partial(partial: Path, done_log: Path, n: int, smaller: Optional[tuple[int, Path]]) -> None:
     """A new partial file of n rows; the rows of a smaller complete file are copied into it
     (they are its first rows: image i depends only on i) and logged as done."""
+    done_log.write_text("")  # first: a stale log must never describe the new file
     mm = np.lib.format.open_memmap(partial, mode="w+", dtype=np.uint8, shape=(n, PIXELS))
     offset = mm.offset
     del mm
-    done_log.write_text("")
     if smaller is None:
         return
     rows, path = smaller
@@ -327,16 +328,32 @@ def generate(source: np.ndarray, params: AugmentedMnistConfig, n: int, stream: s
     continues where it stopped when called again; a complete smaller file of the same key
     is copied in first (its images are the first ones). When every row is written the file
     is renamed to ``<key>-n<n>.npy``. ``seconds`` and ``images_per_s`` count the images
-    deformed by this call.
+    deformed by this call. Processes generating the same images take turns (an exclusive
+    lock on ``.<key>.lock``): the second finds the file the first made.
     """
     validate(params)
     folder = Path(params.cache_dir).expanduser()
     folder.mkdir(parents=True, exist_ok=True)
     key = cache_key(source, params, stream)
-    files = _complete_files(folder, key)
-    found = next((path for size, path in files if size >= n), None)
+    found = _found(folder, key, n)
     if found is not None:
-        return GenerationReport(str(found), n, True, 0.0, 0.0, found.stat().st_size)
+        return found
+    with open(folder / f".{key}.lock", "w") as lock:  # one generator per key at a time
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = _found(folder, key, n)  # made by the process that held the lock
+        return found if found is not None else _generate(source, params, n, stream, folder, key)
+
+
+def _found(folder: Path, key: str, n: int) -> Optional[GenerationReport]:
+    """The report of a complete file of this key holding at least n images, if there is one."""
+    path = next((p for size, p in _complete_files(folder, key) if size >= n), None)
+    return None if path is None else GenerationReport(str(path), n, True, 0.0, 0.0, path.stat().st_size)
+
+
+def _generate(source: np.ndarray, params: AugmentedMnistConfig, n: int, stream: str, folder: Path,
+              key: str) -> GenerationReport:
+    """:func:`generate`'s work, under its lock."""
+    files = _complete_files(folder, key)
     path = folder / f"{key}-n{n}.npy"
     partial = folder / f".{key}-n{n}.partial.npy"
     done_log = folder / f".{key}-n{n}.done"

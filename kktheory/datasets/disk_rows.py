@@ -82,12 +82,15 @@ class DiskRows:
                 raise IndexError(f"row {key} of {n}")
             return self._scaled(self._read_range(i, i + 1))[0]
         idx = np.asarray(key)
+        if idx.size == 0:
+            idx = idx.astype(np.int64)
         if idx.dtype == bool:
             if idx.shape != (n,):
                 raise IndexError(f"a boolean index of {n} rows, got shape {idx.shape}")
             idx = np.flatnonzero(idx)
         if idx.ndim != 1 or not np.issubdtype(idx.dtype, np.integer):
             raise IndexError(f"rows are indexed by a slice, an integer or a 1-D integer array, got {key!r}")
+        idx = idx.astype(np.int64, copy=False)
         idx = np.where(idx < 0, idx + n, idx)
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             raise IndexError(f"row indices outside 0..{n - 1}")

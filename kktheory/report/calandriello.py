@@ -231,10 +231,12 @@ def judge(df: pd.DataFrame, stand_in: str | None = None) -> Verdict:
     if judged.empty:
         return not_run("no row with projected centroids, the paper's C_{n,m} in H_m (eq. 2); "
                        "the sweep runs centroids=projected,lifted")
-    if stand_in is not None and not (rows["dataset.name"] == FIG2_DATASET).any():
-        return not_run(f"no row of {FIG2_DATASET} (the stand-in for mnist8m); the store holds only the Fig. 1 "
-                       f"setting that the sweep shares with calandriello_fig1")
     mine = own_rows(judged)
+    if mine.empty:
+        return not_run("no row of the grid (only the run at mnist8m's n, which is reported, not judged)")
+    if stand_in is not None and not (mine["dataset.name"] == FIG2_DATASET).any():
+        return not_run(f"no grid row of {FIG2_DATASET} (the stand-in for mnist8m); the store holds only the Fig. 1 "
+                       f"setting that the sweep shares with calandriello_fig1")
     checks: list[Check] = []
     for col, label, lower in (("test_risk", "test risk", True), ("train_nmi", "NMI", False)):
         found = plateau_checks(mine, col, label, lower_is_better=lower)
@@ -259,6 +261,8 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
     plt = pyplot()
     rows = ok_rows(df)
     d = own_rows(rows)
+    if d.empty:  # only the run at mnist8m's n: its points alone
+        d = paper_size_rows(rows)
     n, runs = int(d["n"].iloc[0]), d["seed"].nunique()
     fig, axes = plt.subplots(1, 3 if spread else 2, figsize=(15 if spread else 10.5, 4.0))
     ax = axes[0]
@@ -331,8 +335,9 @@ def _draw_spread(ax, rows: pd.DataFrame, rule: str) -> None:
 
 def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:
     """NMI of the training partition at m = 400 over the grid's runs, and at mnist8m's n
-    (one run) with that run's time for m = 400 (its ``time_total``: load, embedding,
-    clustering and evaluation of that m)."""
+    (one run) with that run's time to compute C_{n,m} at m = 400: embedding and clustering
+    (``time_embed + time_cluster``; the paper's "computing C_(n,m)^(++)", without reading
+    the data, the bandwidth rule and the evaluation)."""
     out: dict[str, Estimate] = {}
     d = own_rows(rows)
     d = d[d["m"] == NMI_M]
@@ -342,7 +347,7 @@ def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:
     big = big[big["m"] == NMI_M]
     if not big.empty:
         out["nmi_m400_8m"] = Estimate.mean_of(big["train_nmi"])
-        out["time_m400_8m"] = Estimate.mean_of(big["time_total"])
+        out["time_m400_8m"] = Estimate.mean_of(big["time_embed"] + big["time_cluster"])
     return out
 
 
@@ -417,8 +422,9 @@ FIG2 = Entry(
         PaperNumber("NMI of Wang et al. at m = 1600 on mnist8m (cited)", 0.406, "§5, mnist8m paragraph"),
         PaperNumber("NMI of Wang et al. at m = 1600, PCA embedding + RLS sampling (cited)", 0.423,
                     "§5, mnist8m paragraph"),
-        PaperNumber("computing C_(n,m)^(++) on mnist8m, s (less than; 36 cores, 128 GB; here m = 400 at "
-                    "n = 8.1M on 2 cores, 24 GB)", 360, "§5, mnist8m paragraph", key="time_m400_8m"),
+        PaperNumber("computing C_(n,m)^(++) on mnist8m, s (less than; 36 cores, 128 GB; here embedding and "
+                    "clustering at m = 400, n = 8.1M on 2 cores, 24 GB)", 360, "§5, mnist8m paragraph",
+                    key="time_m400_8m"),
         PaperNumber("Wang et al.'s best solution, s (more than; cluster of 32 machines, cited)", 5400,
                     "§5, mnist8m paragraph"),
     ),

@@ -82,11 +82,9 @@ class Nystrom(KernelProjection):
         :meth:`fit_nested`)."""
         check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
         n, mu = self.ctx.n, self.resolve_m(m)
-        itemsize = np.dtype(self.ctx.dtype).itemsize
-        block = memory.block_rows(mu, itemsize, self.ctx.budget, n) * mu * itemsize
         held = self.n_by_m_arrays
         memory.require(
-            held * self.features_bytes(mu) + block + 3 * mu * mu * 8, self.ctx.budget,
+            self.held_bytes(mu), self.ctx.budget,
             f"the Nyström sketch ({held} × the {n}×{mu} features, a kernel block, K_mm and its eigenvectors)"
             if held > 1 else f"the Nyström sketch (the {n}×{mu} features, a kernel block, K_mm and its eigenvectors)",
             "use a smaller n or m",
@@ -95,6 +93,17 @@ class Nystrom(KernelProjection):
     def features_bytes(self, m: int) -> int:
         """Memory of an n × m array in the run's dtype (the features, or K_nm)."""
         return self.ctx.n * m * np.dtype(self.ctx.dtype).itemsize
+
+    def held_bytes(self, m: int) -> int:
+        """What fitting and transforming m holds at once: the n × m arrays of the method
+        (``n_by_m_arrays``), one kernel block, K_mm and its eigenvectors."""
+        itemsize = np.dtype(self.ctx.dtype).itemsize
+        block = memory.block_rows(m, itemsize, self.ctx.budget, self.ctx.n) * m * itemsize
+        return self.n_by_m_arrays * self.features_bytes(m) + block + 3 * m * m * 8
+
+    def fits_beside_features(self, m: int) -> bool:
+        """Whether K_{n,m} (n × m) fits the budget beside what m holds anyway."""
+        return self.features_bytes(m) + self.held_bytes(m) <= self.ctx.budget
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
@@ -133,14 +142,15 @@ class Nystrom(KernelProjection):
         """One landmark sequence for the whole list of m, and one K_{n,m_max} when it fits.
 
         K_{n,m_max} is computed once and each m's features taken from its first columns
-        when it fits the budget beside the largest features (2·n·m_max entries); otherwise
+        when it fits the budget beside what m_max holds anyway (:meth:`fits_beside_features`);
+        otherwise
         (and for a single m) every m's features are computed in row blocks, one pass over
         the data per m, holding no n × m block but the features.
         """
         probe = cls(params, ctx)
         used = [probe.resolve_m(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
-        shared = len(set(used)) > 1 and 2 * probe.features_bytes(max(used)) <= ctx.budget
+        shared = len(set(used)) > 1 and probe.fits_beside_features(max(used))
         K = kernel.matrix(X, X[idx], ctx.budget) if shared else None
         for m, mu in zip(ms, used):
             sketch = cls(params, ctx)
