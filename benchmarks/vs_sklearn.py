@@ -10,7 +10,9 @@ same thing: features φ̃ = K_nm U Λ^{-1/2} (Calandriello eq. 3; scikit-learn's
 ``Nystroem`` uses K_mm^{-1/2} = U Λ^{-1/2} Uᵀ, the same features up to a rotation, which
 k-means does not see) and Lloyd's algorithm on them. What differs is how:
 
-- kktheory at the runner's defaults (``RunConfig.dtype``, float32: kernel blocks through
+- kktheory at the runner's defaults, through the sketch's ``partition`` as a run does (so
+  with the diagnostics every row carries: the feature-space objective and its spectral
+  lower bound) (``RunConfig.dtype``, float32: kernel blocks through
   one float32 GEMM per row block, the whitening fused per block, features and k-means in
   float32; the default ``clustering.algorithm``, scikit-learn's Lloyd iterations after
   :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float64`` (the
@@ -61,9 +63,9 @@ def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, dty
     landmarks, rng, _ = draws(len(X), m, seed)
     kernel = Kernel("gaussian", sigma=SIGMA, dtype=dtype)
     ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype=dtype)
-    F = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None).transform(X)
+    sketch = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None)
     km = KMeansPP(KMeansPPConfig(n_init=n_init, max_iter=300, tol=1e-4, algorithm=algorithm))
-    return km.fit(F, k, rng).labels
+    return sketch.partition(X, sketch.transform(X), k, km, rng).labels  # with the row's diagnostics
 
 
 def estimator_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> np.ndarray:

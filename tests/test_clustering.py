@@ -109,6 +109,24 @@ def test_kmeans_lower_bound_below_every_partition_and_tight_for_separated_cluste
     assert kmeans_lower_bound(G, 3) == pytest.approx(0.0, abs=1e-12)
 
 
+def test_kmeans_lower_bound_is_the_dense_formula_in_chunks_and_float32(monkeypatch):
+    """(‖F_c‖_F² − Σ_{i<k} σ_i²(F_c))/n from a dense SVD, with chunks of a few rows and with
+    float32 features (within float32 rounding); k − 1 ≥ d gives 0."""
+    from kktheory import cluster
+
+    rng = np.random.default_rng(5)
+    F = rng.normal(size=(500, 6)) + rng.normal(size=6) * 10  # a large mean: centring matters
+    Fc = F - F.mean(0)
+    s2 = np.linalg.svd(Fc, compute_uv=False) ** 2
+    for k in (2, 4):
+        dense = ((Fc**2).sum() - s2[: k - 1].sum()) / len(F)
+        assert cluster.kmeans_lower_bound(F, k) == pytest.approx(dense, rel=1e-12)
+        assert cluster.kmeans_lower_bound(F.astype(np.float32), k) == pytest.approx(dense, rel=1e-5)
+    monkeypatch.setattr(cluster, "GRAM_CHUNK_BYTES", 7 * 6 * 8)  # chunks of 7 rows
+    assert cluster.kmeans_lower_bound(F, 3) == pytest.approx(((Fc**2).sum() - s2[:2].sum()) / len(F), rel=1e-12)
+    assert cluster.kmeans_lower_bound(F, 10) == pytest.approx(0.0, abs=1e-9)
+
+
 def test_kmeanspp_records_the_seeding_cost():
     from kktheory.cluster import kmeanspp_init
 
