@@ -10,9 +10,9 @@ same thing: features φ̃ = K_nm U Λ^{-1/2} (Calandriello eq. 3; scikit-learn's
 ``Nystroem`` uses K_mm^{-1/2} = U Λ^{-1/2} Uᵀ, the same features up to a rotation, which
 k-means does not see) and Lloyd's algorithm on them. What differs is how:
 
-- kktheory at the runner's defaults, through the sketch's ``partition`` as a run does (so
-  with the diagnostics every row carries: the feature-space objective and its spectral
-  lower bound) (``RunConfig.dtype``, float32: kernel blocks through
+- kktheory at the runner's defaults, through the sketch's ``partition`` as a run does
+  (its embedding and clustering; the row's evaluation, here not timed, adds the risks and
+  the feature-space diagnostics) (``RunConfig.dtype``, float32: kernel blocks through
   one float32 GEMM per row block, the whitening fused per block, features and k-means in
   float32; the default ``clustering.algorithm``, scikit-learn's Lloyd iterations after
   :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float64`` (the
@@ -65,7 +65,7 @@ def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, dty
     ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype=dtype)
     sketch = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None)
     km = KMeansPP(KMeansPPConfig(n_init=n_init, max_iter=300, tol=1e-4, algorithm=algorithm))
-    return sketch.partition(X, sketch.transform(X), k, km, rng).labels  # with the row's diagnostics
+    return sketch.partition(X, sketch.transform(X), k, km, rng).labels
 
 
 def estimator_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> np.ndarray:

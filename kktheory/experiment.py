@@ -62,6 +62,7 @@ from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import Risk, RiskSettings, lifted_many, projected_risk
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
+from kktheory.sketches.base import feature_diagnostics
 from kktheory.store import Store, run_id
 from kktheory.threads import current_threads, thread_limits
 
@@ -519,6 +520,7 @@ class RowWriter:
 
     def kept_features(self, w: Awaiting, fit: Fitted) -> Awaiting:
         """``w`` with what its row keeps of the fit's training features F (numpy backend):
+        the partition's feature-space diagnostics (:func:`~kktheory.sketches.base.feature_diagnostics`),
         ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F for a rank-restricted sketch (NaN above
         ``risk_exact_limit``), and F with the true classes in the arrays when F has at most
         :data:`PLANAR` columns."""
@@ -526,6 +528,7 @@ class RowWriter:
         if self.method.backend != "numpy" or not fit.sketch.is_embedding or F is None:
             return w
         t0 = time.perf_counter()
+        w.columns.update(feature_diagnostics(fit.partition, self.method.k))
         if fit.sketch.rank_restricted:
             exact = len(self.X_train) <= self.spec.risk.exact_limit
             w.columns[APPROX_ERROR] = (approximation_error(self.kernel, self.X_train, F, self.spec.budget)

@@ -373,7 +373,8 @@ RESULTS: dict[str, tuple[Column, ...]] = {
                "s", "never"),
         Column("time_embed", "seconds of the sketch's fit and the training features of this m", "s", "never"),
         Column("time_cluster", "seconds of the clustering of this m", "s", "never"),
-        Column("time_evaluate", "this row's share of the joint risk evaluation plus its own scores", "s", "never"),
+        Column("time_evaluate", "this row's share of the joint risk evaluation plus its own scores and "
+               "feature-space diagnostics", "s", "never"),
         Column("evaluated_together", "partitions whose lifted risks shared one pass over the kernel blocks", "int",
                "never"),
         Column("time_total", "the method's cost: time_load + time_embed + time_cluster + time_evaluate (no "

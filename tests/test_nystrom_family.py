@@ -15,7 +15,7 @@ from kktheory.errors import ConfigError, MemoryBudgetError
 from kktheory import kernels
 from kktheory.kernels import Kernel
 from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.base import feature_objective
+from kktheory.sketches.base import feature_diagnostics, feature_objective
 from kktheory.sketches.nystrom_rls import rls_bless, rls_exact
 
 SIGMA = 2.0
@@ -347,7 +347,7 @@ def test_kernel_columns_distances_differ_from_rkhs_and_the_gap_is_reported() -> 
         np.trace(K[np.ix_(labels == j, labels == j)]) - K[np.ix_(labels == j, labels == j)].mean() * (labels == j).sum()
         for j in range(4)
     ) / 200
-    assert part.info["feature_objective"] == pytest.approx(feat_obj, rel=1e-10)
+    assert feature_diagnostics(part, 4)["feature_objective"] == pytest.approx(feat_obj, rel=1e-10)
     assert abs(feat_obj - rkhs_obj) > 0.1 * rkhs_obj  # the gap is visible in the row
 
 

@@ -62,6 +62,7 @@ class Partition:
     features: np.ndarray | None = None
     centers: np.ndarray | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    on_features: bool = False  # labels are k-means on ``features`` (:func:`feature_diagnostics`)
 
 
 class Sketch:
@@ -151,21 +152,33 @@ class Sketch:
         clusterer: Clusterer,
         rng: np.random.Generator,
     ) -> Partition:
-        """k-means on the features of the training points (``transform(X)``).
-
-        Adds ``feature_objective`` to the row: the k-means objective of the partition in
-        the feature space, beside the RKHS ``objective`` (they differ when the embedding
-        does not preserve RKHS distances, e.g. ``kernel_columns``); with a k-means++
-        clusterer also ``feature_lower_bound``, the spectral lower bound of that objective
-        (:func:`kktheory.cluster.kmeans_lower_bound`), against which the seeding's cost is
-        compared.
-        """
+        """k-means on the features of the training points (``transform(X)``); the
+        partition is marked ``on_features`` (its diagnostics: :func:`feature_diagnostics`)."""
         res: ClusterResult = clusterer.fit(features, k, rng)
-        info = dict(res.info)
-        info["feature_objective"] = feature_objective(features, res.labels, k)
-        if "seeding_cost_mean" in info:  # the k-means++ guarantee is relative to OPT ≥ this bound
-            info["feature_lower_bound"] = kmeans_lower_bound(features, k)
-        return Partition(labels=res.labels, features=features, centers=res.centers, info=info)
+        return Partition(labels=res.labels, features=features, centers=res.centers, info=dict(res.info),
+                         on_features=True)
+
+
+def feature_diagnostics(part: Partition, k: int) -> dict[str, float]:
+    """What a run reports of a partition made by k-means on the features F (``part.on_features``):
+
+    - ``feature_objective``: the k-means objective of the partition in the feature space,
+      beside the RKHS ``objective`` (they differ when the embedding does not preserve RKHS
+      distances, e.g. ``kernel_columns``), O(nkd);
+    - with a k-means++ clusterer (``seeding_cost_mean`` in ``part.info``) also
+      ``feature_lower_bound``, the spectral lower bound of that objective
+      (:func:`kktheory.cluster.kmeans_lower_bound`), against which the seeding's cost is
+      compared, O(n·d²).
+
+    Evaluations of the partition, not steps of clustering: the runner computes them as it
+    evaluates a fitted m (``time_evaluate``); fitting the estimator does not.
+    """
+    if not part.on_features or part.features is None:
+        return {}
+    out = {"feature_objective": feature_objective(part.features, part.labels, k)}
+    if "seeding_cost_mean" in part.info:  # the k-means++ guarantee is relative to OPT ≥ this bound
+        out["feature_lower_bound"] = kmeans_lower_bound(part.features, k)
+    return out
 
 
 def feature_objective(F: np.ndarray, labels: np.ndarray, k: int) -> float:
