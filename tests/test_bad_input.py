@@ -72,6 +72,9 @@ CASES = [
     (("dataset=digits", "dataset.normalize=l3"), "dataset.normalize="),
     (("dataset=segment", "dataset.source=bogus"), "dataset.source="),
     (("dataset=augmented_mnist", "dataset.sigma=0"), "dataset.sigma="),
+    (("dataset=augmented_mnist", "dataset.in_memory_max=-1"), "dataset.in_memory_max="),
+    (("dataset=augmented_mnist", "dataset.test_set=bogus"), "dataset.test_set="),
+    (("dataset=augmented_mnist", "dataset.in_memory_max=100", "n=500"), "centroids="),
     # data files absent: the message names the folder and the field that moves it
     (("dataset=mnist", "dataset.data_dir=/nonexistent", "dataset.download=false"), "dataset.data_dir"),
     (("dataset=a8a", "dataset.data_dir=/nonexistent"), "dataset.data_dir"),

@@ -166,7 +166,9 @@ class AugmentedMnistConfig(DatasetConfig):
     in_memory_max: int = 2_000_000  # above this n the training rows stay on disk (DiskRows)
 
     def rows_on_disk(self, n: int) -> bool:
-        """Whether n training images are read from the uint8 file in blocks (:class:`DiskRows`)."""
+        """Whether n training images are read from the uint8 file in blocks (:class:`DiskRows`);
+        the fields are checked first (this is asked before any work, at validation)."""
+        validate(self)
         return n > self.in_memory_max
 
 
