@@ -185,7 +185,8 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     m_ : int
         The resolved sketch size.
     info_ : dict
-        What a run would add to its row (iterations, empty clusters, clipped eigenvalues…).
+        What fitting adds to a run's row (iterations, empty clusters, clipped eigenvalues…);
+        not the row's evaluations (risks, the feature-space diagnostics).
     n_features_in_, feature_names_in_ : see scikit-learn.
     """
 
