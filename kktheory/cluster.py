@@ -28,7 +28,9 @@ A clusterer takes an n×d feature matrix and returns labels and feature-space ce
 - ``minibatch``: scikit-learn's ``MiniBatchKMeans`` (Sculley 2010), what Calandriello &
   Rosasco (2018, §5) ran; ``max_iter`` counts passes over the data, ``tol`` is
   scikit-learn's early-stopping tolerance (0 disables it), ``batch_size`` the mini-batch.
-  Cost O(max_iter·n·k·d) time, O(batch_size·k) extra memory.
+  Cost O(max_iter·n·k·d) time, O(batch_size·k) extra memory. Its random state is a
+  :class:`CachedCdfRandomState`: scikit-learn's own draws, without the O(n) cumulative sum
+  NumPy forms at every mini-batch (which made 8.1M points 25× slower per step).
 - ``localsearch``: k-means++ seeding by plain D² sampling, then ``Z`` local-search steps of
   LocalSearch++ (Lattanzi & Sohler 2019, "A better k-means++ algorithm via local search",
   ICML, Algorithm 1), then Lloyd (scikit-learn ``KMeans`` from those centres). One step
@@ -259,6 +261,35 @@ class MiniBatchConfig(ClusteringConfig):
     batch_size: int = 1024  # points per mini-batch step
 
 
+class CachedCdfRandomState(np.random.RandomState):
+    """A ``RandomState`` whose weighted draws with replacement reuse the weights' cumulative sum.
+
+    scikit-learn's ``MiniBatchKMeans.fit`` (since 1.7) draws each mini-batch as
+    ``random_state.choice(n, batch_size, p=w, replace=True)`` with one weight array ``w``,
+    and NumPy forms ``cumsum(w)`` (O(n)) at every call: 96 ms per step at n = 8.1M, where
+    the step itself (1024 points against k centres) takes about 4 ms. This class forms it
+    once per array ``w`` and draws as NumPy does — ``cdf = cumsum(w) / cdf[-1]`` in float64,
+    index ``= searchsorted(cdf, u, 'right')`` with ``u = random_sample(size)`` — so every
+    draw, and the random stream after it, is the one ``np.random.RandomState(seed)`` gives
+    (tested). Every other call is NumPy's.
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self._weights: np.ndarray | None = None  # held so that its id is not reused
+        self._cdf: np.ndarray | None = None
+
+    def choice(self, a, size=None, replace=True, p=None):  # noqa: D102 — NumPy's signature
+        if p is None or not replace or size is None or not isinstance(a, (int, np.integer)) \
+                or np.ndim(p) != 1 or len(p) != a:
+            return super().choice(a, size=size, replace=replace, p=p)
+        if p is not self._weights:
+            np.random.RandomState(0).choice(a, p=p)  # NumPy's checks of p, its errors; no draw from self
+            cdf = np.asarray(p, dtype=np.float64).cumsum()
+            self._weights, self._cdf = p, cdf / cdf[-1]
+        return self._cdf.searchsorted(self.random_sample(size), side="right")
+
+
 @CLUSTERERS.register("minibatch", MiniBatchConfig)
 class MiniBatch(Clusterer):
     """scikit-learn MiniBatchKMeans with k-means++ initialisation, best of ``n_init``."""
@@ -272,7 +303,7 @@ class MiniBatch(Clusterer):
         p = self.params
         km = MiniBatchKMeans(
             n_clusters=k, init="k-means++", n_init=p.n_init, max_iter=p.max_iter, tol=p.tol,
-            batch_size=p.batch_size, random_state=int(rng.integers(2**31 - 1)),
+            batch_size=p.batch_size, random_state=CachedCdfRandomState(int(rng.integers(2**31 - 1))),
         ).fit(F)
         labels = km.labels_.astype(np.int64)
         return ClusterResult(

@@ -7,8 +7,10 @@ import copy
 import numpy as np
 import pytest
 
+from sklearn.cluster import MiniBatchKMeans
+
 from kktheory.cluster import (
-    CLUSTERERS, LocalSearch, LocalSearchConfig, MiniBatch, MiniBatchConfig, local_search,
+    CLUSTERERS, CachedCdfRandomState, LocalSearch, LocalSearchConfig, MiniBatch, MiniBatchConfig, local_search,
     localsearch_pp,
 )
 from kktheory.errors import ConfigError
@@ -74,6 +76,35 @@ def test_minibatch_and_registry():
     assert res.centers.shape == (6, F.shape[1]) and res.info["n_steps"] >= 1
     again = MiniBatch(MiniBatchConfig(batch_size=128)).fit(F, 6, np.random.default_rng(0))
     np.testing.assert_array_equal(res.labels, again.labels)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cached_cdf_draws_are_numpys(dtype):
+    """Weighted draws with replacement: the same indices and the same stream after them."""
+    n = 5003
+    w = np.random.default_rng(1).random(n).astype(dtype)
+    for p in (w / w.sum(), np.full(n, 1 / n, dtype=dtype)):
+        ours, numpys = CachedCdfRandomState(11), np.random.RandomState(11)
+        for size in (1, 64, (3, 5)):
+            for _ in range(3):
+                np.testing.assert_array_equal(ours.choice(n, size, p=p), numpys.choice(n, size, p=p))
+        assert ours._weights is p  # drawn from the cached sum
+        assert ours.choice(n, p=p) == numpys.choice(n, p=p)  # a scalar draw is NumPy's own
+        np.testing.assert_array_equal(ours.choice(n, 9, replace=False), numpys.choice(n, 9, replace=False))
+        assert ours.random_sample() == numpys.random_sample()
+    with pytest.raises(ValueError):
+        CachedCdfRandomState(0).choice(n, 4, p=np.full(n, 2 / n))  # NumPy's check of p
+
+
+def test_minibatch_kmeans_with_cached_cdf_is_scikit_learns():
+    F = blobs(n=3000).astype(np.float32)
+    fit = lambda rs: MiniBatchKMeans(6, n_init=3, batch_size=64, tol=0.0, random_state=rs).fit(F)
+    state = CachedCdfRandomState(5)
+    ours, theirs = fit(state), fit(5)
+    assert state._cdf is not None and len(state._cdf) == len(F)  # the mini-batches used the cache
+    assert ours.n_steps_ == theirs.n_steps_ > 10
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    np.testing.assert_array_equal(ours.cluster_centers_, theirs.cluster_centers_)
 
 
 @pytest.mark.parametrize("impl,params,field", [
