@@ -264,7 +264,7 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
     if d.empty:  # only the run at mnist8m's n: its points alone
         d = paper_size_rows(rows)
     n, runs = int(d["n"].iloc[0]), d["seed"].nunique()
-    fig, axes = plt.subplots(1, 3 if spread else 2, figsize=(15 if spread else 10.5, 4.0))
+    fig, axes = plt.subplots(1, 3 if spread else 2, figsize=(15 if spread else 10.5, 5.0))
     ax = axes[0]
     for rule, label, key, i in LINES:
         part = _centroids(d, rule)
@@ -282,7 +282,6 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
         ax.set_xscale("log")
         grid_ticks(ax, d["m"])
         ax.set_xlabel("number of landmarks m (log scale)")
-        ax.legend(loc="best")
     axes[0].set_title(f"(a) test risk (mean, 95% CI over {runs} runs)")
     axes[1].set_title(f"(b) NMI (mean, 95% CI over {runs} runs)")
     big = _centroids(paper_size_rows(rows), JUDGED).sort_values("m")
@@ -291,11 +290,12 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
                  f"{int(big['n_test'].iloc[0]):,} held-out augmented digits)")
         for ax, col in zip(axes[:2], ("test_risk", "train_nmi")):
             ax.plot(big["m"], big[col], "D", color="C3", ms=6, label=label)
-            ax.legend(loc="best", fontsize=8)
     if spread:
         judged = _centroids(rows, JUDGED)
         _draw_spread(axes[2], judged if not judged.empty else _centroids(rows, "lifted"),
                      JUDGED if not judged.empty else "lifted")
+    for ax in axes:  # below the panels: the points near the top stay visible
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, frameon=False)
     fig.suptitle(f"{title} — {d['dataset.name'].iloc[0]}, n = {n:,} train / {int(d['n_test'].iloc[0]):,} test, "
                  f"k = {int(d['k'].iloc[0])}, Gaussian kernel, uniform Nyström + MiniBatchKMeans", fontsize=10)
     fig.tight_layout()
@@ -330,7 +330,6 @@ def _draw_spread(ax, rows: pd.DataFrame, rule: str) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel("m / √n (log scale)")
     ax.set_ylabel("run-to-run sd / mean of the test risk")
-    ax.legend(loc="best", fontsize=8)
 
 
 def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:
