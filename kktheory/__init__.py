@@ -6,7 +6,7 @@ imported on first access, so ``import kktheory`` stays cheap.
 
 from typing import Any
 
-__version__ = "0.1.0"
+from kktheory.version import __version__
 __all__ = ["SketchedKernelKMeans", "__version__"]
 
 

@@ -26,6 +26,7 @@ caught: its temporary files are removed by the next run, see :mod:`kktheory.stor
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import re
@@ -34,6 +35,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
@@ -310,3 +312,11 @@ def sweep_job() -> str | None:
     if number is None:
         return None
     return f"{number} ({' '.join(HydraConfig.get().overrides.task)})"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with bad arguments reported in one line (exit status 2), without usage."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (--help shows the usage)", file=sys.stderr)
+        raise SystemExit(2)

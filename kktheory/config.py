@@ -57,6 +57,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
 
 from kktheory import memory
+from kktheory.backends import BACKENDS as BACKEND_MODULES
 from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
 from kktheory.bounds.spectral import require_dense
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
@@ -73,7 +74,7 @@ from kktheory.sketches import SKETCHES
 
 DTYPES = ("float64", "float32")
 CENTROIDS = ("lifted", "projected")
-BACKENDS = ("numpy", "dask")
+BACKENDS = tuple(BACKEND_MODULES)  # numpy, dask: kktheory.backends
 GROUPS = ("dataset", "kernel", "sketch", "clustering")
 
 

@@ -39,11 +39,12 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Risk, reference and population optimum", ("risk", "reference", "population", "metrics")),
     ("Bound checks", ("bounds.spec", "bounds.engine", "bounds.gamma", "bounds.trace", "bounds.jl",
                       "bounds.spectral", "bounds.theory")),
-    ("Rows, store and runs", ("config", "experiment", "schema", "nan_reason", "store", "memory", "reproduce",
-                              "timing")),
+    ("Rows, store and runs", ("config", "experiment", "backends", "schema", "nan_reason", "store", "memory",
+                              "sweeps", "reproduce", "report.entry", "timing")),
     ("Beyond one process", ("estimator", "dask_backend", "dask_backend.chunks")),
     ("Command line and infrastructure", ("cli", "summary", "progress", "threads", "registry", "errors",
-                                         "transforms", "datasets.table_cache", "sketches.linalg", "docs")),
+                                         "transforms", "datasets.table_cache", "sketches.linalg", "docs",
+                                         "version")),
 )
 #: the report's paper modules, in catalogue order: each holds its entries (``ENTRIES``)
 PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")

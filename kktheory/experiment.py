@@ -39,6 +39,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+import functools
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ from typing import Any
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
-from kktheory import __version__, memory
+from kktheory import memory
+from kktheory.backends import Backend, backend_class, backend_of
 from kktheory.bounds import BoundEngine
 from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
@@ -54,17 +56,18 @@ from kktheory.config import RunConfig, RunSpec, build_spec, check_centroids, che
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
-from kktheory.kernels import Kernel, KernelConfig, canonical, make_kernel, validate_kernel
+from kktheory.kernels import Kernel, KernelConfig, canonical, validate_kernel
 from kktheory.metrics import class_rates, partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.population import Scorer
 from kktheory.reference import excess_columns, reference_columns
-from kktheory.risk import Risk, RiskSettings, lifted_many, projected_risk
+from kktheory.risk import Risk, RiskSettings, projected_risk
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
+from kktheory.sketches import SKETCHES, Fitted, Sketch, SketchContext
 from kktheory.sketches.base import feature_diagnostics
 from kktheory.store import Store, run_id
 from kktheory.threads import current_threads, thread_limits
+from kktheory.version import __version__
 
 #: top-level fields that do not change what a run computes (left out of its identity)
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
@@ -128,7 +131,7 @@ def inapplicable(spec: RunSpec) -> dict[str, Any]:
                            if getattr(kernel, f) != getattr(spec.kernel, f)}
     if spec.reference.kind == "none":
         out["reference_n_init"] = RunConfig.reference_n_init
-    exact = spec.n <= spec.risk.exact_limit and spec.backend == "numpy"
+    exact = spec.n <= spec.risk.exact_limit and backend_class(spec.backend).exact_lifted_risks
     if exact or spec.centroids == "projected" and spec.reference.kind == "none":
         out.update(risk_points=RunConfig.risk_points, risk_pairs=RunConfig.risk_pairs)
     return out
@@ -164,7 +167,7 @@ def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
     for name, off in OFF_VALUES.items():  # options at their "off" value leave the identity as it was
         if name in ident and ident[name] == off:
             del ident[name]
-    if spec.backend == "numpy":  # rows of the default backend keep their identity
+    if spec.backend == RunConfig.backend:  # rows of the default backend keep their identity
         ident = {k: v for k, v in ident.items() if k not in DASK_FIELDS}
     return ident
 
@@ -203,6 +206,11 @@ class Method:
             chunk_rows=int(spec.cfg.dask_chunk_rows),
         )
 
+    @functools.cached_property
+    def ops(self) -> Backend:
+        """The backend's steps (:mod:`kktheory.backends`), chosen once from ``backend``."""
+        return backend_of(self.backend)
+
     @property
     def sketch_class(self) -> type[Sketch]:
         return SKETCHES.get(self.sketch.name).impl
@@ -230,26 +238,15 @@ class Method:
         probe = self.sketch_class(self.sketch, self.context(n))
         for m in ms:
             probe.validate(m)
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            dask_backend.check(self)
+        self.ops.check(self)
 
     def inputs(self, X: Any) -> Any:
         """X as the backend reads it (NumPy as given; a Dask array of row chunks)."""
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            return dask_backend.as_rows_array(X, self.chunk_rows)
-        return X
+        return self.ops.inputs(X, self)
 
     def fit_kernel(self, X: Any) -> Kernel:
         """The kernel with its bandwidth rule resolved on the training points."""
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            return dask_backend.fit_kernel(self, X)
-        return make_kernel(self.kernel, X, self.dtype)
+        return self.ops.fit_kernel(self, X)
 
     @property
     def warm_start(self) -> bool:
@@ -269,30 +266,7 @@ class Method:
         partition (``info["time_embedding"]``, spectral clustering); ``time_cluster`` the rest
         of the partition.
         """
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            yield from dask_backend.fit(self, X, kernel, ms)
-            return
-        order = sorted(ms, reverse=True) if self.warm_start else list(ms)
-        starts = starts or {}
-        nested = self.sketch_class.fit_nested(
-            self.sketch, self.context(len(X)), X, kernel, order,
-            lambda: component_rng(self.seed, "sketch"),
-        )
-        previous: np.ndarray | None = None
-        t0 = time.perf_counter()
-        for m, sketch in nested:
-            features = sketch.transform(X) if sketch.is_embedding else None
-            time_embed = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            start = starts.get(m, previous) if self.warm_start else None
-            part = sketch.partition(X, features, self.k, self.clusterer(start), component_rng(self.seed, "cluster"))
-            previous = np.asarray(part.labels)
-            inner = part.info.pop("time_embedding", 0.0)  # an embedding computed inside partition
-            yield Fitted(m, sketch, part, time_embed + inner, time.perf_counter() - t0 - inner)
-            del features, part  # the next m's features are not computed beside this m's
-            t0 = time.perf_counter()
+        yield from self.ops.fit(self, X, kernel, ms, starts)
 
     def risks(
         self, kernel: Kernel, X_train: Any, X_test: Any, labelings: list[np.ndarray],
@@ -308,15 +282,8 @@ class Method:
         """
         if self.centroids == "projected":
             return [self._projected(X_train, X_test, fit) for fit in fits]
-
-        def make_rng() -> np.random.Generator:
-            return component_rng(self.seed, "risk")
-
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            return dask_backend.lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
-        return lifted_many(kernel, X_train, labelings, X_test, self.k, self.risk_settings, make_rng)
+        return self.ops.lifted_risks(self, kernel, X_train, labelings, X_test,
+                                     lambda: component_rng(self.seed, "risk"))
 
     def _projected(self, X_train: Any, X_test: Any, fit: Fitted | None) -> Risk:
         if fit is None:
@@ -327,17 +294,6 @@ class Method:
             F_train, sketch.residual(X_train), np.asarray(part.labels),
             sketch.transform(X_test), sketch.residual(X_test), self.k,
         )
-
-
-@dataclass
-class Fitted:
-    """One m of a method fitted on training points."""
-
-    m: int
-    sketch: Sketch
-    partition: Partition
-    time_embed: float
-    time_cluster: float
 
 
 @dataclass
@@ -436,13 +392,8 @@ def _run(cfg: DictConfig, spec: RunSpec, t_start: float) -> RunOutcome:
 
     method = Method.of(spec)
     method.check(spec.n, [m for _, m in todo])
-    if spec.backend == "dask":
-        from kktheory import dask_backend
-
-        dask_backend.check_run(spec)
-        with dask_backend.session(cfg.dask_scheduler):
-            return _compute(spec, method, store, ids, todo, outcome, t_start)
-    return _compute(spec, method, store, ids, todo, outcome, t_start)
+    with method.ops.session(spec):
+        return _compute(spec, method, store, ids, todo, outcome, t_start)
 
 
 def _compute(

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 from joblib import Memory
 
-from kktheory import __version__, memory
+from kktheory import memory
 from kktheory.cluster import ClusteringConfig, KMeansPP
 from kktheory.datasets.synthetic import DISTRIBUTIONS, Distribution
 from kktheory.errors import ConfigError
@@ -70,6 +70,7 @@ from kktheory.risk import lifted_distances, projected_distances
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
+from kktheory.version import __version__
 
 CACHE = "cache"
 #: row columns of the population evaluation

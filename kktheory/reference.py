@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from joblib import Memory
 
-from kktheory import __version__, memory
+from kktheory import memory
 from kktheory.cluster import KMeansPP, ClusteringConfig
 from kktheory.datasets import Dataset
 from kktheory.gram import Gram, gram_fits
@@ -65,6 +65,7 @@ from kktheory.risk import RiskSettings, lifted_risk, lifted_risk_subsampled
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
+from kktheory.version import __version__
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec

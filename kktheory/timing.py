@@ -45,56 +45,26 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from kktheory.cli import OneLineParser
 from kktheory.errors import DataError, MemoryBudgetError, UserError
 from kktheory.report.common import (
     CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, fmt, judge_checks,
 )
 from kktheory.report.decide import Estimate, at_most
+from kktheory.report.entry import SpeedClaim, TimingPlan
+from kktheory.sweeps import SCALES, compose_jobs, config_name, expand_jobs
 
 #: a pass is judged only when its 1-minute load stayed at or below this many per CPU
 LOAD_PER_CPU = 0.75
 TIMING_DIR = "timing"
 OK, CUTOFF, MEMORY = "ok", "cutoff", "memory"  # statuses of a method in a pass
-
-
-@dataclass(frozen=True)
-class SpeedClaim:
-    """Every method of ``fast`` takes at most ``bound`` times the time of every method of
-    ``slow`` (bound 1: faster), on the same data."""
-
-    name: str
-    fast: tuple[str, ...]
-    slow: tuple[str, ...]
-    bound: float = 1.0
-
-
-@dataclass(frozen=True)
-class TimingPlan:
-    """Which jobs of an entry's sweep a timing pass compares, and the claims it judges.
-
-    ``method_key`` is the config group that selects the method (its options ``methods``,
-    timed in this order); ``fix`` the overrides that pick one point of the rest of the
-    sweep; ``group`` a config key (e.g. ``dataset.name``) whose values are timed and
-    judged apart ('' for one group); ``labels`` the paper's names of the methods.
-    """
-
-    method_key: str
-    methods: tuple[str, ...]
-    claims: tuple[SpeedClaim, ...]
-    fix: tuple[str, ...] = ()
-    group: str = ""
-    cutoff_s: float = math.inf
-    labels: Mapping[str, str] = field(default_factory=dict)
-
-    def label(self, method: str) -> str:
-        return self.labels.get(method, method)
 
 
 # -- the pass -------------------------------------------------------------------------------
@@ -178,12 +148,11 @@ def run_pass(name: str, plan: TimingPlan, scale: str, results_dir: Path, rounds:
 
     The jobs are those of ``python run.py --config-dir experiments --config-name <config>
     -m`` with the plan's ``fix``, the method group swept over ``plan.methods`` and the
-    command line's ``overrides`` (:func:`kktheory.reproduce.expand_jobs`). Per group, the
+    command line's ``overrides`` (:func:`kktheory.sweeps.expand_jobs`). Per group, the
     data are loaded once (every job of a group must draw the same data) and each method is
     :class:`kktheory.experiment.Method` of its job; a call is ``list(method.fit(X, kernel,
     ms))`` with the round's seed.
     """
-    from kktheory.reproduce import compose_jobs, config_name, expand_jobs
     from kktheory.threads import current_threads, thread_limits
 
     cfg_name = config_name(name, scale)
@@ -364,7 +333,6 @@ def add_checks(verdict: Verdict, checks: Sequence[Check]) -> Verdict:
 # -- command line ---------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     from kktheory.report import catalogue
-    from kktheory.reproduce import SCALES, OneLineParser
 
     timed = {k: e for k, e in catalogue().items() if e.timing is not None}
     parser = OneLineParser(prog="python -m kktheory.timing", description=__doc__.split("\n\n")[0])

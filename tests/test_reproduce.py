@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from kktheory import reproduce
+from kktheory import reproduce, sweeps
 from kktheory.report import catalogue
 from kktheory.store import load_arrays
 from tests.conftest import ROOT, run_files
@@ -26,8 +26,8 @@ def call(tmp_path, *args: str) -> int:
 
 def test_every_entry_has_a_small_and_a_paper_config():
     for name in catalogue():
-        for scale in reproduce.SCALES:
-            assert (reproduce.EXPERIMENTS_DIR / f"{reproduce.config_name(name, scale)}.yaml").exists()
+        for scale in sweeps.SCALES:
+            assert (sweeps.EXPERIMENTS_DIR / f"{sweeps.config_name(name, scale)}.yaml").exists()
 
 
 def test_yin_fig1_tiny_runs_draws_judges_then_only_redraws(tmp_path, capsys):
@@ -163,12 +163,12 @@ def test_composed_jobs_equal_hydra_composing_each_job(name, tmp_path):
     job, the config Hydra composes from all of its overrides."""
     from hydra import compose, initialize_config_dir
 
-    jobs = reproduce.expand_jobs(name)
+    jobs = sweeps.expand_jobs(name)
     picked = jobs[:: max(1, len(jobs) // 12)]  # a spread of the sweep's jobs
-    fast = reproduce.compose_jobs(name, picked, tmp_path)
-    with initialize_config_dir(config_dir=str(reproduce.EXPERIMENTS_DIR), version_base="1.3"):
+    fast = sweeps.compose_jobs(name, picked, tmp_path)
+    with initialize_config_dir(config_dir=str(sweeps.EXPERIMENTS_DIR), version_base="1.3"):
         for job, cfg in zip(picked, fast):
-            want = compose(name, overrides=[reproduce._searchpath(), *job, f"results_dir={tmp_path}"])
+            want = compose(name, overrides=[sweeps._searchpath(), *job, f"results_dir={tmp_path}"])
             assert OmegaConf.to_yaml(cfg) == OmegaConf.to_yaml(want), job
 
 
@@ -238,8 +238,8 @@ def test_a_stored_plan_gives_the_ids_composing_gives(tmp_path):
     made = reproduce.plan_sweep(name, tmp_path, overrides)
     read = reproduce.plan_sweep(name, tmp_path, overrides)
     assert made.composed is not None and read.composed is None  # the second one was not composed
-    jobs = reproduce.expand_jobs(name, overrides)
-    cfgs = reproduce.compose_jobs(name, jobs, tmp_path)
+    jobs = sweeps.expand_jobs(name, overrides)
+    cfgs = sweeps.compose_jobs(name, jobs, tmp_path)
     assert [j.overrides for j in read.jobs] == jobs and read.axes == ["pourkamali/method", "seed"]
     assert [j.config for j in read.jobs] == [OmegaConf.to_yaml(c) for c in cfgs]
     refused = 0
@@ -258,7 +258,7 @@ def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, m
     experiments = tmp_path / "experiments"
     configs = tmp_path / "configs"
     package = tmp_path / "package"
-    shutil.copytree(reproduce.EXPERIMENTS_DIR, experiments)
+    shutil.copytree(sweeps.EXPERIMENTS_DIR, experiments)
     shutil.copytree(reproduce.CONFIG_DIR, configs)
     package.mkdir()
     (package / "module.py").write_text("X = 1\n")

@@ -82,7 +82,6 @@ import numpy as np
 import scipy.linalg
 from joblib import Memory
 
-from kktheory import __version__
 from kktheory.bounds import theory
 from kktheory.bounds.gamma import EIG_CUTOFF, effective_dimension, gamma_preservation, residual_matrix
 from kktheory.bounds.jl import jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
@@ -95,6 +94,7 @@ from kktheory.bounds.trace import (
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
 from kktheory.kernels import Kernel
 from kktheory.seeding import component_rng, generator_state
+from kktheory.version import __version__
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,17 +65,17 @@ from kktheory.dask_backend.chunks import (
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, make_kernel
 from kktheory.seeding import component_rng, component_seed
-from kktheory.sketches import Partition, Sketch
+from kktheory.sketches import Fitted, Partition, Sketch
 from kktheory.sketches.nystrom import Nystrom
 from kktheory.sketches.ros import ROS
 from kktheory.sketches.yin import SampledSketch
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec
-    from kktheory.experiment import Fitted, Method
+    from kktheory.experiment import Method
 
 __all__ = [
-    "DaskRows", "as_rows_array", "check", "check_run", "cluster_means", "features", "fit",
+    "DaskBackend", "DaskRows", "as_rows_array", "check", "check_run", "cluster_means", "features", "fit",
     "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_many", "rows_of",
     "session", "supported_sketches",
 ]
@@ -285,11 +285,9 @@ def kmeans_parallel(method: "Method", F: Any) -> Partition:
     return Partition(labels=labels, features=F, centers=np.asarray(km.cluster_centers_), info=info)
 
 
-def fit(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator["Fitted"]:
+def fit(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator[Fitted]:
     """:meth:`Method.fit` on Dask row chunks: one fitted sketch and partition per m."""
     import time
-
-    from kktheory.experiment import Fitted
 
     t0 = time.perf_counter()
     for m, sketch in fit_sketches(method, X, kernel, ms):
@@ -299,3 +297,35 @@ def fit(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator["Fi
         part = kmeans_parallel(method, F)
         yield Fitted(m, sketch, part, time_embed, time.perf_counter() - t0)
         t0 = time.perf_counter()
+
+
+class DaskBackend:
+    """The backend protocol of :mod:`kktheory.backends` on Dask row chunks (module docstring)."""
+
+    name = "dask"
+    exact_lifted_risks = False  # the subsampling estimator at every n
+
+    def check(self, method: "Method") -> None:
+        check(method)
+
+    @contextlib.contextmanager
+    def session(self, spec: "RunSpec") -> Iterator[Any]:
+        """The run-level checks, then a client of ``dask_scheduler`` (the active one if null)."""
+        check_run(spec)
+        with session(spec.cfg.dask_scheduler) as client:
+            yield client
+
+    def inputs(self, X: Any, method: "Method") -> Any:
+        return as_rows_array(X, method.chunk_rows)
+
+    def fit_kernel(self, method: "Method", X: Any) -> Kernel:
+        return fit_kernel(method, X)
+
+    def fit(self, method: "Method", X: Any, kernel: Kernel, ms: list[int],
+            starts: dict[int, np.ndarray] | None = None) -> Iterator[Fitted]:
+        """:func:`fit` (warm starts are refused by :func:`check`)."""
+        return fit(method, X, kernel, ms)
+
+    def lifted_risks(self, method: "Method", kernel: Kernel, X_train: Any, labelings: list[np.ndarray],
+                     X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Any]:
+        return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)

@@ -58,12 +58,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.report import Entry
 from kktheory.report.common import (
     CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, fmt, grid_ticks, judge_checks,
     mean_ci, not_run, ok_rows, pyplot, require_columns, save_figure, sqrt_n_line,
 )
 from kktheory.report.decide import FAIL, Estimate, at_least, at_most
+from kktheory.report.entry import Entry
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m

@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.report import Entry, FigureData
 from kktheory.report.common import (
     Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure,
 )
 from kktheory.report.decide import Estimate, at_least, at_most, within
+from kktheory.report.entry import Entry, FigureData
 
 ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, a column of the runs (kktheory.experiment.APPROX_ERROR)
 #: why rows may lack ERR: not computed by the run (rows older than the column, or above risk_exact_limit)

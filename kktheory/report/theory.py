@@ -39,12 +39,12 @@ import numpy as np
 import pandas as pd
 
 from kktheory.bounds.theory import RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape
-from kktheory.report import Entry
 from kktheory.report.common import (
     CAUSE_CLAIM, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
     ok_rows, pyplot, save_figure,
 )
 from kktheory.report.decide import Estimate, at_least, at_most
+from kktheory.report.entry import Entry
 
 RATE_MARGIN = 0.1  # a slope slower by 0.1 changes the excess by 32^0.1 ≈ 1.4× over n = 10³…3.2·10⁴
 DELTA = 0.1  # failure probability δ of the lemmas (the rows' bound_delta)

@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.report import Entry
 from kktheory.bounds.theory import TABLE2_SKETCHES, wang_table2_c
 from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Decision, Estimate, at_least, at_most
 from kktheory.report.common import (
     CAUSE_READING, CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
-    pyplot, require_columns, save_figure, spearman,
+    pyplot, require_columns, save_figure,
 )
+from kktheory.report.entry import Entry
 
 S_RULE_COL = "sketch.s"  # target rank of nystrom_rr as configured: integer or k | sqrt_kc | half_c | c
 S_COL = "s"  # the resolved target rank (the sketch's info column)

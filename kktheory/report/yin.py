@@ -53,14 +53,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.report import Entry
 from kktheory.report.common import (
     CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker,
     failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure, sqrt_n_line,
 )
 from kktheory.report.decide import FAIL, Estimate, within
-from kktheory.timing import SpeedClaim, TimingPlan
+from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 
 LABELS = {
     "exact": "kernel k-means",

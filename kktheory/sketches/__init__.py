@@ -7,6 +7,7 @@ config file ``configs/sketch/<name>.yaml``.
 from kktheory.registry import import_submodules
 from kktheory.sketches.base import (
     SKETCHES,
+    Fitted,
     Partition,
     Sketch,
     SketchConfig,
@@ -15,4 +16,4 @@ from kktheory.sketches.base import (
 
 import_submodules(__name__)
 
-__all__ = ["SKETCHES", "Partition", "Sketch", "SketchConfig", "SketchContext"]
+__all__ = ["SKETCHES", "Fitted", "Partition", "Sketch", "SketchConfig", "SketchContext"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from omegaconf import MISSING
@@ -63,6 +63,32 @@ class Partition:
     centers: np.ndarray | None = None
     info: dict[str, Any] = field(default_factory=dict)
     on_features: bool = False  # labels are k-means on ``features`` (:func:`feature_diagnostics`)
+
+
+class NestedFit(NamedTuple):
+    """What fitting the sketches of a list of m needs (:meth:`Sketch.fit_nested`): the
+    sketch's config, the run's context, the training rows, the kernel, the m (in the order
+    they are yielded) and a maker of fresh copies of the sketch's random stream."""
+
+    params: Any
+    ctx: SketchContext
+    X: Any
+    kernel: Kernel
+    ms: Sequence[int]
+    make_rng: Callable[[], np.random.Generator]
+
+
+@dataclass
+class Fitted:
+    """One m of a method fitted on training points: the sketch, the partition it gave and
+    their times (``time_embed``: the sketch's fit and the training features; ``time_cluster``:
+    the rest of the partition)."""
+
+    m: int
+    sketch: Sketch
+    partition: Partition
+    time_embed: float
+    time_cluster: float
 
 
 class Sketch:
@@ -133,15 +159,20 @@ class Sketch:
         kernel: Kernel,
         ms: Sequence[int],
         make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "Sketch"]]:
-        """Yield (m, fitted sketch) for each m, each from a fresh copy of the same stream.
+    ) -> Iterator[tuple[int, Sketch]]:
+        """Yield (m, fitted sketch) for each m of ``ms``, in order (:meth:`nested`)."""
+        return cls.nested(NestedFit(params, ctx, X, kernel, ms, make_rng))
+
+    @classmethod
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, Sketch]]:
+        """The sketches of ``job.ms``, each from a fresh copy of the same stream.
 
         Sketches whose randomness is a prefix-consistent draw (a permutation, rows of a
-        matrix drawn in order) are thus nested; subclasses may override this to share
-        work across m (e.g. one K_{n,m_max}).
+        matrix drawn in order) are thus nested; subclasses override this to share work
+        across m (e.g. one K_{n,m_max}).
         """
-        for m in ms:
-            yield m, cls(params, ctx).fit(X, kernel, m, make_rng())
+        for m in job.ms:
+            yield m, cls(job.params, job.ctx).fit(job.X, job.kernel, m, job.make_rng())
 
     # -- the partition -----------------------------------------------------------------
     def partition(

@@ -26,7 +26,7 @@ bit for bit (:class:`kktheory.seeding.NormalDraw`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,7 +34,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.kernels import Kernel
 from kktheory.seeding import NormalDraw
-from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, Sketch, SketchConfig
 from kktheory.sketches.linalg import map_kernel_rows
 
 
@@ -61,16 +61,9 @@ class GaussianProjection(Sketch):
         return self._fit(X, kernel, G, None, draw)
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: GaussianConfig,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "GaussianProjection"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "GaussianProjection"]]:
         """One G (m_max rows) and one pass over K for the whole list of m."""
+        params, ctx, X, kernel, ms, make_rng = job
         m_max = max(ms)
         draw, G = NormalDraw.take(make_rng(), (m_max, len(X)))
         KG = cls(params, ctx)._fit(X, kernel, G, None, draw).project(X)  # K·Gᵀ, unscaled

@@ -39,7 +39,7 @@ m = ⌈√(n·k)⌉ landmarks whatever the run's m (recorded as the row's ``m_us
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -47,7 +47,7 @@ import numpy as np
 
 from kktheory import memory
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, SketchConfig
 from kktheory.sketches.projection import KernelProjection, check_eig_cutoff, whitening
 
 
@@ -130,15 +130,7 @@ class Nystrom(KernelProjection):
         return self
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: NystromConfig,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "Nystrom"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "Nystrom"]]:
         """One landmark sequence for the whole list of m, and one K_{n,m_max} when it fits.
 
         K_{n,m_max} is computed once and each m's features taken from its first columns
@@ -147,6 +139,7 @@ class Nystrom(KernelProjection):
         (and for a single m) every m's features are computed in row blocks, one pass over
         the data per m, holding no n × m block but the features.
         """
+        params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
         used = [probe.resolve_m(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())

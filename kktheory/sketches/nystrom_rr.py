@@ -41,7 +41,7 @@ replacement (see :mod:`kktheory.sketching_matrices`); eigenvalues of W below
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +50,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, SketchConfig
 from kktheory.sketches.linalg import resolve_rank
 from kktheory.sketches.projection import (
     KernelProjection,
@@ -165,17 +165,10 @@ class NystromRR(KernelProjection):
         return {**super().arrays(), **self.P_arrays_}
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: NystromRRConfig,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "NystromRR"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "NystromRR"]]:
         """Uniform P: one permutation and one K_{n,c_max} for all c (prefixes).
         Other P: K formed once, a fresh P per c from the same stream."""
+        params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
         n = len(X)
         if params.P == "uniform":

@@ -74,7 +74,7 @@ pass over K (W for a smaller r' is a column prefix of W for the largest, rescale
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -83,7 +83,7 @@ import numpy as np
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, Sketch, SketchConfig
 from kktheory.sketches.linalg import fix_signs, map_kernel_rows
 from kktheory.transforms import SRHT, TRANSFORMS
 
@@ -157,16 +157,9 @@ class OnePass(Sketch):
         return self._fit(X, kernel, srht, self.sketch_columns(X, kernel, srht))
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: OnePassConfig,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "OnePass"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "OnePass"]]:
         """One SRHT with the largest r' and one pass over K for the whole list of m."""
+        params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
         r_max = max(probe.resolve_m(m) for m in ms)
         srht = SRHT(len(X), r_max, make_rng(), params.transform)

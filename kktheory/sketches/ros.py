@@ -34,14 +34,14 @@ mix_first draws one SRHT whose sampled coordinates are a prefix of one permutati
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, SketchConfig
 from kktheory.sketches.linalg import map_kernel_rows
 from kktheory.sketches.yin import SampledSketch
 from kktheory.transforms import SRHT, TRANSFORMS, is_power_of_two, orthonormal
@@ -109,18 +109,11 @@ class ROS(SampledSketch):
         return self._fit_mixed(X, kernel, SRHT(len(X), m, rng, self.params.transform), None)
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: ROSConfig,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "ROS"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "ROS"]]:
         """sample_first: shared K̂; mix_first: one SRHT and one pass over K for the list."""
+        params, ctx, X, kernel, ms, make_rng = job
         if params.order == "sample_first":
-            yield from super().fit_nested(params, ctx, X, kernel, ms, make_rng)
+            yield from super().nested(job)
             return
         m_max = max(ms)
         srht = SRHT(len(X), m_max, make_rng(), params.transform)

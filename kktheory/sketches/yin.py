@@ -31,7 +31,7 @@ S·K̂ as stated per sketch; k-means O(nmkt).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig, SketchContext
+from kktheory.sketches.base import SKETCHES, NestedFit, Sketch, SketchConfig
 
 #: entries of the square layout of S drawn per chunk (2 uniforms each)
 _CHUNK = 1 << 20
@@ -81,16 +81,9 @@ class SampledSketch(Sketch):
         return self._fit(X, kernel, idx, self.draw(len(X), m, rng), None)
 
     @classmethod
-    def fit_nested(
-        cls,
-        params: Any,
-        ctx: SketchContext,
-        X: np.ndarray,
-        kernel: Kernel,
-        ms: Sequence[int],
-        make_rng: Callable[[], np.random.Generator],
-    ) -> Iterator[tuple[int, "SampledSketch"]]:
+    def nested(cls, job: NestedFit) -> Iterator[tuple[int, "SampledSketch"]]:
         """One permutation, one draw of S's randomness and one K̂ for the whole list."""
+        params, ctx, X, kernel, ms, make_rng = job
         rng = make_rng()
         m_max = max(ms)
         idx = rng.permutation(len(X))[:m_max]

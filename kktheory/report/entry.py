@@ -1,0 +1,104 @@
+"""What an entry of the catalogue is: its figure data, its timing plan and the entry itself.
+
+Kept apart from the entries (one module per paper) and from :mod:`kktheory.timing` (which
+runs and judges a timing pass), so that both import these definitions and neither imports
+the other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
+from kktheory.report.decide import Estimate
+
+
+@dataclass(frozen=True)
+class SpeedClaim:
+    """Every method of ``fast`` takes at most ``bound`` times the time of every method of
+    ``slow`` (bound 1: faster), on the same data."""
+
+    name: str
+    fast: tuple[str, ...]
+    slow: tuple[str, ...]
+    bound: float = 1.0
+
+
+@dataclass(frozen=True)
+class TimingPlan:
+    """Which jobs of an entry's sweep a timing pass compares, and the claims it judges.
+
+    ``method_key`` is the config group that selects the method (its options ``methods``,
+    timed in this order); ``fix`` the overrides that pick one point of the rest of the
+    sweep; ``group`` a config key (e.g. ``dataset.name``) whose values are timed and
+    judged apart ('' for one group); ``labels`` the paper's names of the methods.
+    """
+
+    method_key: str
+    methods: tuple[str, ...]
+    claims: tuple[SpeedClaim, ...]
+    fix: tuple[str, ...] = ()
+    group: str = ""
+    cutoff_s: float = math.inf
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, method: str) -> str:
+        return self.labels.get(method, method)
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """What a figure plots beyond the rows, as a table with a ``run_id`` column.
+
+    ``runs(rows)`` names the runs whose stored arrays the figure reads, and
+    ``table(arrays)`` builds the plotted values from those arrays
+    ({run_id: {name: array}}, the runs whose arrays the store holds). The table, not the
+    arrays, is what is committed with an entry's rows: the values drawn and nothing else.
+    """
+
+    runs: Callable[[pd.DataFrame], list[str]]
+    table: Callable[[dict[str, dict[str, np.ndarray]]], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A figure or table of the catalogue.
+
+    ``draw(rows, out_dir)`` writes the files (PNG and PDF, or Markdown and LaTeX) and
+    returns their paths; ``judge(rows)`` is the claim rule, a pure function of the rows.
+    ``changes`` says, per scale, what differs from the paper's setup, and ``shortfall``
+    which cause that difference is (*scale* or *stand-in data*; a scale absent from it
+    runs the paper's own data at the paper's own size): a check failing there is
+    attributed to it, never to the paper (:func:`~kktheory.report.common.attribute_shortfall`).
+    ``paper_numbers`` are the values the paper reports, and ``observe(rows)`` the same
+    quantities measured here (by key), shown side by side in INDEX.md.
+    Drawing and judging only read: every number comes from the rows. ``figure_data``, when
+    given, is what a figure plots beyond the rows (e.g. the points of a scatter), a table
+    built from a few runs' stored arrays (:class:`FigureData`); ``python -m kktheory.reproduce``
+    hands it to ``draw`` as ``rows.attrs["figure"]`` and commits it beside the rows.
+    ``timing``, for an entry with a speed claim, says which methods a timing pass compares
+    and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
+    times of sweep rows. ``extra_sweeps`` names further experiment configs whose jobs belong
+    to the entry at paper scale, for a job outside the main sweep's grid (e.g. a single run
+    at a much larger n); they run when the entry is reproduced without overrides.
+    """
+
+    name: str
+    title: str
+    claim: str
+    rule: str
+    draw: Callable[[pd.DataFrame, Path], list[Path]]
+    judge: Callable[[pd.DataFrame], Verdict]
+    changes: dict[str, str] = field(default_factory=dict)
+    shortfall: dict[str, str] = field(default_factory=lambda: {"small": CAUSE_SCALE})
+    paper_numbers: tuple[PaperNumber, ...] = ()
+    observe: Callable[[pd.DataFrame], dict[str, Estimate]] | None = None
+    figure_data: FigureData | None = None
+    timing: TimingPlan | None = None
+    extra_sweeps: tuple[str, ...] = ()
