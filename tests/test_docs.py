@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 
 import kktheory
 from kktheory import docs
@@ -36,3 +37,34 @@ def test_every_catalogue_entry_is_in_the_verdicts():
     for name in catalogue():
         assert f"### {name}\n" in text
     assert all(importlib.import_module(f"kktheory.report.{p}").ENTRIES for p in docs.PAPERS)
+
+
+def test_the_extending_page_names_what_exists():
+    """docs/extending.md (written by hand): its files exist, the hooks and the backend
+    protocol it lists are the code's, and both backends implement every step."""
+    import re
+    import typing
+
+    from kktheory import backends
+    from kktheory.dask_backend import DaskBackend
+    from kktheory.experiment import Method
+    from kktheory.sketches import Sketch
+    from kktheory.sketches.gaussian import GaussianProjection
+
+    root = Path(docs.__file__).resolve().parent.parent
+    text = (root / "docs" / "extending.md").read_text()
+    for path in set(re.findall(r"`((?:kktheory|configs|tests)/[\w/.]+\.(?:py|yaml))`", text)):
+        assert (root / path).is_file(), path
+    hooks = ("validate", "nested", "partition", "arrays", "jl_scale", "resolve_m", "is_projection",
+             "is_embedding", "runs_clusterer", "rank_restricted", "reads_rows_in_blocks")
+    for hook in hooks:
+        assert hook in text and hasattr(Sketch, hook), hook
+    assert "nested" in vars(GaussianProjection) and hasattr(GaussianProjection, "redraw")
+    protocol = {name for name in vars(backends.Backend) if not name.startswith("_")}
+    protocol |= set(typing.get_type_hints(backends.Backend))
+    assert protocol == {"name", "exact_lifted_risks", "check", "session", "inputs", "fit_kernel", "fit",
+                        "lifted_risks"}
+    for step in protocol - {"name"}:
+        assert f"`{step}" in text, step
+        assert hasattr(backends.NumpyBackend, step) and hasattr(DaskBackend, step), step
+    assert set(backends.BACKENDS) == {"numpy", "dask"} and hasattr(Method, "ops")
