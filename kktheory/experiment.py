@@ -38,30 +38,31 @@ import platform
 import subprocess
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
-import functools
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from kktheory import memory
-from kktheory.backends import Backend, backend_class, backend_of
+from kktheory.backends import Backend, backend_of
 from kktheory.bounds import BoundEngine
 from kktheory.bounds.engine import feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
-from kktheory.config import RunConfig, RunSpec, build_spec, check_centroids, check_data
+from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
-from kktheory.kernels import Kernel, KernelConfig, canonical, validate_kernel
+from kktheory.identity import row_identity, warm_start_from
+from kktheory.kernels import Kernel, KernelConfig, validate_kernel
 from kktheory.metrics import class_rates, partition_scores
 from kktheory.nan_reason import nan_reason
 from kktheory.population import Scorer
 from kktheory.reference import excess_columns, reference_columns
 from kktheory.risk import Risk, RiskSettings, projected_risk
+from kktheory.schema import merged
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES, Fitted, Sketch, SketchContext
 from kktheory.sketches.base import feature_diagnostics
@@ -69,17 +70,6 @@ from kktheory.store import Store, run_id
 from kktheory.threads import current_threads, thread_limits
 from kktheory.version import __version__
 
-#: top-level fields that do not change what a run computes (left out of its identity)
-NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
-#: group fields that say where data live or how they are produced, not what they are
-NOT_IDENTITY_FIELDS = ("dataset.data_dir", "dataset.cache_dir", "dataset.n_jobs", "dataset.chunk_size",
-                       "dataset.in_memory_max",  # rows in memory or read from disk: the same values
-                       "clustering.algorithm")  # lloyd, hamerly, elkan: the same iterations
-#: options added after rows existed: at this value they change nothing, so they are left out
-OFF_VALUES = {"dataset.centres_seed": None, "dataset.test_set": "mnist"}
-#: fields that only matter with backend=dask (left out of the identity of numpy runs; the
-#: row still says ``backend``, see :meth:`RowWriter.row`)
-DASK_FIELDS = ("backend", "dask_chunk_rows")
 #: the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F of rank-restricted sketches
 APPROX_ERROR = "approx_fro_rel"
 #: features with at most this many columns (a planar embedding: 2n numbers, the size of
@@ -98,78 +88,6 @@ def git_commit() -> str:
         return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def flatten(node: Any, prefix: str = "") -> dict[str, Any]:
-    """Nested dict → {"a.b": value}; lists become their JSON-like string."""
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(flatten(value, f"{name}."))
-        elif isinstance(value, (list, tuple)):
-            out[name] = str(list(value))
-        else:
-            out[name] = value
-    return out
-
-
-def inapplicable(spec: RunSpec) -> dict[str, Any]:
-    """Identity keys whose value cannot change the row, each with the value it takes in the
-    identity (its schema default), so that setting one makes no new run:
-
-    - the kernel fields the kernel does not use (:func:`kktheory.kernels.canonical`);
-    - ``reference_n_init`` without a reference (``reference=none``);
-    - ``risk_points`` and ``risk_pairs`` when no risk of the row is estimated: n ≤
-      ``risk_exact_limit`` on the NumPy backend, or projected centroids (always exact) and
-      no reference (a reference is scored by the estimator above the limit).
-
-    Rows written before this rule held those defaults, so their run ids are unchanged.
-    """
-    kernel = canonical(spec.kernel)
-    out: dict[str, Any] = {f"kernel.{f}": getattr(kernel, f) for f in ("bandwidth", "sigma", "beta", "degree", "coef0")
-                           if getattr(kernel, f) != getattr(spec.kernel, f)}
-    if spec.reference.kind == "none":
-        out["reference_n_init"] = RunConfig.reference_n_init
-    exact = spec.n <= spec.risk.exact_limit and backend_class(spec.backend).exact_lifted_risks
-    if exact or spec.centroids == "projected" and spec.reference.kind == "none":
-        out.update(risk_points=RunConfig.risk_points, risk_pairs=RunConfig.risk_pairs)
-    return out
-
-
-def warm_start_from(spec: RunSpec, m: int) -> list[int]:
-    """The m of the list larger than ``m`` when the clustering warm-starts, else []."""
-    if not getattr(spec.clustering, "warm_start", False):
-        return []
-    return sorted(x for _, x in spec.ms if x > m)
-
-
-def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
-    """The resolved config of one row: what its hash (run file name) is made of."""
-    cfg = OmegaConf.to_container(spec.cfg, resolve=True)
-    ident = {k: v for k, v in flatten(cfg).items() if k.split(".")[0] not in NOT_IDENTITY}
-    for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
-                          ("sketch", spec.sketch), ("clustering", spec.clustering)):
-        ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
-    for name in NOT_IDENTITY_FIELDS:
-        ident.pop(name, None)
-    ident.update({name: v for name, v in inapplicable(spec).items() if name in ident})
-    ident.update(m=m, m_rule=m_rule, data_seed=spec.data_seed, gamma_value=spec.gamma)
-    larger = warm_start_from(spec, m)
-    if larger:  # a warm-started partition depends on every larger m of the list
-        ident["warm_start_from"] = str(larger)
-    else:  # the largest m (or no warm start) computes what a run of that m alone does
-        ident.pop("clustering.warm_start", None)
-    if not spec.bounds.names:  # bound settings change a row only when bounds are computed
-        ident = {k: v for k, v in ident.items() if not k.startswith("bound")}
-    if not spec.population.test_n:  # nor population settings without a population evaluation
-        ident = {k: v for k, v in ident.items() if not k.startswith("population.")}
-    for name, off in OFF_VALUES.items():  # options at their "off" value leave the identity as it was
-        if name in ident and ident[name] == off:
-            del ident[name]
-    if spec.backend == RunConfig.backend:  # rows of the default backend keep their identity
-        ident = {k: v for k, v in ident.items() if k not in DASK_FIELDS}
-    return ident
 
 
 @dataclass(frozen=True)
@@ -206,7 +124,7 @@ class Method:
             chunk_rows=int(spec.cfg.dask_chunk_rows),
         )
 
-    @functools.cached_property
+    @cached_property
     def ops(self) -> Backend:
         """The backend's steps (:mod:`kktheory.backends`), chosen once from ``backend``."""
         return backend_of(self.backend)
@@ -314,8 +232,8 @@ class Awaiting:
     @classmethod
     def of(cls, fit: Fitted, keep: bool) -> Awaiting:
         sketch, part = fit.sketch, fit.partition
-        columns = {"m_used": sketch.resolve_m(fit.m), **part.info, **sketch.info_,
-                   "time_embed": fit.time_embed, "time_cluster": fit.time_cluster}
+        columns = merged({"m_used": sketch.resolve_m(fit.m)}, part.info, sketch.info_,
+                         {"time_embed": fit.time_embed, "time_cluster": fit.time_cluster})
         return cls(fit.m, np.asarray(part.labels), columns, sketch.landmarks_,
                    feature_kind(sketch, part), fit if keep else None, sketch.arrays())
 
@@ -529,21 +447,19 @@ class RowWriter:
 
     def row(self, w: Awaiting, cols: dict[str, Any], together: int, time_evaluate: float) -> dict[str, Any]:
         """The row of one m from its risk columns (bounds and reference added here)."""
-        cols.update(self.ref_cols, **excess_columns(cols, self.ref_cols))
+        cols = merged(cols, self.ref_cols, excess_columns(cols, self.ref_cols))
         if w.fit is not None:
-            cols.update(self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
+            cols = merged(cols, self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
         ident = row_identity(self.spec, self.rules[w.m], w.m)
-        # backend is part of the identity of Dask rows only; every row names it
-        row: dict[str, Any] = {"run_id": self.ids[w.m], **ident, "backend": self.spec.backend}
-        row.update(
-            kernel_sigma=self.kernel.sigma, **cols, **w.columns, evaluated_together=together,
-            time_load=self.time_load, time_evaluate=time_evaluate,
+        ident.setdefault("backend", self.spec.backend)  # in the identity of Dask rows only; every row names it
+        row = merged({"run_id": self.ids[w.m]}, ident, {"kernel_sigma": self.kernel.sigma}, cols, w.columns, dict(
+            evaluated_together=together, time_load=self.time_load, time_evaluate=time_evaluate,
             time_total=self.time_load + w.columns["time_embed"] + w.columns["time_cluster"] + time_evaluate,
             time_wall=time.perf_counter() - self.t_start, peak_rss_mb=memory.peak_rss_mb(),
             version=__version__, git_commit=git_commit(), cpu_count=memory.cpu_count(),
             blas_threads=current_threads(),
             host=platform.node(), created=time.strftime("%Y-%m-%dT%H:%M:%S"),
-        )
+        ))
         row["nan_reason"] = nan_reason(
             {c: v for c, v in row.items() if c not in ident}, w.kind, w.landmarks is not None, self.kernel.name,
         )

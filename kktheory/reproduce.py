@@ -174,7 +174,7 @@ def log(message: str) -> None:
 def run_ids(cfg: DictConfig) -> list[str]:
     """The run ids (store file names) of the rows a job config produces."""
     from kktheory.config import build_spec
-    from kktheory.experiment import row_identity
+    from kktheory.identity import row_identity
     from kktheory.store import run_id
 
     spec = build_spec(cfg)
@@ -276,7 +276,7 @@ def plan_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
 
 
 def _plan_job(job: Sequence[str], cfg: DictConfig) -> PlannedJob:
-    from kktheory.experiment import flatten
+    from kktheory.identity import flatten
 
     setup = flatten(OmegaConf.to_container(cfg, resolve=True))
     try:

@@ -2,7 +2,7 @@
 
 A row (:meth:`kktheory.experiment.RowWriter.row`) holds
 
-- ``run_id`` and the run's identity (:func:`kktheory.experiment.row_identity`): the
+- ``run_id`` and the run's identity (:func:`kktheory.identity.row_identity`): the
   resolved config, flattened. These columns are documented here from the config
   dataclasses themselves — :class:`kktheory.config.RunConfig` and the dataclass of every
   registered option of the ``dataset``, ``kernel``, ``sketch``, ``clustering`` groups and
@@ -31,6 +31,7 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from functools import cache
+from collections.abc import Mapping
 from typing import Any
 
 from omegaconf import MISSING
@@ -39,7 +40,7 @@ from kktheory.bounds.engine import COLUMN_DOCS
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import GROUPS, RunConfig
 from kktheory.datasets import DATASETS
-from kktheory.experiment import DASK_FIELDS, NOT_IDENTITY, NOT_IDENTITY_FIELDS, OFF_VALUES
+from kktheory.identity import DASK_FIELDS, NOT_IDENTITY, NOT_IDENTITY_FIELDS, OFF_VALUES
 from kktheory.kernels import KernelConfig
 from kktheory.population import PopulationConfig
 from kktheory.sketches import SKETCHES
@@ -145,7 +146,7 @@ def group_options(group: str) -> dict[str, type]:
 
 
 #: when a group's columns are empty or hold another value than configured (the rules of
-#: :func:`kktheory.experiment.inapplicable` and :func:`kktheory.experiment.row_identity`)
+#: :func:`kktheory.identity.inapplicable` and :func:`kktheory.identity.row_identity`)
 EMPTY = {
     "kernel.bandwidth": "never; holds its default unless kernel=gaussian",
     "kernel.sigma": "never; holds its default unless kernel=gaussian with bandwidth=fixed (the σ used is "
@@ -422,6 +423,19 @@ def undocumented(names: Any) -> list[str]:
     """The names among ``names`` (e.g. a frame's columns) that the schema does not document."""
     known = columns()
     return [n for n in names if n not in known]
+
+
+def merged(*parts: Mapping[str, Any]) -> dict[str, Any]:
+    """One row (or part of one) from disjoint parts, in order: a column that two parts both
+    give is a defect of the code that assembles rows (ValueError naming it), never settled
+    by letting the later part win."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        clash = sorted(out.keys() & part.keys())
+        if clash:
+            raise ValueError(f"row columns given twice: {', '.join(clash)}")
+        out.update(part)
+    return out
 
 
 def _cell(text: str) -> str:

@@ -9,7 +9,7 @@ from sklearn.cluster import KMeans, kmeans_plusplus
 from kktheory.cluster import KMeansPP, KMeansPPConfig, kmeanspp_init
 from kktheory.config import build_spec
 from kktheory.errors import ConfigError
-from kktheory.experiment import row_identity
+from kktheory.identity import row_identity
 from tests.hydra_cfg import make_cfg
 
 

@@ -123,3 +123,12 @@ def test_old_rows_read_under_the_current_names(tmp_path):
         assert "kmeans_algorithm" not in rows
         assert list(rows.clustering_algorithm) == ["elkan", "dask-ml k-means||"]
         assert list(rows.backend) == ["numpy", "dask"]
+
+
+def test_a_column_given_twice_is_refused():
+    from kktheory.schema import merged
+
+    assert merged({"a": 1}, {"b": 2}, {}) == {"a": 1, "b": 2}
+    assert list(merged({"b": 1}, {"a": 2})) == ["b", "a"]  # the parts' order
+    with pytest.raises(ValueError, match="given twice: a"):
+        merged({"a": 1, "b": 2}, {"a": 1})
