@@ -11,7 +11,9 @@ where the rows are:
 - ``fit(method, X, kernel, ms, starts)``: one :class:`~kktheory.sketches.Fitted` per m
   (nested sketches for a list of m);
 - ``lifted_risks(method, kernel, X_train, labelings, X_test, make_rng)``: the lifted
-  centroids' risks of every partition, in one pass.
+  centroids' risks of every partition, in one pass;
+- the attributes ``exact_lifted_risks`` (exact risks up to ``risk_exact_limit``, else
+  estimated) and ``features_in_memory`` (features are a NumPy array here).
 
 ``numpy`` (:class:`NumpyBackend`, here) computes in memory, or on rows read from disk in
 blocks; ``dask`` (:class:`kktheory.dask_backend.DaskBackend`) on Dask row chunks, imported
@@ -51,6 +53,9 @@ class Backend(Protocol):
     name: str
     #: whether lifted risks are exact up to ``risk_exact_limit`` training points (else always estimated)
     exact_lifted_risks: bool
+    #: whether a partition's features are a NumPy array in this process (then the row adds
+    #: the feature-space diagnostics, :meth:`kktheory.experiment.RowWriter.kept_features`)
+    features_in_memory: bool
 
     def check(self, method: Method) -> None: ...
 
@@ -83,6 +88,7 @@ class NumpyBackend:
 
     name = "numpy"
     exact_lifted_risks = True
+    features_in_memory = True
 
     def check(self, method: Method) -> None:
         """Nothing beyond the method's own checks."""

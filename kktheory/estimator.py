@@ -345,7 +345,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         s = method.risk_settings
         rows: Rows = rows_of(X)
-        exact = method.backend == "numpy" and X.shape[0] <= s.exact_limit
+        exact = method.ops.exact_lifted_risks and X.shape[0] <= s.exact_limit
         pairs = X.shape[0] ** 2 if exact else s.pairs  # exact q: every cluster below N(N−1)
         q, q_var = within_cluster_sums(kernel, rows, labels, k, pairs, component_rng(method.seed, "risk"), method.budget)
         state.update(nonempty=nonempty, rows=rows, exact=exact, Z=membership(labels, k), q=q, q_var=q_var)

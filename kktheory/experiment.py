@@ -388,13 +388,13 @@ class RowWriter:
             self._write_group(waiting[start : start + size])
 
     def kept_features(self, w: Awaiting, fit: Fitted) -> Awaiting:
-        """``w`` with what its row keeps of the fit's training features F (numpy backend):
+        """``w`` with what its row keeps of the fit's training features F (when they are in memory):
         the partition's feature-space diagnostics (:func:`~kktheory.sketches.base.feature_diagnostics`),
         ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F for a rank-restricted sketch (NaN above
         ``risk_exact_limit``), and F with the true classes in the arrays when F has at most
         :data:`PLANAR` columns."""
         F = fit.partition.features
-        if self.method.backend != "numpy" or not fit.sketch.is_embedding or F is None:
+        if not self.method.ops.features_in_memory or not fit.sketch.is_embedding or F is None:
             return w
         t0 = time.perf_counter()
         w.columns.update(feature_diagnostics(fit.partition, self.method.k))

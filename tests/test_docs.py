@@ -62,7 +62,7 @@ def test_the_extending_page_names_what_exists():
     assert "nested" in vars(GaussianProjection) and hasattr(GaussianProjection, "redraw")
     protocol = {name for name in vars(backends.Backend) if not name.startswith("_")}
     protocol |= set(typing.get_type_hints(backends.Backend))
-    assert protocol == {"name", "exact_lifted_risks", "check", "session", "inputs", "fit_kernel", "fit",
+    assert protocol == {"name", "exact_lifted_risks", "features_in_memory", "check", "session", "inputs", "fit_kernel", "fit",
                         "lifted_risks"}
     for step in protocol - {"name"}:
         assert f"`{step}" in text, step

@@ -304,6 +304,7 @@ class DaskBackend:
 
     name = "dask"
     exact_lifted_risks = False  # the subsampling estimator at every n
+    features_in_memory = False  # persisted chunks on the workers
 
     def check(self, method: "Method") -> None:
         check(method)
