@@ -47,14 +47,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
 from hydra.core.config_store import ConfigStore
-from omegaconf import MISSING, DictConfig, ListConfig, OmegaConf
+from omegaconf import MISSING, DictConfig, OmegaConf
 
 from kktheory import memory
 from kktheory.backends import BACKENDS as BACKEND_MODULES
@@ -70,6 +69,7 @@ from kktheory.population import PopulationConfig
 from kktheory.population import validate as validate_population
 from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
 from kktheory.risk import RiskSettings
+from kktheory.rules import m_items, resolve_gamma, resolve_m
 from kktheory.sketches import SKETCHES
 
 DTYPES = ("float64", "float32")
@@ -121,71 +121,6 @@ class RunConfig:
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
 ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
-
-_RULE = re.compile(
-    r"^\s*(?:(?P<c>\d+(?:\.\d*)?|\.\d+)\s*\*\s*)?(?P<rule>sqrt_nk|sqrt_n|n_over_gamma|log_n|k)\s*$"
-)
-M_ALLOWED = (
-    "an integer in [1, n], a rule sqrt_n | c*sqrt_n | sqrt_nk | n_over_gamma | log_n | c*k, "
-    "or a list of these"
-)
-
-
-def rule_value(expr: str, n: int, k: int, gamma: float | None) -> float | None:
-    """Value of a rule expression (unrounded), or None if ``expr`` is not a rule."""
-    match = _RULE.match(expr)
-    if match is None:
-        return None
-    c = float(match["c"]) if match["c"] else 1.0
-    rule = match["rule"]
-    if rule == "n_over_gamma":
-        if gamma is None:
-            return None
-        base = n / gamma
-    else:
-        base = {"sqrt_n": math.sqrt(n), "sqrt_nk": math.sqrt(n * k), "log_n": math.log(n), "k": float(k)}[rule]
-    return c * base
-
-
-def resolve_gamma(value: Any, n: int, k: int) -> float:
-    """γ > 0 from a number or a rule."""
-    if isinstance(value, bool):
-        raise ConfigError("gamma", value, "a positive number or a rule such as sqrt_n")
-    if isinstance(value, (int, float)):
-        g = float(value)
-    else:
-        g = rule_value(str(value), n, k, None) if isinstance(value, str) else None
-        if g is None:
-            raise ConfigError("gamma", value, "a positive number or a rule sqrt_n | c*sqrt_n | sqrt_nk | log_n")
-    if not (math.isfinite(g) and g > 0):
-        raise ConfigError("gamma", value, "γ > 0")
-    return g
-
-
-def m_items(value: Any) -> list[Any]:
-    """The m values of a scalar or list config value."""
-    if isinstance(value, (ListConfig, list, tuple)):
-        items = list(value)
-        if not items:
-            raise ConfigError("m", [], M_ALLOWED)
-        return items
-    return [value]
-
-
-def resolve_m(value: Any, n: int, k: int, gamma: float) -> tuple[str, int]:
-    """(rule as written, resolved m) for one m value; checks 1 ≤ m ≤ n."""
-    if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
-        raise ConfigError("m", value, M_ALLOWED)
-    if isinstance(value, (int, float)):
-        m = int(value)
-    elif isinstance(value, str) and (v := rule_value(value, n, k, gamma)) is not None:
-        m = math.ceil(v - 1e-9)
-    else:
-        raise ConfigError("m", value, M_ALLOWED)
-    if not 1 <= m <= n:
-        raise ConfigError("m", value, f"1 ≤ m ≤ n={n} (resolved m={m})")
-    return str(value).replace(" ", ""), m
-
 
 @dataclass
 class RunSpec:

@@ -66,7 +66,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kktheory import memory
 from kktheory.cluster import CLUSTERERS
-from kktheory.config import BACKENDS, DTYPES, RunConfig, one_of, resolve_gamma, resolve_m
+from kktheory.config import BACKENDS, DTYPES, RunConfig, one_of
 from kktheory.errors import ConfigError, DataError
 from kktheory.experiment import Method
 from kktheory.kernels import KernelConfig
@@ -80,6 +80,7 @@ from kktheory.risk import (
     sq_dist_to_centroids,
     within_cluster_sums,
 )
+from kktheory.rules import resolve_gamma, resolve_m
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES
 

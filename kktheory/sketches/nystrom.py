@@ -38,14 +38,13 @@ m = ⌈√(n·k)⌉ landmarks whatever the run's m (recorded as the row's ``m_us
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from kktheory import memory
+from kktheory import memory, rules
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, NestedFit, SketchConfig
 from kktheory.sketches.projection import KernelProjection, check_eig_cutoff, whitening
@@ -161,4 +160,5 @@ class NystromLiu(Nystrom):
     """Nyström with m = ⌈√(n·k)⌉ landmarks (Yin et al.'s baseline "Nyström (Liu)")."""
 
     def resolve_m(self, m: int) -> int:
-        return math.ceil(math.sqrt(self.ctx.n * self.ctx.k) - 1e-9)
+        """⌈√(n·k)⌉ whatever m was asked (the ``sqrt_nk`` rule, :mod:`kktheory.rules`)."""
+        return rules.resolve_m("sqrt_nk", self.ctx.n, self.ctx.k, self.ctx.gamma)[1]
