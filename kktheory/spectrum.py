@@ -21,6 +21,7 @@ import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from kktheory import memory
+from kktheory.gram import gram_fits
 from kktheory.kernels import Kernel
 
 
@@ -36,11 +37,6 @@ def kernel_operator(kernel: Kernel, X: np.ndarray, budget: int) -> LinearOperato
         return out
 
     return LinearOperator((n, n), matvec=matmat, matmat=matmat, rmatvec=matmat, dtype=np.float64)
-
-
-def fits_budget(n: int, dtype: str, budget: int) -> bool:
-    """True when an n×n matrix of the given dtype fits the memory budget."""
-    return n * n * np.dtype(dtype).itemsize <= budget
 
 
 def top_eigenpairs(
@@ -67,7 +63,7 @@ def top_eigenpairs(
             K = kernel.matrix(X, X, budget)
         lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))
         return lam[::-1][:s].copy(), V[:, ::-1][:, :s].copy()
-    if K is None and fits_budget(n, kernel.dtype, budget):
+    if K is None and gram_fits(n, kernel.dtype, budget):
         K = kernel.matrix(X, X, budget)
     op = K if K is not None else kernel_operator(kernel, X, budget)
     v0 = rng.uniform(-1.0, 1.0, size=n)
