@@ -70,16 +70,7 @@ from kktheory.config import BACKENDS, DTYPES, RunConfig, one_of
 from kktheory.errors import ConfigError, DataError
 from kktheory.experiment import Method
 from kktheory.kernels import KernelConfig
-from kktheory.risk import (
-    Risk,
-    RiskSettings,
-    Rows,
-    membership,
-    projected_risk,
-    sampled_risk,
-    sq_dist_to_centroids,
-    within_cluster_sums,
-)
+from kktheory.risk import LiftedCentroids, Risk, RiskSettings, projected_risk
 from kktheory.rules import resolve_gamma, resolve_m
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES
@@ -331,8 +322,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """What predict and score need, computed on their first call (``fit`` and
         ``fit_predict`` do not need it) and kept in the dict made by ``fit`` (so that
         predict leaves the estimator's ``__dict__`` as it was): the non-empty clusters, and
-        the training features and residuals (projected) or the membership Z and the
-        within-cluster sums q_j with their variance (lifted, :func:`within_cluster_sums`)."""
+        the training features and residuals (projected) or the lifted centroids
+        (:class:`~kktheory.risk.LiftedCentroids`, their within-cluster sums exact up to
+        ``risk_exact_limit`` training points on a backend with exact lifted risks)."""
         state = self._lazy
         if state:
             return state
@@ -345,11 +337,10 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         from kktheory.dask_backend import rows_of
 
         s = method.risk_settings
-        rows: Rows = rows_of(X)
         exact = method.ops.exact_lifted_risks and X.shape[0] <= s.exact_limit
-        pairs = X.shape[0] ** 2 if exact else s.pairs  # exact q: every cluster below N(N−1)
-        q, q_var = within_cluster_sums(kernel, rows, labels, k, pairs, component_rng(method.seed, "risk"), method.budget)
-        state.update(nonempty=nonempty, rows=rows, exact=exact, Z=membership(labels, k), q=q, q_var=q_var)
+        lifted = LiftedCentroids.fit(kernel, rows_of(X), labels, k, method.budget, exact, s.pairs,
+                                     component_rng(method.seed, "risk"))
+        state.update(nonempty=nonempty, lifted=lifted)
         return state
 
     # -- predict, transform, score ------------------------------------------------------------
@@ -365,12 +356,10 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """‖φ(x) − c_j‖² = κ(x, x) − 2 (κ(x, X_train) Z)_j + q_j (len(X) × k; lazy for Dask)."""
         from kktheory.dask_backend import is_dask, lifted_distances
 
-        c = self._centroid_state()
-        budget = self._fit_method.budget
+        c: LiftedCentroids = self._centroid_state()["lifted"]
         if is_dask(X):
-            return lifted_distances(self.kernel_, c["rows"], X, c["Z"], c["q"], c["nonempty"], budget)
-        S = c["rows"].cross_sums(self.kernel_, X, c["Z"], budget, "predict")
-        return sq_dist_to_centroids(self.kernel_.diag(X), S, c["q"], c["nonempty"])
+            return lifted_distances(self.kernel_, c.rows, X, c.Z, c.q, c.nonempty, c.budget)
+        return c.distances(X, "predict")
 
     def predict(self, X: Any) -> Any:
         """Index of the nearest centroid (lifted or projected) of every row of X."""
@@ -403,13 +392,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 return -float(self._projected(X).test_risk)
             from kktheory.dask_backend import rows_of
 
-            c = self._centroid_state()
-            points = X.shape[0] if c["exact"] else method.risk_settings.points
-            risk, _, _, _ = sampled_risk(
-                self.kernel_, rows_of(X), c["rows"], c["Z"], c["q"], c["q_var"],
-                c["nonempty"], points, component_rng(method.seed, "score"), method.budget,
-                "score",
-            )
+            lifted: LiftedCentroids = self._centroid_state()["lifted"]
+            risk, _, _, _ = lifted.risk(rows_of(X), method.risk_settings.points, component_rng(method.seed, "score"),
+                                        "score")
         return -float(risk)
 
     @property

@@ -389,6 +389,56 @@ def sampled_risk(
     return (*risk_from_cross_sums(diag, S, q, q_var, nonempty, len(X_eval)), idx)
 
 
+@dataclass
+class LiftedCentroids:
+    """The lifted centroids c_j = (1/N_j) Σ_{i∈C_j} φ(x_i) of one partition of the training
+    rows, held through what distances to them need (module docstring):
+
+        ‖φ(y) − c_j‖² = κ(y, y) − 2 s_j(y) + q_j,   s_j(y) = (κ(y, X) Z)_j,
+        q_j = (1/N_j²) Σ_{i,i′∈C_j} κ(x_i, x_i′),
+
+    with Z the membership matrix (Z_ij = 1/N_j on C_j). q_j is exact when ``exact`` or when
+    N_j(N_j − 1) ≤ ``pairs``, else estimated from ``pairs`` sampled pairs
+    (:func:`within_cluster_sums`, its variance in ``q_var``). Fitting costs the within-cluster
+    sums (one pass over the clusters' blocks); :meth:`distances` one blocked pass of
+    κ(Y, X) against Z; :meth:`risk` the same on ``points`` sampled rows of Y (all of them
+    when exact), with the standard error of :func:`risk_from_cross_sums`.
+    """
+
+    kernel: Kernel
+    rows: Rows
+    Z: np.ndarray
+    q: np.ndarray
+    q_var: np.ndarray
+    nonempty: np.ndarray
+    exact: bool
+    budget: int
+
+    @classmethod
+    def fit(
+        cls, kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, budget: int, exact: bool,
+        pairs: int, rng: np.random.Generator,
+    ) -> LiftedCentroids:
+        rows = as_rows(X)
+        labels, nonempty = _labels_k(labels, k)
+        q, q_var = within_cluster_sums(kernel, rows, labels, k, len(rows) ** 2 if exact else pairs, rng, budget)
+        return cls(kernel, rows, membership(labels, k), q, q_var, nonempty, exact, budget)
+
+    def distances(self, Y: np.ndarray, desc: str = "distances") -> np.ndarray:
+        """‖φ(y) − c_j‖² for every row y of Y (len(Y) × k; +inf for empty clusters)."""
+        S = self.rows.cross_sums(self.kernel, Y, self.Z, self.budget, desc)
+        return sq_dist_to_centroids(self.kernel.diag(Y), S, self.q, self.nonempty)
+
+    def risk(
+        self, Y: np.ndarray | Rows, points: int, rng: np.random.Generator, desc: str = "risk",
+    ) -> tuple[float, float, np.ndarray, np.ndarray | None]:
+        """(R̂, SE, nearest centroid of the evaluated rows, their indices or None for all) of
+        (1/|Y|) Σ_y min_j ‖φ(y) − c_j‖²: every row when exact, else ``points`` sampled rows."""
+        Y = as_rows(Y)
+        return sampled_risk(self.kernel, Y, self.rows, self.Z, self.q, self.q_var, self.nonempty,
+                            len(Y) if self.exact else points, rng, self.budget, desc)
+
+
 def lifted_risk_subsampled_many(
     kernel: Kernel, X_train: np.ndarray | Rows, labelings: Sequence[np.ndarray],
     X_test: np.ndarray | Rows, k: int, settings: RiskSettings,

@@ -88,11 +88,11 @@ def test_lifted_predict_and_score_brute_force() -> None:
 def test_fit_leaves_the_centroid_sums_to_predict(monkeypatch) -> None:
     # fit and fit_predict need only the partition; the within-cluster sums q_j are computed
     # at the first predict / score, once, with the same numbers as computed eagerly
-    import kktheory.estimator as estimator_module
+    import kktheory.risk as risk_module
 
     calls = []
-    real = estimator_module.within_cluster_sums
-    monkeypatch.setattr(estimator_module, "within_cluster_sums", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = risk_module.within_cluster_sums
+    monkeypatch.setattr(risk_module, "within_cluster_sums", lambda *a, **k: calls.append(1) or real(*a, **k))
     X, X_new = blobs(150), blobs(60, seed=1)
     est = SketchedKernelKMeans(3, m=12, bandwidth="fixed", sigma=1.7, dtype="float64", random_state=0)
     labels = est.fit_predict(X)

@@ -58,3 +58,29 @@ def test_gaussian_distances_are_at_most_two():
     X = rng.standard_normal((80, 3))
     res = lifted_risk(Kernel("gaussian", sigma=1.0), X, rng.integers(0, 3, 80), X, 3, 2**30)
     assert 0 <= res.train_risk <= res.objective <= 4
+
+
+@pytest.mark.parametrize("kind", ["linear", "poly2"])
+def test_lifted_centroids_match_explicit_features(kind):
+    """LiftedCentroids (exact): distances to the centroids and the risk of new points equal
+    the explicit feature-space ones; an empty cluster is at +inf."""
+    from kktheory.risk import LiftedCentroids
+
+    rng = np.random.default_rng(2)
+    X, Xt = rng.standard_normal((90, 3)), rng.standard_normal((40, 3))
+    k = 4
+    labels = rng.integers(0, k - 1, 90)  # cluster k − 1 empty
+    if kind == "linear":
+        kernel, F, Ft = Kernel("linear"), X, Xt
+    else:
+        kernel = Kernel("polynomial", degree=2, coef0=0.7)
+        F, Ft = poly2_features(X, 0.7), poly2_features(Xt, 0.7)
+    centres = np.stack([F[labels == j].mean(axis=0) for j in range(k - 1)])
+    want = ((Ft[:, None, :] - centres[None]) ** 2).sum(-1)
+    c = LiftedCentroids.fit(kernel, X, labels, k, 2**30, True, 10, np.random.default_rng(0))
+    D = c.distances(Xt)
+    np.testing.assert_allclose(D[:, : k - 1], want, rtol=1e-10, atol=1e-10)
+    assert np.all(np.isinf(D[:, k - 1]))
+    risk, se, nearest, idx = c.risk(Xt, points=5, rng=np.random.default_rng(0))  # exact: every point
+    assert idx is None and se == 0.0 and risk == pytest.approx(want.min(1).mean(), rel=1e-10)
+    np.testing.assert_array_equal(nearest, want.argmin(1))
