@@ -57,7 +57,7 @@ def compose(*overrides: str):
     from hydra import initialize_config_dir
 
     from kktheory.cli import CONFIG_DIR
-    from kktheory.config import expand_shorthand
+    from kktheory.cli import expand_shorthand
     from kktheory.cli import DEFAULT_GROUPS
 
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):

@@ -14,6 +14,10 @@ Hydra creates a job's output folder (``hydra.run.dir``, under ``results_dir``: t
 config in ``.hydra/`` and the job's log) before the job starts; a job that fails removes
 what Hydra wrote there and the folders left empty, so a failed run leaves nothing.
 
+The command line is rewritten once before Hydra reads it (:func:`expand_shorthand`): a group
+parameter may be given without its group prefix (``python run.py sketch=ros
+transform=hadamard``) when exactly one selected option has a field of that name.
+
 The ``*_schema`` entries of each config group are the dataclasses that type its options:
 ``--help`` does not list them and selecting one (``sketch=ros_schema``) is refused.
 
@@ -169,11 +173,58 @@ def results_dir_error(exc: OSError, argv: list[str]) -> str | None:
     return f"config error: results_dir={value!r}: a folder this user can write to ({path}: {exc.strerror})"
 
 
+# -- command-line shorthand ----------------------------------------------------------------
+def _selected(argv: list[str], group: str, default: str) -> list[str]:
+    for arg in argv:
+        if arg.startswith(f"{group}="):
+            return [v for v in arg.split("=", 1)[1].split(",") if v]
+    return [default]
+
+
+def _group_fields(group: str, option: str) -> set[str]:
+    from kktheory.cluster import CLUSTERERS
+    from kktheory.datasets import DATASETS
+    from kktheory.kernels import KernelConfig
+    from kktheory.sketches import SKETCHES
+
+    registry = {"sketch": SKETCHES, "clustering": CLUSTERERS, "dataset": DATASETS}.get(group)
+    if group == "kernel":
+        cls = KernelConfig
+    elif registry is not None and option in registry.names():
+        cls = registry.get(option).config_cls
+    else:
+        return set()
+    return {f for f in cls.__dataclass_fields__ if f != "name"}
+
+
+def expand_shorthand(argv: list[str], defaults: dict[str, str]) -> list[str]:
+    """Let group parameters be given without their group prefix.
+
+    ``python run.py sketch=ros transform=hadamard`` is rewritten to
+    ``sketch.transform=hadamard`` when ``transform`` is not a top-level field and exactly
+    one selected group option has a field of that name. Anything else is left for Hydra
+    (which rejects unknown keys).
+    """
+    from kktheory.config import GROUPS, RunConfig
+
+    top = set(RunConfig.__dataclass_fields__)
+    out = []
+    for arg in argv:
+        key, sep, value = arg.partition("=")
+        if sep and key.isidentifier() and key not in top and key != "hydra":
+            owners = [
+                g for g in GROUPS
+                if any(key in _group_fields(g, opt) for opt in _selected(argv, g, defaults[g]))
+            ]
+            if len(owners) == 1:
+                arg = f"{owners[0]}.{key}={value}"
+        out.append(arg)
+    return out
+
+
 def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
     """Run Hydra's main with the shorthand expanded; map user errors to exit status 2."""
     from hydra.errors import HydraException
-
-    from kktheory.config import expand_shorthand
 
     os.environ["HYDRA_FULL_ERROR"] = "1"
     sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kktheory.config import expand_shorthand
+from kktheory.cli import expand_shorthand
 from kktheory.rules import resolve_gamma, resolve_m
 from kktheory.errors import ConfigError
 
