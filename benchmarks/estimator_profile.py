@@ -11,7 +11,7 @@ k-means++ and Lloyd with 5 restarts, n_clusters 8) on the n MNIST training image
 - k-means: the partition of the features (``Sketch.partition``: seeding, Lloyd, labels),
 - outside: everything else (input checks, the bandwidth rule, configuration),
 
-and lists the direct callees of ``fit`` and of ``Method.fit`` with their cumulative time, so
+and lists the direct callees of ``fit`` and of the backend's ``fit`` with their cumulative time, so
 that whatever is outside is named. Keyword arguments after the options are passed to the
 estimator (``n_clusters=10 dtype=float64``). Each repeat is a new estimator with
 random_state = repeat; the table reports every repeat and the share outside.
@@ -54,9 +54,14 @@ def main() -> None:
     a = ap.parse_args()
     from kktheory.estimator import SketchedKernelKMeans
 
+    from inspect import signature
+
+    allowed = set(signature(SketchedKernelKMeans).parameters)
     params = {}
     for item in a.params:
-        key, value = item.split("=", 1)
+        key, sep, value = item.partition("=")
+        if not sep or key not in allowed:
+            ap.error(f"{item!r}: keyword=value with keyword one of {', '.join(sorted(allowed))}")
         try:
             params[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -69,7 +74,10 @@ def main() -> None:
     for repeat in range(a.repeats):
         est = SketchedKernelKMeans(**{"random_state": repeat, **params})
         prof = cProfile.Profile()
-        prof.runcall(est.fit, X)
+        try:
+            prof.runcall(est.fit, X)
+        except ValueError as exc:  # the estimator's own refusal of a parameter value
+            ap.error(str(exc))
         stats = pstats.Stats(prof)
         total = cumulative(stats, "kktheory/estimator.py", ("fit",))
         embed = cumulative(stats, "kktheory/sketches/", EMBEDDING)
@@ -79,8 +87,8 @@ def main() -> None:
     print("\nlast repeat, direct callees of SketchedKernelKMeans.fit (cumulative s):")
     for name, t in callees(stats, "kktheory/estimator.py", "fit")[:8]:
         print(f"  {t:8.3f}  {name}")
-    print("direct callees of Method.fit:")
-    for name, t in callees(stats, "kktheory/experiment.py", "fit")[:8]:
+    print("direct callees of the backend's fit (kktheory/backends.py):")
+    for name, t in callees(stats, "kktheory/backends.py", "fit")[:8]:
         print(f"  {t:8.3f}  {name}")
     print(f"m_ = {est.m_}, sigma = {est.kernel_.sigma:.4g}, n_iter = {est.info_.get('n_iter')}")
     print(f"load at the end: {machine().rsplit('load average', 1)[1]}")
