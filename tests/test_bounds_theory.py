@@ -59,3 +59,37 @@ def test_slope_fit_rejects_bad_input():
         fit_loglog_slope([2.0, 2.0, 2.0], [1.0, 2.0, 3.0])
     two = fit_loglog_slope([1.0, 10.0], [1.0, 0.1])
     assert two.slope == pytest.approx(-1.0) and math.isinf(two.ci_high)
+
+
+def test_rate_fit_is_curve_fits_weighted_least_squares():
+    """fit_rate's point fit and every bootstrap fit equal scipy's curve_fit of a·x^b
+    (x = n / min n, sigma = the standard errors, p0 = (mean at the smallest n, −0.5)) on
+    the per-n means, recomputed here with a plain loop over the same resamples. A standard
+    error of 0 (a resample repeating one run) is the median of all of them, and every one is
+    at least 1e-12 of the largest |mean|."""
+    from scipy import optimize
+
+    from kktheory.bounds.theory import fit_rate
+
+    rng = np.random.default_rng(3)
+    levels = np.array([1000.0, 2000, 4000, 8000, 16000])
+    n = np.repeat(levels, [5, 5, 4, 5, 3])
+    y = 0.4 * (n / 1000) ** -0.6 + rng.normal(0, 0.02, n.size)
+    boot = 60
+
+    def curve_fit_slope(groups):
+        mean = np.array([g.mean() for g in groups])
+        se = np.array([g.std(ddof=1) / np.sqrt(len(g)) for g in groups])
+        se = np.where(se > 0, se, np.median(se))
+        se = np.maximum(se, 1e-12 * np.abs(mean).max())
+        p, _ = optimize.curve_fit(lambda x, a, b: a * x**b, levels / levels.min(), mean, p0=[mean[0], -0.5],
+                                  sigma=se, maxfev=20000)
+        return p[1]
+
+    groups = [y[n == v] for v in levels]
+    draw = np.random.default_rng(7)
+    slopes = np.array([curve_fit_slope([g[draw.integers(len(g), size=len(g))] for g in groups]) for _ in range(boot)])
+    fit = fit_rate(n, y, boot=boot, rng=np.random.default_rng(7))
+    assert fit.slope == curve_fit_slope(groups)
+    assert (fit.ci_low, fit.ci_high) == tuple(np.quantile(slopes, [0.025, 0.975]))
+    assert fit.se == slopes.std(ddof=1) and fit.boot == boot

@@ -32,7 +32,6 @@ Rate shapes of the excess risk (constants unknown, compare slopes):
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,24 +177,31 @@ class RateFit:
 
 
 def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[float, float] | None:
-    """Weighted least squares of a·n^b on per-n means (weights 1/se²); None on failure."""
+    """Weighted least squares of a·n^b on per-n means (weights 1/se²); None on failure.
+
+    Levenberg–Marquardt (MINPACK's lmdif through :func:`scipy.optimize.leastsq`) on the
+    residuals (a·x^b − mean)/se, x = n/min n, from (mean at the smallest n, −0.5): the
+    iterations of ``curve_fit(model, x, mean, p0, sigma=se)`` without its per-call
+    checks and covariance, which the 400 bootstrap fits of :func:`fit_rate` do not use."""
     x = n / n.min()  # a is the excess at the smallest n: well scaled
     w = 1.0 / np.maximum(se, 1e-12 * max(1e-300, float(np.abs(mean).max())))
+    scale = 1.0 / (1.0 / w)  # curve_fit's 1/sigma with sigma = 1/w, to the last bit
 
-    def model(x, a, b):
-        return a * x**b
+    def residuals(p: np.ndarray) -> np.ndarray:
+        return scale * (p[0] * x ** p[1] - mean)
 
-    p0 = [mean[0] if mean[0] != 0 else 1e-3, -0.5]
-    try:
-        with warnings.catch_warnings():  # an undetermined covariance is irrelevant: only p is used
-            warnings.simplefilter("ignore", optimize.OptimizeWarning)
-            p, _ = optimize.curve_fit(model, x, mean, p0=p0, sigma=1.0 / w, absolute_sigma=False, maxfev=20000)
-    except (RuntimeError, ValueError):
-        return None
-    if not np.all(np.isfinite(p)):
+    p0 = np.array([mean[0] if mean[0] != 0 else 1e-3, -0.5])
+    p, ier = optimize.leastsq(residuals, p0, maxfev=20000)
+    if ier not in (1, 2, 3, 4) or not np.all(np.isfinite(p)):
         return None
     a, b = float(p[0]), float(p[1])
     return a * float(n.min()) ** (-b), b
+
+
+def _filled(se: np.ndarray) -> np.ndarray:
+    """Standard errors with the undefined or zero ones (a single run, equal runs) replaced
+    by the median of all the defined ones, zeros included (1 when none is defined)."""
+    return np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se) if np.isfinite(se).any() else 1.0)
 
 
 def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 400,
@@ -219,19 +225,19 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 400,
     def fit(gs: list[np.ndarray]) -> tuple[float, float] | None:
         mean = np.array([g.mean() for g in gs])
         se = np.array([g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else np.nan for g in gs])
-        se = np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se) if np.isfinite(se).any() else 1.0)
-        return _fit_power(levels, mean, se)
+        return _fit_power(levels, mean, _filled(se))
 
     point = fit(groups)
     if point is None:
         return None
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
-    slopes = []
-    for _ in range(boot):
-        f = fit([g[rng.integers(len(g), size=len(g))] for g in groups])
-        if f is not None:
-            slopes.append(f[1])
-    b = np.asarray(slopes)
+    draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
+    resampled = [g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)]  # boot × |group|
+    means = np.stack([r.mean(axis=1) for r in resampled], axis=1)
+    ses = np.stack([r.std(axis=1, ddof=1) / np.sqrt(r.shape[1]) if r.shape[1] > 1 else np.full(boot, np.nan)
+                    for r in resampled], axis=1)
+    fits = (_fit_power(levels, mean, _filled(se)) for mean, se in zip(means, ses))
+    b = np.asarray([f[1] for f in fits if f is not None])
     if len(b) < boot // 2:
         return None
     lo, hi = np.quantile(b, [0.5 - level / 2, 0.5 + level / 2])
