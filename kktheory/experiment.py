@@ -48,8 +48,7 @@ from omegaconf import DictConfig
 
 from kktheory import memory
 from kktheory.backends import Backend, backend_of
-from kktheory.bounds import BoundEngine
-from kktheory.bounds.engine import feature_kind
+from kktheory.bounds.engine import BoundEngine, feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids, check_data
 from kktheory.datasets import DATASETS, Dataset

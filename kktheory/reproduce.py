@@ -374,7 +374,6 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
     The jobs and their run ids come from the sweep's ``plan`` (:func:`plan_sweep`); only
     the jobs that run are composed (when the plan was read from its file). ``after_job(rows
     so far)`` is called after every job that ran (to save progress)."""
-    from kktheory.experiment import run
     from kktheory.store import Store
 
     store = Store(results_dir)
@@ -409,6 +408,8 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
                                            experiments_dir)))
     else:
         cfgs = {i: plan.composed[i] for i in todo} if todo else {}
+    if todo:  # the run's machinery (scikit-learn, the sketches) is loaded only to run
+        from kktheory.experiment import run
     for i in todo:
         t0 = time.perf_counter()
         try:

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from joblib import Memory
 
-from kktheory.bounds import BoundEngine, yin_implied_eps, yin_required_m
+from kktheory.bounds import yin_implied_eps, yin_required_m
+from kktheory.bounds.engine import BoundEngine
 from kktheory.bounds.engine import full_spectrum
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import build_spec

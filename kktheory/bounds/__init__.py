@@ -10,10 +10,11 @@
 - :mod:`~kktheory.bounds.spec` — the ``bounds`` / ``bound_*`` config fields.
 
 The array-level functions take matrices, not sketch objects, so each can be checked on
-its own against a dense recomputation.
+its own against a dense recomputation; they are exported here. The engine, which runs the
+clustering of the checks and so needs the run's machinery, is imported from its module
+(``kktheory.bounds.engine``), so that reading the formulas (the reports do) does not load it.
 """
 
-from kktheory.bounds.engine import COLUMNS, BoundEngine
 from kktheory.bounds.gamma import EIG_CUTOFF, GammaPreservation, effective_dimension, gamma_preservation, residual_matrix
 from kktheory.bounds.jl import PairRatios, jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
 from kktheory.bounds.spec import BOUND_NAMES, BoundsSpec, build_bounds_spec
@@ -27,7 +28,7 @@ from kktheory.bounds.trace import (
 )
 
 __all__ = [
-    "BOUND_NAMES", "COLUMNS", "EIG_CUTOFF", "BoundEngine", "BoundsSpec", "GammaPreservation",
+    "BOUND_NAMES", "EIG_CUTOFF", "BoundsSpec", "GammaPreservation",
     "PairRatios", "SlopeFit", "TraceNorms", "approximation_error_dense", "approximation_error_psd",
     "build_bounds_spec", "calandriello_thm1_shape", "effective_dimension", "fit_loglog_slope",
     "gamma_preservation", "jl_distortion", "kernel_columns_objective", "lemma1_required_m",

@@ -426,8 +426,11 @@ def _cells(d: pd.DataFrame, col: str, a: str, b: pd.DataFrame, sign: float) -> d
     sign = 1, ≤ 0 for sign = −1); ``b`` holds the comparator's rows, matched on data set and c
     (and s choice when it has one)."""
     out: dict[str, Decision] = {}
-    for (ds, sc, c), cell in d[d["sketch.name"] == a].groupby(["dataset.name", S_CHOICE_COL, "m"]):
-        other = b[(b["dataset.name"] == ds) & (b["m"] == c)]
+    cols = ["dataset.name", S_CHOICE_COL, "m", col]
+    b = b[cols]
+    comparators = dict(list(b.groupby(["dataset.name", "m"])))
+    for (ds, sc, c), cell in d.loc[d["sketch.name"] == a, cols].groupby(["dataset.name", S_CHOICE_COL, "m"]):
+        other = comparators.get((ds, c), b.iloc[:0])
         if (other[S_CHOICE_COL] != "—").any():
             other = other[other[S_CHOICE_COL] == sc]
         x, y = cell[col].dropna().to_numpy(float), other[col].dropna().to_numpy(float)
