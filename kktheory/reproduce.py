@@ -24,7 +24,7 @@ At ``--scale paper`` the store starts from the entry's committed rows
 (``paper_figs/rows/<entry>.parquet``, the rows behind the committed figures, without the
 per-run arrays), and the rows are written back to ``<out>/rows/<entry>.parquet`` after
 every job that ran, so that a sweep interrupted on one machine continues on another from
-what was committed.
+what was committed. When no job ran, an existing rows file is left untouched.
 
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
@@ -572,8 +572,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
         sweep = sweep.joined(run_sweep(name, results_dir, overrides if name == cfg_name else (), execute, log,
                                        after_job=after, plan=plan))
-    if save is not None:
-        save(sweep.rows)
+    if save is not None and (sweep.ran or not committed_rows_path(entry.name, out_dir / "rows").exists()):
+        save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
     ok = ok_rows(rows)
     files: list[Path] = []
