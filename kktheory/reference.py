@@ -61,7 +61,7 @@ from kktheory.datasets import Dataset
 from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import kernel_kmeans, spectral_lower_bound
 from kktheory.kernels import Kernel, canonical
-from kktheory.risk import RiskSettings, lifted_risk, lifted_risk_subsampled
+from kktheory.risk import RiskSettings, lifted
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
@@ -138,11 +138,8 @@ def _compute(key: dict[str, Any], data: Dataset, kernel: Kernel, budget: int) ->
         clusterer = KMeansPP(ClusteringConfig(name="kmeanspp", n_init=key["n_init"]))
         labels = clusterer.fit(sketch.transform(X), k, rng).labels
     s = key["risk"]  # None: n within the exact limit
-    if s is None:
-        risk = lifted_risk(kernel, X, labels, data.X_test, k, budget)
-    else:
-        rng_risk = component_rng(key["data_seed"], "reference-risk")
-        risk = lifted_risk_subsampled(kernel, X, labels, data.X_test, k, RiskSettings(budget, **s), rng_risk)
+    settings = RiskSettings.exact(budget) if s is None else RiskSettings(budget, **s)
+    risk = lifted(kernel, X, labels, data.X_test, k, settings, component_rng(key["data_seed"], "reference-risk"))
     for name in RISK_KEYS:
         out[f"ref_{name}"] = getattr(risk, name)
         out[f"ref_{name}_se"] = getattr(risk, f"{name}_se")

@@ -114,6 +114,16 @@ class RiskSettings:
     points: int  # evaluation points b (train and test each) of the estimator
     pairs: int  # pairs per cluster P for the within-cluster sums q̂_j
 
+    @classmethod
+    def exact(cls, budget: int) -> RiskSettings:
+        """Exact lifted risks at every n (no estimator; no stream is read)."""
+        return cls(budget, exact_limit=np.iinfo(np.int64).max, points=0, pairs=0)
+
+    @classmethod
+    def estimated(cls, budget: int, points: int, pairs: int) -> RiskSettings:
+        """The subsampling estimator at every n (e.g. on a Dask array)."""
+        return cls(budget, exact_limit=-1, points=points, pairs=pairs)
+
 
 @dataclass
 class Risk:
@@ -243,7 +253,7 @@ def _labels_k(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return labels, np.bincount(labels, minlength=k) > 0
 
 
-def lifted_risks(
+def _exact_many(
     kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], X_test: np.ndarray,
     k: int, budget: int,
 ) -> list[Risk]:
@@ -271,19 +281,12 @@ def lifted_risks(
     return risks
 
 
-def lifted_risk(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int, budget: int,
-) -> Risk:
-    """Exact lifted train risk, objective and test risk of one partition (:func:`lifted_risks`)."""
-    return lifted_risks(kernel, X_train, [labels], X_test, k, budget)[0]
-
-
 def lifted_distances(
     kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], Y: np.ndarray, k: int, budget: int,
 ) -> list[np.ndarray]:
     """min_j ‖φ(y) − c_j‖² at every point y of Y, for the lifted centroids of each partition.
 
-    The same cross sums as :func:`lifted_risks` (one blocked pass over κ(X_train, X_train)
+    The same cross sums as :func:`_exact_many` (one blocked pass over κ(X_train, X_train)
     for q_j, one over κ(Y, X_train) for s_j(y), all partitions stacked), kept per point so
     that differences between partitions scored on the same Y can be paired.
     """
@@ -382,7 +385,7 @@ def sampled_risk(
 
     Step 3 of the estimator for one set of evaluation points. With ``points`` ≥ len(X_eval)
     every point is evaluated: R̂ is then the exact risk for the given q (exact q: the exact
-    risk, as :func:`lifted_risk` computes it).
+    risk, as :func:`lifted` computes it).
     """
     idx = sample_points(len(X_eval), points, rng)
     diag, S = sample_cross_sums(kernel, X_eval, idx, X_train, Z, budget, desc)
@@ -439,7 +442,7 @@ class LiftedCentroids:
                             len(Y) if self.exact else points, rng, self.budget, desc)
 
 
-def lifted_risk_subsampled_many(
+def _estimated_many(
     kernel: Kernel, X_train: np.ndarray | Rows, labelings: Sequence[np.ndarray],
     X_test: np.ndarray | Rows, k: int, settings: RiskSettings,
     make_rng: Callable[[], np.random.Generator],
@@ -498,37 +501,32 @@ def lifted_risk_subsampled_many(
     return risks
 
 
-def lifted_risk_subsampled(
-    kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows,
-    k: int, settings: RiskSettings, rng: np.random.Generator,
-) -> Risk:
-    """The subsampling estimator of one partition, reading ``rng``
-    (:func:`lifted_risk_subsampled_many`)."""
-    return lifted_risk_subsampled_many(kernel, X_train, [labels], X_test, k, settings, _one_stream(rng))[0]
-
-
 def lifted_many(
-    kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], X_test: np.ndarray,
-    k: int, settings: RiskSettings, make_rng: Callable[[], np.random.Generator],
+    kernel: Kernel, X_train: np.ndarray | Rows, labelings: Sequence[np.ndarray], X_test: np.ndarray | Rows,
+    k: int, settings: RiskSettings, make_rng: Callable[[], np.random.Generator] | None = None,
 ) -> list[Risk]:
     """Lifted risks of every partition ``labelings[i]``, in order, in one pass over the
-    kernel blocks: exact when n ≤ settings.exact_limit (:func:`lifted_risks`), else the
+    kernel blocks: exact when n ≤ settings.exact_limit (:func:`_exact_many`), else the
     subsampling estimator with partition i reading the stream ``make_rng()``
-    (:func:`lifted_risk_subsampled_many`). The same numbers as :func:`lifted` of each
-    partition alone with the stream ``make_rng()``, up to the order of floating-point sums.
+    (:func:`_estimated_many`; ``X_train``, ``X_test`` may then be :class:`Rows`, e.g. Dask
+    row chunks). The same numbers as :func:`lifted` of each partition alone with the stream
+    ``make_rng()``, up to the order of floating-point sums.
     """
     if len(X_train) <= settings.exact_limit:
-        return lifted_risks(kernel, X_train, labelings, X_test, k, settings.budget)
-    return lifted_risk_subsampled_many(kernel, X_train, labelings, X_test, k, settings, make_rng)
+        return _exact_many(kernel, as_rows(X_train).take(None), labelings, as_rows(X_test).take(None), k,
+                           settings.budget)
+    if make_rng is None:
+        raise ValueError(f"the subsampling estimator (n = {len(X_train)} > {settings.exact_limit}) needs make_rng")
+    return _estimated_many(kernel, X_train, labelings, X_test, k, settings, make_rng)
 
 
 def lifted(
-    kernel: Kernel, X_train: np.ndarray, labels: np.ndarray, X_test: np.ndarray, k: int,
-    settings: RiskSettings, rng: np.random.Generator,
+    kernel: Kernel, X_train: np.ndarray | Rows, labels: np.ndarray, X_test: np.ndarray | Rows, k: int,
+    settings: RiskSettings, rng: np.random.Generator | None = None,
 ) -> Risk:
     """Lifted risks of one partition: exact when n ≤ settings.exact_limit, else the
     subsampling estimator reading ``rng`` (:func:`lifted_many`)."""
-    return lifted_many(kernel, X_train, [labels], X_test, k, settings, _one_stream(rng))[0]
+    return lifted_many(kernel, X_train, [labels], X_test, k, settings, None if rng is None else _one_stream(rng))[0]
 
 
 def cluster_means(F: np.ndarray, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -18,7 +18,7 @@ from kktheory.errors import ConfigError
 from kktheory.estimator import SketchedKernelKMeans
 from kktheory.experiment import Method, load_data, run
 from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, Rows, lifted_risk_subsampled, membership
+from kktheory.risk import RiskSettings, Rows, lifted, membership
 from kktheory.seeding import component_rng
 from kktheory.store import load_arrays
 from tests.conftest import run_files
@@ -81,7 +81,7 @@ def test_batched_subsampled_risk_same_on_chunks() -> None:
         4, settings, lambda: np.random.default_rng(9),
     )
     for labels, b in zip(labelings, many):
-        a = lifted_risk_subsampled(kernel, X, labels, X_test, 4, settings, np.random.default_rng(9))
+        a = lifted(kernel, X, labels, X_test, 4, settings, np.random.default_rng(9))
         for name in ("train_risk", "objective", "test_risk", "train_risk_se", "objective_se", "test_risk_se"):
             assert getattr(b, name) == pytest.approx(getattr(a, name), rel=1e-10), name
         np.testing.assert_array_equal(a.train_eval, b.train_eval)

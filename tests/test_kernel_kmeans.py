@@ -9,7 +9,7 @@ from kktheory.errors import MemoryBudgetError
 from kktheory.gram import Gram
 from kktheory.kernel_kmeans import kernel_kmeans, kernel_kmeanspp, lloyd
 from kktheory.kernels import Kernel
-from kktheory.risk import lifted_risk, projected_risk
+from kktheory.risk import RiskSettings, lifted, projected_risk
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.exact import Exact, ExactConfig
 from kktheory.cluster import ClusteringConfig, KMeansPP
@@ -128,7 +128,7 @@ def test_exact_projected_equals_lifted_and_partition_is_kernel_kmeans():
     np.testing.assert_array_equal(part.labels, ref.labels)
     assert part.info["kernel_stored"] and part.info["n_empty_clusters"] == 0
     proj = projected_risk(sk.transform(X), sk.residual(X), part.labels, sk.transform(Xt), sk.residual(Xt), 4)
-    lift = lifted_risk(kernel, X, part.labels, Xt, 4, 2**30)
+    lift = lifted(kernel, X, part.labels, Xt, 4, RiskSettings.exact(2**30))
     for name in ("train_risk", "objective", "test_risk"):
         assert getattr(proj, name) == pytest.approx(getattr(lift, name), rel=1e-9, abs=1e-10)
     np.testing.assert_array_equal(proj.test_labels, lift.test_labels)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kktheory.kernels import Kernel
-from kktheory.risk import lifted_risk, projected_risk
+from kktheory.risk import RiskSettings, lifted, projected_risk
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
 
@@ -76,7 +76,7 @@ def test_lifted_equals_explicit_features(name, empty):
     kernel, phi = KERNELS[name]
     k = 4
     X, Xt, labels = data(empty=empty)
-    risk = lifted_risk(kernel, X, labels, Xt, k, budget=2**30)
+    risk = lifted(kernel, X, labels, Xt, k, RiskSettings.exact(2**30))
     expect = brute_force(phi(X), labels, phi(Xt), means(phi(X), labels, k))
     check(risk, expect)
     assert risk.estimator == "exact" and risk.train_risk_se == 0 and risk.test_risk_se == 0
@@ -97,8 +97,8 @@ def test_projected_equals_explicit_projection(name):
     Pi = L @ np.linalg.pinv(L)  # orthogonal projection onto span(L)
     expect = brute_force(P, labels, Pt, means(P @ Pi.T, labels, k))
     check(risk, expect)
-    lifted = lifted_risk(kernel, X, labels, Xt, k, budget=2**30)
-    assert risk.objective >= lifted.objective - TOL  # projecting centroids can only cost
+    lifted_risk = lifted(kernel, X, labels, Xt, k, RiskSettings.exact(2**30))
+    assert risk.objective >= lifted_risk.objective - TOL  # projecting centroids can only cost
 
 
 def test_blocked_equals_single_block():
@@ -106,8 +106,8 @@ def test_blocked_equals_single_block():
     X, Xt = rng.standard_normal((1000, 3)), rng.standard_normal((400, 3))
     labels = rng.integers(5, size=1000)
     kernel = Kernel("gaussian", sigma=1.5)
-    one = lifted_risk(kernel, X, labels, Xt, 5, budget=2**34)  # one block
-    many = lifted_risk(kernel, X, labels, Xt, 5, budget=1)  # 1 MiB blocks: 131 rows
+    one = lifted(kernel, X, labels, Xt, 5, RiskSettings.exact(2**34))  # one block
+    many = lifted(kernel, X, labels, Xt, 5, RiskSettings.exact(1))  # 1 MiB blocks: 131 rows
     for name in ("train_risk", "objective", "test_risk"):
         assert getattr(many, name) == pytest.approx(getattr(one, name), rel=1e-12)
     np.testing.assert_array_equal(many.test_labels, one.test_labels)

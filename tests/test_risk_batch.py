@@ -15,8 +15,6 @@ from kktheory.risk import (
     RiskSettings,
     lifted,
     lifted_many,
-    lifted_risk_subsampled_many,
-    lifted_risks,
 )
 
 SIGMA = 1.3
@@ -130,10 +128,12 @@ def test_streams_must_draw_the_same_points() -> None:
     kernel, settings = make_kernel("gaussian", "float64"), SETTINGS["subsample"]
     rng = np.random.default_rng(SEED)
     with pytest.raises(ValueError, match="same state"):  # one generator for every labeling
-        lifted_risk_subsampled_many(kernel, X, labelings, Xt, K, settings, lambda: rng)
+        lifted_many(kernel, X, labelings, Xt, K, settings, lambda: rng)
+    with pytest.raises(ValueError, match="needs make_rng"):
+        lifted_many(kernel, X, labelings, Xt, K, settings)
     with pytest.raises(ValueError, match="labels for 120 training points"):
-        lifted_risks(kernel, X, [labelings[0][:-1]], Xt, K, BUDGET)
+        lifted_many(kernel, X, [labelings[0][:-1]], Xt, K, RiskSettings.exact(BUDGET))
     with pytest.raises(ValueError, match="0..3"):
-        lifted_risks(kernel, X, [labelings[0] + 1], Xt, K, BUDGET)
+        lifted_many(kernel, X, [labelings[0] + 1], Xt, K, RiskSettings.exact(BUDGET))
     empty: list[Risk] = lifted_many(kernel, X, [], Xt, K, settings, lambda: rng)
     assert empty == []

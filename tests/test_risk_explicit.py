@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kktheory.kernels import Kernel
-from kktheory.risk import lifted_risk
+from kktheory.risk import RiskSettings, lifted
 
 
 def explicit_risks(F_train, labels, F_test, k):
@@ -43,7 +43,7 @@ def test_lifted_risk_matches_explicit_features(kind, budget):
     else:
         kernel = Kernel("polynomial", degree=2, coef0=0.7)
         F, Ft = poly2_features(X, 0.7), poly2_features(Xt, 0.7)
-    res = lifted_risk(kernel, X, labels, Xt, k, budget)
+    res = lifted(kernel, X, labels, Xt, k, RiskSettings.exact(budget))
     train, objective, test, test_labels = explicit_risks(F, labels, Ft, k)
     assert res.train_risk == pytest.approx(train, abs=1e-10, rel=1e-10)
     assert res.objective == pytest.approx(objective, abs=1e-10, rel=1e-10)
@@ -56,7 +56,7 @@ def test_gaussian_distances_are_at_most_two():
     # ‖φ(x) − c‖² ≤ 4 for unit-norm features; a quick sanity bound on the Gaussian path
     rng = np.random.default_rng(1)
     X = rng.standard_normal((80, 3))
-    res = lifted_risk(Kernel("gaussian", sigma=1.0), X, rng.integers(0, 3, 80), X, 3, 2**30)
+    res = lifted(Kernel("gaussian", sigma=1.0), X, rng.integers(0, 3, 80), X, 3, RiskSettings.exact(2**30))
     assert 0 <= res.train_risk <= res.objective <= 4
 
 

@@ -13,15 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from kktheory import risk
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.risk import (
-    Risk,
-    RiskSettings,
-    Rows,
-    lifted_risk_subsampled_many,
-    sq_dist_to_centroids,
-)
+from kktheory.risk import Risk, RiskSettings, Rows, sq_dist_to_centroids
 
 INSTALL = 'the optional extra: pip install -e ".[dask]" (dask[array,distributed], dask-ml)'
 
@@ -212,12 +207,11 @@ def lifted_many(
     settings: RiskSettings, make_rng: Callable[[], np.random.Generator],
 ) -> list[Risk]:
     """Lifted risks of every partition ``labelings[i]`` by the subsampling estimator on row
-    chunks, partition i reading the stream ``make_rng()``: the cross sums at the sampled
-    points are one pass over the chunks for all partitions
-    (:func:`kktheory.risk.lifted_risk_subsampled_many`)."""
-    return lifted_risk_subsampled_many(
-        kernel, DaskRows(X_train), labelings, DaskRows(X_test), k, settings, make_rng,
-    )
+    chunks (at every n), partition i reading the stream ``make_rng()``: the cross sums at the
+    sampled points are one pass over the chunks for all partitions
+    (:func:`kktheory.risk.lifted_many` on :class:`DaskRows`)."""
+    estimated = RiskSettings.estimated(settings.budget, settings.points, settings.pairs)
+    return risk.lifted_many(kernel, DaskRows(X_train), labelings, DaskRows(X_test), k, estimated, make_rng)
 
 
 def lifted_distances(
