@@ -18,7 +18,7 @@ Validation happens in two steps, both before anything is computed or written:
    grows with n² or n·m is estimated from the config alone and refused above the budget
    (:mod:`kktheory.memory`). ``python run.py sketch=exact n=200000`` is thus refused
    before any data are drawn.
-2. :func:`check_data`, right after the data are loaded: what only the data can tell
+2. :func:`kktheory.datasets.base.check_loaded`, right after the data are loaded: what only the data can tell
    (the data set's size against n + n_test and missing files are the loaders' checks;
    non-finite values and shapes are checked here for every loader).
 
@@ -51,23 +51,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-import numpy as np
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
 from kktheory import memory
 from kktheory.backends import BACKENDS as BACKEND_MODULES
-from kktheory.bounds.spec import BoundsSpec, build_bounds_spec
-from kktheory.bounds.spectral import require_dense
+from kktheory.bounds.spec import BoundsSpec, build_bounds_spec, require_bounds
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
-from kktheory.datasets import DATASETS, Dataset
-from kktheory.datasets.base import check_finite
-from kktheory.errors import ConfigError, DataError
+from kktheory.datasets import DATASETS
+from kktheory.errors import ConfigError
 from kktheory.gram import gram_fits
 from kktheory.kernels import KernelConfig, validate_kernel
 from kktheory.population import PopulationConfig
 from kktheory.population import validate as validate_population
-from kktheory.reference import REFERENCE_ALLOWED, ReferenceSpec
+from kktheory.reference import ReferenceSpec, parse_reference, require_reference
 from kktheory.risk import RiskSettings
 from kktheory.rules import m_items, resolve_gamma, resolve_m
 from kktheory.sketches import SKETCHES
@@ -257,8 +254,8 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         population=OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(PopulationConfig), cfg.population)),
     )
     validate_population(spec.population, dataset.name, kernel, k, budget)
-    require_reference(cfg.reference, spec)
-    require_bounds(spec)
+    require_reference(cfg.reference, spec.reference, n, spec.dtype, budget)
+    require_bounds(spec.bounds, n, budget)
     check_disk_rows(spec)
     return spec
 
@@ -293,96 +290,3 @@ def check_disk_rows(spec: RunSpec) -> None:
     for name, value, ok, allowed in checks:
         if not ok:
             raise ConfigError(name, value, f"{allowed} ({why})")
-
-
-def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> ReferenceSpec:
-    """A ``reference`` value: auto | exact | exact:blocked | none | nystrom:<m> (m checked
-    like ``m``). ``exact:blocked`` is ``exact`` with the permission to recompute K in
-    blocks when it does not fit the budget (see :func:`require_reference`)."""
-    text = str(value).strip() if isinstance(value, str) else None
-    if text in ("auto", "exact", "none"):
-        return ReferenceSpec(text, n_init)
-    if text == EXACT_BLOCKED:
-        return ReferenceSpec("exact", n_init)
-    if text is not None and text.startswith("nystrom:"):
-        item = text.split(":", 1)[1].strip()
-        try:
-            rule, m = resolve_m(int(item) if item.isdigit() else item, n, k, gamma)
-        except ConfigError as exc:
-            raise ConfigError("reference", value, f"{REFERENCE_ALLOWED}; {exc.allowed}") from None
-        return ReferenceSpec("nystrom", n_init, m, rule)
-    raise ConfigError("reference", value, REFERENCE_ALLOWED)
-
-
-#: the ``reference`` value that allows exact kernel k-means with K recomputed in blocks
-EXACT_BLOCKED = "exact:blocked"
-
-
-def require_reference(value: Any, spec: RunSpec) -> None:
-    """Memory guard of the reference solution (:mod:`kktheory.reference`).
-
-    ``exact`` needs K (n²·itemsize) in memory: above the budget it is refused, since the
-    blocked recomputation it would fall back to costs O(n²d) time per Lloyd pass and
-    restart (days at n = 2·10⁵); ``exact:blocked`` asks for that explicitly. ``auto``
-    never needs the guard (it falls back to ``none``). ``nystrom:<m>`` holds K_nm and the
-    features (2·n·m·itemsize).
-    """
-    ref, n, itemsize = spec.reference, spec.n, np.dtype(spec.dtype).itemsize
-    if ref.kind == "exact" and str(value).strip() != EXACT_BLOCKED and not gram_fits(n, spec.dtype, spec.budget):
-        memory.require(
-            n * n * itemsize, spec.budget,
-            f"reference=exact (the {n}×{n} kernel matrix K, {spec.dtype})",
-            f"use reference=auto (none when K does not fit), reference=nystrom:<m>, or "
-            f"reference={EXACT_BLOCKED} to recompute K in row blocks (O(n²d) time per Lloyd pass)",
-        )
-    if ref.kind == "nystrom":
-        memory.require(
-            2 * n * ref.m * itemsize, spec.budget,
-            f"reference=nystrom:{ref.m_rule} (K_nm and the features, 2 × {n}×{ref.m})",
-            "use a smaller m in reference=nystrom:<m>",
-        )
-
-
-def require_bounds(spec: RunSpec) -> None:
-    """Memory guard of the bound checks (:mod:`kktheory.bounds`): the dense path holds
-    four n×n float64 matrices; the randomized path the n × ``bound_sample_points`` kernel
-    columns of the sampled points and their Gram matrix."""
-    b = spec.bounds
-    if not b.names:
-        return
-    if spec.n <= b.exact_max_n:
-        require_dense(spec.n, 4, spec.budget)
-        return
-    s = min(b.sample_points, spec.n)
-    memory.require(
-        8 * (spec.n * s + 2 * s * s), spec.budget,
-        f"the randomized bound checks (kernel columns of {s} sampled points, {spec.n}×{s})",
-        "lower bound_sample_points",
-    )
-
-
-def check_data(spec: RunSpec, data: Dataset) -> None:
-    """Post-load checks of a data set: shapes against n and n_test, and finite values.
-
-    Loaders of finite sources refuse n + n_test above their size and scan the source for
-    NaN/inf (:func:`kktheory.datasets.base.check_finite`, with ``drop_nonfinite``);
-    generated data sets are finite when their (checked, finite) parameters are. This is
-    the one place every loader's output passes through, so that no run starts on
-    malformed data whatever the loader. O((n + n_test)·d).
-    """
-    name = spec.dataset.name
-    for part, X, y, size in (("train", data.X_train, data.y_train, spec.n),
-                             ("test", data.X_test, data.y_test, spec.n_test)):
-        if not getattr(X, "finite", False):  # rows on disk (DiskRows) are finite by construction
-            X = np.asarray(X)
-        if X.ndim != 2 or len(X) != size or len(y) != size or X.shape[1] < 1:
-            raise DataError(
-                f"dataset {name}: the {part} part has shape {X.shape} with {len(y)} labels, "
-                f"expected {size} rows of at least one feature"
-            )
-        bad = 0 if getattr(X, "finite", False) else size - len(check_finite(name, X, drop=True))
-        if bad:
-            raise DataError(
-                f"dataset {name}: {bad} {part} points with non-finite values (NaN/inf) after "
-                "loading; check the dataset's parameters (files: dataset.drop_nonfinite=true drops such rows)"
-            )

@@ -50,8 +50,9 @@ from kktheory import memory
 from kktheory.backends import Backend, backend_of
 from kktheory.bounds.engine import BoundEngine, feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
-from kktheory.config import RunSpec, build_spec, check_centroids, check_data
+from kktheory.config import RunSpec, build_spec, check_centroids
 from kktheory.datasets import DATASETS, Dataset
+from kktheory.datasets.base import check_loaded
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
 from kktheory.identity import row_identity, warm_start_from
@@ -320,7 +321,7 @@ def _compute(
     """Load the data, then fit, evaluate and store every m of ``todo``."""
     t0 = time.perf_counter()
     data = load_data(spec)
-    check_data(spec, data)
+    check_loaded(data, spec.n, spec.n_test)
     X_train, X_test = method.inputs(data.X_train), method.inputs(data.X_test)
     kernel = method.fit_kernel(X_train)
     time_load = time.perf_counter() - t0

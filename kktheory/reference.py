@@ -11,7 +11,7 @@ Config field ``reference``:
   ≤ ``ref_objective``, and ``ref_gap_certified`` = (ref_objective − ref_lower_bound) /
   ref_objective says how far from optimal the yardstick can be (``ref_lloyd_objective``:
   the best objective before the moves; ``ref_moves``: how many were made); refused before any work when K (n²·itemsize) does
-  not fit the memory budget (:func:`kktheory.config.require_reference`).
+  not fit the memory budget (:func:`require_reference`).
 - ``exact:blocked``: the same, but when K does not fit, every Lloyd product is recomputed
   in blocks: memory stays bounded but the time is O(n²d) per restart and more — asked for
   explicitly, it is done (and logged). Same numbers as ``exact`` up to summation order,
@@ -58,10 +58,12 @@ from joblib import Memory
 from kktheory import memory
 from kktheory.cluster import KMeansPP, ClusteringConfig
 from kktheory.datasets import Dataset
+from kktheory.errors import ConfigError
 from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import kernel_kmeans, spectral_lower_bound
 from kktheory.kernels import Kernel, canonical
 from kktheory.risk import RiskSettings, lifted
+from kktheory.rules import resolve_m
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
@@ -105,6 +107,54 @@ def resolve(ref: ReferenceSpec, n: int, dtype: str, budget: int) -> tuple[Refere
     return ReferenceSpec("none", ref.n_init), (
         f"auto: K needs {memory.fmt_bytes(need)} > budget {memory.fmt_bytes(budget)}"
     )
+
+
+#: the ``reference`` value that allows exact kernel k-means with K recomputed in blocks
+EXACT_BLOCKED = "exact:blocked"
+
+
+def parse_reference(value: Any, n_init: int, n: int, k: int, gamma: float) -> ReferenceSpec:
+    """A ``reference`` value: auto | exact | exact:blocked | none | nystrom:<m> (m checked
+    like ``m``). ``exact:blocked`` is ``exact`` with the permission to recompute K in
+    blocks when it does not fit the budget (see :func:`require_reference`)."""
+    text = str(value).strip() if isinstance(value, str) else None
+    if text in ("auto", "exact", "none"):
+        return ReferenceSpec(text, n_init)
+    if text == EXACT_BLOCKED:
+        return ReferenceSpec("exact", n_init)
+    if text is not None and text.startswith("nystrom:"):
+        item = text.split(":", 1)[1].strip()
+        try:
+            rule, m = resolve_m(int(item) if item.isdigit() else item, n, k, gamma)
+        except ConfigError as exc:
+            raise ConfigError("reference", value, f"{REFERENCE_ALLOWED}; {exc.allowed}") from None
+        return ReferenceSpec("nystrom", n_init, m, rule)
+    raise ConfigError("reference", value, REFERENCE_ALLOWED)
+
+
+def require_reference(value: Any, ref: ReferenceSpec, n: int, dtype: str, budget: int) -> None:
+    """Memory guard of the reference solution (:mod:`kktheory.reference`).
+
+    ``exact`` needs K (n²·itemsize) in memory: above the budget it is refused, since the
+    blocked recomputation it would fall back to costs O(n²d) time per Lloyd pass and
+    restart (days at n = 2·10⁵); ``exact:blocked`` asks for that explicitly. ``auto``
+    never needs the guard (it falls back to ``none``). ``nystrom:<m>`` holds K_nm and the
+    features (2·n·m·itemsize).
+    """
+    itemsize = np.dtype(dtype).itemsize
+    if ref.kind == "exact" and str(value).strip() != EXACT_BLOCKED and not gram_fits(n, dtype, budget):
+        memory.require(
+            n * n * itemsize, budget,
+            f"reference=exact (the {n}×{n} kernel matrix K, {dtype})",
+            f"use reference=auto (none when K does not fit), reference=nystrom:<m>, or "
+            f"reference={EXACT_BLOCKED} to recompute K in row blocks (O(n²d) time per Lloyd pass)",
+        )
+    if ref.kind == "nystrom":
+        memory.require(
+            2 * n * ref.m * itemsize, budget,
+            f"reference=nystrom:{ref.m_rule} (K_nm and the features, 2 × {n}×{ref.m})",
+            "use a smaller m in reference=nystrom:<m>",
+        )
 
 
 def describe(ref: ReferenceSpec) -> str:

@@ -196,7 +196,8 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
     """Time the methods of one group on one draw of its data."""
     from omegaconf import OmegaConf
 
-    from kktheory.config import build_spec, check_data
+    from kktheory.config import build_spec
+    from kktheory.datasets.base import check_loaded
     from kktheory.experiment import Method, load_data
 
     specs = [build_spec(cfg) for _, cfg in members]
@@ -204,7 +205,7 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
     if len(data_keys) > 1:
         raise ValueError(f"the jobs of a timing group draw different data: {sorted(map(str, data_keys))}")
     data = load_data(specs[0])
-    check_data(specs[0], data)
+    check_loaded(data, specs[0].n, specs[0].n_test)
     calls: dict[str, Callable[[int], Any]] = {}
     info: dict[str, dict[str, Any]] = {}
     refused = []

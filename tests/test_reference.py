@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.config import build_spec, parse_reference
+from kktheory.config import build_spec
+from kktheory.reference import parse_reference
 from kktheory.errors import ConfigError
 from kktheory.experiment import load_data, run
 from kktheory.reference import ReferenceSpec, resolve

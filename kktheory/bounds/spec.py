@@ -29,6 +29,8 @@ from typing import Any
 
 from omegaconf import DictConfig, ListConfig
 
+from kktheory import memory
+from kktheory.bounds.spectral import require_dense
 from kktheory.errors import ConfigError
 
 BOUND_NAMES = ("gamma", "trace", "jl", "pourkamali", "wang_thm2")
@@ -88,4 +90,21 @@ def build_bounds_spec(cfg: DictConfig) -> BoundsSpec:
         eps=_number(cfg, "bound_eps", 0.0, 1.0, "a target accuracy 0 < ε < 1"),
         sample_points=_integer(cfg, "bound_sample_points", 2),
         tol=_number(cfg, "bound_tol", 0.0, 1.0, "a relative tolerance 0 < tol < 1"),
+    )
+
+
+def require_bounds(b: BoundsSpec, n: int, budget: int) -> None:
+    """Memory guard of the bound checks (:mod:`kktheory.bounds`): the dense path holds
+    four n×n float64 matrices; the randomized path the n × ``bound_sample_points`` kernel
+    columns of the sampled points and their Gram matrix."""
+    if not b.names:
+        return
+    if n <= b.exact_max_n:
+        require_dense(n, 4, budget)
+        return
+    s = min(b.sample_points, n)
+    memory.require(
+        8 * (n * s + 2 * s * s), budget,
+        f"the randomized bound checks (kernel columns of {s} sampled points, {n}×{s})",
+        "lower bound_sample_points",
     )

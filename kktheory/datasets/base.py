@@ -315,3 +315,30 @@ def finish(
         name, _select(table, train, params, col_norms), table.y[train],
         _select(table, test, params, col_norms), table.y[test], train, test, info,
     )
+
+
+def check_loaded(data: Dataset, n: int, n_test: int) -> None:
+    """Post-load checks of a data set: shapes against n and n_test, and finite values.
+
+    Loaders of finite sources refuse n + n_test above their size and scan the source for
+    NaN/inf (:func:`kktheory.datasets.base.check_finite`, with ``drop_nonfinite``);
+    generated data sets are finite when their (checked, finite) parameters are. This is
+    the one place every loader's output passes through, so that no run starts on
+    malformed data whatever the loader. O((n + n_test)·d).
+    """
+    name = data.name
+    for part, X, y, size in (("train", data.X_train, data.y_train, n),
+                             ("test", data.X_test, data.y_test, n_test)):
+        if not getattr(X, "finite", False):  # rows on disk (DiskRows) are finite by construction
+            X = np.asarray(X)
+        if X.ndim != 2 or len(X) != size or len(y) != size or X.shape[1] < 1:
+            raise DataError(
+                f"dataset {name}: the {part} part has shape {X.shape} with {len(y)} labels, "
+                f"expected {size} rows of at least one feature"
+            )
+        bad = 0 if getattr(X, "finite", False) else size - len(check_finite(name, X, drop=True))
+        if bad:
+            raise DataError(
+                f"dataset {name}: {bad} {part} points with non-finite values (NaN/inf) after "
+                "loading; check the dataset's parameters (files: dataset.drop_nonfinite=true drops such rows)"
+            )
