@@ -358,7 +358,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         c: LiftedCentroids = self._centroid_state()["lifted"]
         if is_dask(X):
-            return lifted_distances(self.kernel_, c.rows, X, c.Z, c.q, c.nonempty, c.budget)
+            return lifted_distances(c, X)
         return c.distances(X, "predict")
 
     def predict(self, X: Any) -> Any:
@@ -380,7 +380,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             return features(self.sketch_, X)
         with _value_errors():
             F = self.sketch_.transform(X)
-        return F.copy() if X is self._X_fit else F  # never hand out the sketch's cached array
+        return F.copy() if self.sketch_.on_training_rows(X) else F  # never hand out the sketch's cached array
 
     def score(self, X: Any, y: Any = None) -> float:
         """Minus the test risk (1/|X|) Σ_x min_j ‖φ(x) − c_j‖² under the centroid rule."""

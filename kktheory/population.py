@@ -66,13 +66,22 @@ from kktheory.errors import ConfigError
 from kktheory.gram import Gram
 from kktheory.kernel_kmeans import kernel_kmeans
 from kktheory.kernels import Kernel, KernelConfig
-from kktheory.risk import lifted_distances, projected_distances
+from kktheory.risk import LiftedCentroids, projected_distances
 from kktheory.seeding import component_rng
 from kktheory.sketches.base import SketchContext
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
 from kktheory.version import __version__
 
 CACHE = "cache"
+
+
+def nearest_lifted(kernel: Kernel, X_train: np.ndarray, labelings: list[np.ndarray], Y: np.ndarray, k: int,
+                   budget: int) -> list[np.ndarray]:
+    """min_j ‖φ(y) − c_j‖² at every point y of Y for the exact lifted centroids of each
+    partition of X_train: one pass over κ(X_train, X_train), one over κ(Y, X_train), all
+    partitions stacked (:meth:`kktheory.risk.LiftedCentroids.exact_many`), kept per point so
+    that differences between partitions scored on the same Y can be paired."""
+    return LiftedCentroids.exact_many(kernel, X_train, labelings, k, budget)[0].nearest(Y, "risk (population)")
 #: row columns of the population evaluation
 COLUMNS = ("pop_test_risk", "pop_test_risk_se", "w_star", "w_star_se", "w_star_method", "population_cached",
            "time_w_star", "time_population",
@@ -166,7 +175,7 @@ def _compute(key: dict[str, Any], mu: Distribution, kernel: Kernel, budget: int)
     labels_e = kernel_kmeans(Gram(kernel, X_exact, budget), k, rng, cfg.restarts, 300, 0.0).labels
 
     def lifted(Y: np.ndarray) -> np.ndarray:
-        return lifted_distances(kernel, X_exact, [labels_e], Y, k, budget)[0]
+        return nearest_lifted(kernel, X_exact, [labels_e], Y, k, budget)[0]
 
     candidates = {f"nystrom(m={cfg.m}, n={cfg.train_n}, projected)": in_hm,
                   f"exact kernel k-means(n={cfg.exact_n}, lifted)": lifted}
@@ -209,7 +218,7 @@ class Scorer:
         star, T, cached = optimum(spec, kernel, results_dir)
         ref = None
         if ref_labels is not None and ref_exact:
-            ref = lifted_distances(kernel, X_train, [ref_labels], T, spec.k, spec.budget)[0]
+            ref = nearest_lifted(kernel, X_train, [ref_labels], T, spec.k, spec.budget)[0]
         return cls(star, T, ref, cached, time.perf_counter() - t0)
 
     def columns(self, kernel: Kernel, X_train: np.ndarray, labelings: list[np.ndarray],
@@ -222,7 +231,7 @@ class Scorer:
                                           f.sketch.transform(self.T), f.sketch.residual(self.T), k)
                       for f, labels in zip(fits, labelings)]
         else:
-            values = lifted_distances(kernel, X_train, labelings, self.T, k, budget)
+            values = nearest_lifted(kernel, X_train, labelings, self.T, k, budget)
         return [self._row(v) for v in values]
 
     def _row(self, v: np.ndarray) -> dict[str, Any]:

@@ -260,44 +260,17 @@ def _exact_many(
     """Exact lifted train risk, objective and test risk of every partition ``labelings[i]``.
 
     One blocked pass over κ(X_train, X_train) and one over κ(X_test, X_train) compute the
-    cross sums S = κ(·, X_train)·[Z_1 … Z_M] of all partitions (module docstring); each
-    partition's columns of S then give q_j = Σ_l Z_lj S_lj and its distances.
+    cross sums S = κ(·, X_train)·[Z_1 … Z_M] of all partitions (module docstring,
+    :meth:`LiftedCentroids.exact_many`); each partition's columns of S then give its
+    distances.
     """
     if not labelings:
         return []
-    parts = [_labels_k(labels, k) for labels in labelings]
-    Z = stacked_membership([labels for labels, _ in parts], k, len(X_train))
-    train = Rows(X_train)
-    S_train = train.cross_sums(kernel, X_train, Z, budget, "risk (train)")
-    S_test = train.cross_sums(kernel, X_test, Z, budget, "risk (test)")
-    q = np.einsum("ij,ij->j", Z, S_train)
-    diag_train, diag_test = kernel.diag(X_train), kernel.diag(X_test)
-    risks = []
-    for i, (labels, nonempty) in enumerate(parts):
-        c = _columns(i, k)
-        D_train = sq_dist_to_centroids(diag_train, S_train[:, c], q[c], nonempty)
-        D_test = sq_dist_to_centroids(diag_test, S_test[:, c], q[c], nonempty)
-        risks.append(Risk.from_distances(D_train, D_test, labels))
-    return risks
-
-
-def lifted_distances(
-    kernel: Kernel, X_train: np.ndarray, labelings: Sequence[np.ndarray], Y: np.ndarray, k: int, budget: int,
-) -> list[np.ndarray]:
-    """min_j ‖φ(y) − c_j‖² at every point y of Y, for the lifted centroids of each partition.
-
-    The same cross sums as :func:`_exact_many` (one blocked pass over κ(X_train, X_train)
-    for q_j, one over κ(Y, X_train) for s_j(y), all partitions stacked), kept per point so
-    that differences between partitions scored on the same Y can be paired.
-    """
-    parts = [_labels_k(labels, k) for labels in labelings]
-    Z = stacked_membership([labels for labels, _ in parts], k, len(X_train))
-    train = Rows(X_train)
-    q = np.einsum("ij,ij->j", Z, train.cross_sums(kernel, X_train, Z, budget, "risk (train)"))
-    S_y = train.cross_sums(kernel, Y, Z, budget, "risk (population)")
-    diag = kernel.diag(Y)
-    return [sq_dist_to_centroids(diag, S_y[:, _columns(i, k)], q[_columns(i, k)], nonempty).min(axis=1)
-            for i, (_, nonempty) in enumerate(parts)]
+    centroids, S_train = LiftedCentroids.exact_many(kernel, X_train, labelings, k, budget)
+    D_train = centroids.distances(X_train, S=S_train)
+    D_test = centroids.distances(X_test, desc="risk (test)")
+    return [Risk.from_distances(D_train[:, c], D_test[:, c], np.asarray(labels, dtype=np.int64))
+            for labels, c in zip(labelings, centroids.blocks())]
 
 
 def cluster_pairs(
@@ -394,18 +367,22 @@ def sampled_risk(
 
 @dataclass
 class LiftedCentroids:
-    """The lifted centroids c_j = (1/N_j) Σ_{i∈C_j} φ(x_i) of one partition of the training
-    rows, held through what distances to them need (module docstring):
+    """The lifted centroids c_j = (1/N_j) Σ_{i∈C_j} φ(x_i) of M ≥ 1 partitions of the same
+    training rows, held through what distances to them need (module docstring):
 
         ‖φ(y) − c_j‖² = κ(y, y) − 2 s_j(y) + q_j,   s_j(y) = (κ(y, X) Z)_j,
         q_j = (1/N_j²) Σ_{i,i′∈C_j} κ(x_i, x_i′),
 
-    with Z the membership matrix (Z_ij = 1/N_j on C_j). q_j is exact when ``exact`` or when
-    N_j(N_j − 1) ≤ ``pairs``, else estimated from ``pairs`` sampled pairs
-    (:func:`within_cluster_sums`, its variance in ``q_var``). Fitting costs the within-cluster
-    sums (one pass over the clusters' blocks); :meth:`distances` one blocked pass of
-    κ(Y, X) against Z; :meth:`risk` the same on ``points`` sampled rows of Y (all of them
-    when exact), with the standard error of :func:`risk_from_cross_sums`.
+    with Z = [Z_1 … Z_M] the stacked membership matrices (Z_ij = 1/N_j on C_j); the columns
+    i·k … i·k + k − 1 of Z, q, q_var and nonempty are partition i's (:meth:`blocks`).
+    One pass of κ(Y, X) against Z gives the distances of every partition at once.
+
+    - :meth:`fit` / :meth:`fit_many`: q_j from the within-cluster sums
+      (:func:`within_cluster_sums`): exact when ``exact`` or when N_j(N_j − 1) ≤ ``pairs``,
+      else estimated from ``pairs`` sampled pairs, partition i reading ``rngs[i]`` (the
+      variance in ``q_var``). Cost: the clusters' blocks, or k·P kernel values.
+    - :meth:`exact_many`: q from one blocked pass S = κ(X, X)·Z, q_j = Σ_l Z_lj S_lj, whose
+      S also gives the training points' distances (the run's exact risks).
     """
 
     kernel: Kernel
@@ -414,6 +391,7 @@ class LiftedCentroids:
     q: np.ndarray
     q_var: np.ndarray
     nonempty: np.ndarray
+    k: int
     exact: bool
     budget: int
 
@@ -422,21 +400,62 @@ class LiftedCentroids:
         cls, kernel: Kernel, X: np.ndarray | Rows, labels: np.ndarray, k: int, budget: int, exact: bool,
         pairs: int, rng: np.random.Generator,
     ) -> LiftedCentroids:
-        rows = as_rows(X)
-        labels, nonempty = _labels_k(labels, k)
-        q, q_var = within_cluster_sums(kernel, rows, labels, k, len(rows) ** 2 if exact else pairs, rng, budget)
-        return cls(kernel, rows, membership(labels, k), q, q_var, nonempty, exact, budget)
+        """The centroids of one partition (:meth:`fit_many`)."""
+        return cls.fit_many(kernel, X, [labels], k, budget, exact, pairs, [rng])
 
-    def distances(self, Y: np.ndarray, desc: str = "distances") -> np.ndarray:
-        """‖φ(y) − c_j‖² for every row y of Y (len(Y) × k; +inf for empty clusters)."""
-        S = self.rows.cross_sums(self.kernel, Y, self.Z, self.budget, desc)
+    @classmethod
+    def fit_many(
+        cls, kernel: Kernel, X: np.ndarray | Rows, labelings: Sequence[np.ndarray], k: int, budget: int,
+        exact: bool, pairs: int, rngs: Sequence[np.random.Generator],
+    ) -> LiftedCentroids:
+        rows = as_rows(X)
+        parts = [_labels_k(labels, k) for labels in labelings]
+        sums = [within_cluster_sums(kernel, rows, labels, k, len(rows) ** 2 if exact else pairs, rng, budget)
+                for (labels, _), rng in zip(parts, rngs)]
+        return cls(kernel, rows, stacked_membership([labels for labels, _ in parts], k, len(rows)),
+                   np.concatenate([q for q, _ in sums]), np.concatenate([v for _, v in sums]),
+                   np.concatenate([nonempty for _, nonempty in parts]), k, exact, budget)
+
+    @classmethod
+    def exact_many(
+        cls, kernel: Kernel, X: np.ndarray, labelings: Sequence[np.ndarray], k: int, budget: int,
+    ) -> tuple[LiftedCentroids, np.ndarray]:
+        """(the exact centroids of every partition, S = κ(X, X)·Z): q from one blocked pass."""
+        parts = [_labels_k(labels, k) for labels in labelings]
+        Z = stacked_membership([labels for labels, _ in parts], k, len(X))
+        rows = Rows(X)
+        S = rows.cross_sums(kernel, X, Z, budget, "risk (train)")
+        q = np.einsum("ij,ij->j", Z, S)
+        nonempty = np.concatenate([nonempty for _, nonempty in parts])
+        return cls(kernel, rows, Z, q, np.zeros_like(q), nonempty, k, True, budget), S
+
+    def blocks(self) -> list[slice]:
+        """The columns of each partition, in order."""
+        return [_columns(i, self.k) for i in range(len(self.q) // self.k)]
+
+    def cross_sums(self, Y: np.ndarray, desc: str) -> np.ndarray:
+        """κ(Y, X)·Z (len(Y) × kM, float64), in row blocks."""
+        return self.rows.cross_sums(self.kernel, Y, self.Z, self.budget, desc)
+
+    def distances(self, Y: np.ndarray, desc: str = "distances", S: np.ndarray | None = None) -> np.ndarray:
+        """‖φ(y) − c_j‖² for every row y of Y and every centroid of every partition
+        (len(Y) × kM; +inf for empty clusters), from the cross sums S = κ(Y, X)·Z when given."""
+        S = self.cross_sums(Y, desc) if S is None else S
         return sq_dist_to_centroids(self.kernel.diag(Y), S, self.q, self.nonempty)
+
+    def nearest(self, Y: np.ndarray, desc: str = "distances") -> list[np.ndarray]:
+        """min_j ‖φ(y) − c_j‖² at every row y of Y, one array per partition (one pass)."""
+        D = self.distances(Y, desc)
+        return [D[:, c].min(axis=1) for c in self.blocks()]
 
     def risk(
         self, Y: np.ndarray | Rows, points: int, rng: np.random.Generator, desc: str = "risk",
     ) -> tuple[float, float, np.ndarray, np.ndarray | None]:
         """(R̂, SE, nearest centroid of the evaluated rows, their indices or None for all) of
-        (1/|Y|) Σ_y min_j ‖φ(y) − c_j‖²: every row when exact, else ``points`` sampled rows."""
+        (1/|Y|) Σ_y min_j ‖φ(y) − c_j‖² for a single partition: every row when exact, else
+        ``points`` sampled rows."""
+        if len(self.q) != self.k:
+            raise ValueError(f"risk() scores one partition; these centroids hold {len(self.q) // self.k}")
         Y = as_rows(Y)
         return sampled_risk(self.kernel, Y, self.rows, self.Z, self.q, self.q_var, self.nonempty,
                             len(Y) if self.exact else points, rng, self.budget, desc)
@@ -462,30 +481,29 @@ def _estimated_many(
         return []
     X_train, X_test = as_rows(X_train), as_rows(X_test)
     n = len(X_train)
-    parts = [_labels_k(labels, k) for labels in labelings]
-    draws = []
-    for labels, _ in parts:
+    draws, rngs = [], []
+    for _ in labelings:
         rng = make_rng()
         tr_idx = sample_points(n, settings.points, rng)
         te_idx = sample_points(len(X_test), settings.points, rng)
-        state = generator_state(rng)
-        q_q_var = within_cluster_sums(kernel, X_train, labels, k, settings.pairs, rng, settings.budget)
-        draws.append((tr_idx, te_idx, q_q_var, state))
-    tr_idx, te_idx, _, _ = draws[0]
-    if not all(np.array_equal(a, tr_idx) and np.array_equal(b, te_idx) for a, b, _, _ in draws):
+        draws.append((tr_idx, te_idx, generator_state(rng)))
+        rngs.append(rng)
+    tr_idx, te_idx, _ = draws[0]
+    if not all(np.array_equal(a, tr_idx) and np.array_equal(b, te_idx) for a, b, _ in draws):
         raise ValueError(
             "make_rng() must return a stream in the same state for every labeling "
             "(the evaluation points are drawn from it first)"
         )
-    Z = stacked_membership([labels for labels, _ in parts], k, n)
-    budget = settings.budget
-    tr_diag, S_tr = sample_cross_sums(kernel, X_train, tr_idx, X_train, Z, budget, "risk (train sample)")
-    te_diag, S_te = sample_cross_sums(kernel, X_test, te_idx, X_train, Z, budget, "risk (test sample)")
+    centroids = LiftedCentroids.fit_many(kernel, X_train, labelings, k, settings.budget, False, settings.pairs, rngs)
+    tr_diag, S_tr = sample_cross_sums(kernel, X_train, tr_idx, X_train, centroids.Z, settings.budget,
+                                      "risk (train sample)")
+    te_diag, S_te = sample_cross_sums(kernel, X_test, te_idx, X_train, centroids.Z, settings.budget,
+                                      "risk (test sample)")
     diag_sum = X_train.diag_sum(kernel)
     risks = []
-    for i, ((labels, nonempty), (_, _, (q, q_var), state)) in enumerate(zip(parts, draws)):
-        c = _columns(i, k)
-        sizes = np.bincount(labels, minlength=k).astype(np.float64)
+    for labels, c, (_, _, state) in zip(labelings, centroids.blocks(), draws):
+        q, q_var, nonempty = centroids.q[c], centroids.q_var[c], centroids.nonempty[c]
+        sizes = np.bincount(np.asarray(labels, dtype=np.int64), minlength=k).astype(np.float64)
         objective = (diag_sum - np.sum(sizes * q)) / n
         objective_se = float(np.sqrt(np.sum((sizes / n) ** 2 * q_var)))
         tr, tr_se, tr_lab = risk_from_cross_sums(tr_diag, S_tr[:, c], q, q_var, nonempty, n)

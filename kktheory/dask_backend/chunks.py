@@ -214,12 +214,13 @@ def lifted_many(
     return risk.lifted_many(kernel, DaskRows(X_train), labelings, DaskRows(X_test), k, estimated, make_rng)
 
 
-def lifted_distances(
-    kernel: Kernel, rows: Rows, Y: Any, Z: np.ndarray, q: np.ndarray, nonempty: np.ndarray, budget: int
-) -> Any:
-    """‖φ(y) − c_j‖² for the rows of a Dask array Y (lazy, len(Y) × k)."""
-    S = rows.cross_sums(kernel, Y, Z, budget, "predict")
-    diag = Y.map_blocks(kernel.diag, drop_axis=1, dtype=np.float64)
+def lifted_distances(centroids: risk.LiftedCentroids, Y: Any) -> Any:
+    """‖φ(y) − c_j‖² for the rows of a Dask array Y (lazy, len(Y) × k): the centroids'
+    cross sums on Y's chunks, then :meth:`~kktheory.risk.LiftedCentroids.distances`'s formula
+    chunk by chunk."""
+    S = centroids.cross_sums(Y, "predict")
+    diag = Y.map_blocks(centroids.kernel.diag, drop_axis=1, dtype=np.float64)
+    q, nonempty = centroids.q, centroids.nonempty
     return S.map_blocks(
         lambda s, d: sq_dist_to_centroids(d[:, 0], s, q, nonempty), diag[:, None], dtype=np.float64,
     )

@@ -135,6 +135,17 @@ class Sketch:
         sketches with more randomness add theirs under names prefixed ``sketch_``."""
         return {} if self.landmarks_ is None else {"landmarks": np.asarray(self.landmarks_)}
 
+    def on_training_rows(self, X: Any) -> bool:
+        """True when X holds the rows the sketch was fitted on: the same object, or an array
+        equal to them (a copy; the data of an unpickled estimator), so that a sketch's
+        cached training features serve whichever array holds those rows (O(nd) to compare,
+        against the O(n·m·d) of transforming them again)."""
+        fitted = getattr(self, "X_fit_", None)
+        if X is fitted:
+            return True
+        return (isinstance(X, np.ndarray) and isinstance(fitted, np.ndarray) and X.shape == fitted.shape
+                and X.dtype == fitted.dtype and np.array_equal(X, fitted))
+
     def jl_scale(self) -> float | None:
         """E‖R v‖²/‖v‖² for sketches of the form k_i ↦ R·k_i (Yin's family, Gaussian
         projection), used by the JL distortion check; None otherwise."""

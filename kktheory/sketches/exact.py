@@ -11,15 +11,19 @@ O(n²d) time for every Lloyd pass of every restart: days at n = 2·10⁵); row c
 Cost: O(n²d) for K, O(n²k) for the first product of each restart, then O(n·moved·k) per
 iteration; memory n²·itemsize (stored) or one block.
 
-Features: with K = V Λ Vᵀ (eigenvalues above ``eig_cutoff``·λ_max kept, rank r), the
-training features are V_r Λ_r^{1/2}, so that ‖f_i − f_j‖² = (e_i − e_j)ᵀ K (e_i − e_j) is
-every RKHS distance. This is the projection onto H_n = span{φ(x_1..x_n)} in an
-orthonormal basis (Nyström with every training point as a landmark), so a new point maps
-to φ̃(x) = Λ_r^{-1/2} V_rᵀ κ(X, x) and residual(x) = κ(x, x) − ‖φ̃(x)‖²; projected centroids
-then coincide with lifted ones. The features are not needed for the partition and are
-computed on first use of ``transform``: a dense eigendecomposition, O(n³) time and about
-3·n² floats of memory (K, V and LAPACK's workspace), refused above the budget — small n
-only.
+Features: with K = V Λ Vᵀ (eigenvalues above ``eig_cutoff``·λ_max kept, rank r), a point
+maps to φ̃(x) = Λ_r^{-1/2} V_rᵀ κ(X, x), the projection onto H_n = span{φ(x_1..x_n)} in an
+orthonormal basis (Nyström with every training point as a landmark), and
+residual(x) = κ(x, x) − ‖φ̃(x)‖². On the training points φ̃ = V_r Λ_r^{1/2} in exact
+arithmetic, so ‖f_i − f_j‖² = (e_i − e_j)ᵀ K (e_i − e_j) is every RKHS distance and projected
+centroids coincide with lifted ones. The training points go through the same formula as any
+other point, so that a row's features do not depend on which array holds it (a copy, a
+permutation). The basis is Nyström's (:func:`~kktheory.sketches.projection.whitening`,
+whose cutoff is at least ε₃₂ in float32: a float32 K resolves no smaller eigenvalue, and
+Λ^{-1/2} would amplify its rounding); the features are in the run's dtype. They are not
+needed for the partition and are computed on first use of ``transform``: a dense
+eigendecomposition, O(n³) time and about 3·n² floats of memory (K, V and LAPACK's
+workspace), refused above the budget — small n only.
 
 The sketch size m of the run is ignored: ``m_used`` = n.
 """
@@ -38,6 +42,7 @@ from kktheory.gram import Gram, gram_fits
 from kktheory.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, Partition, Sketch, SketchConfig
+from kktheory.sketches.projection import whitening
 
 #: dense symmetric eigendecomposition: K, V and workspace, in float64
 EIGH_COPIES = 3
@@ -53,7 +58,7 @@ class ExactConfig(SketchConfig):
 
 @SKETCHES.register("exact", ExactConfig)
 class Exact(Sketch):
-    """Exact kernel k-means on K; exact kernel features V Λ^{1/2} on demand.
+    """Exact kernel k-means on K; exact kernel features Λ^{-1/2} Vᵀ κ(X, x) on demand.
 
     Stored arrays: none beyond the run's labels (the k-means++ restarts only choose the
     partition, which is stored).
@@ -108,20 +113,24 @@ class Exact(Sketch):
         self.require_features(n)
         gram = self.gram()
         K = gram.K if gram.stored else self.kernel.matrix(self.X_fit_, self.X_fit_, self.ctx.budget)
-        lam, V = np.linalg.eigh(np.asarray(K, dtype=np.float64))
-        keep = lam > self.params.eig_cutoff * lam[-1] if lam[-1] > 0 else np.zeros(n, bool)
-        lam, V = lam[keep], V[:, keep]
-        self._train_features = V * np.sqrt(lam)
-        self._basis = V / np.sqrt(lam)
-        self.info_ = {"rank_K": int(keep.sum())}
+        self._basis = whitening(K, self.params.eig_cutoff)
+        self.info_ = {"rank_K": int(self._basis.shape[1])}
+
+    def _features(self, X: np.ndarray) -> np.ndarray:
+        """Λ_r^{-1/2} V_rᵀ κ(X_train, x) of every row x of X, in float64, returned in the kernel's dtype."""
+        F = self.kernel.matrix(X, self.X_fit_, self.ctx.budget).astype(np.float64) @ self._basis
+        return F.astype(self.kernel.dtype, copy=False)
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """V_r Λ_r^{1/2} for the training points; Λ_r^{-1/2} V_rᵀ κ(X_train, x) for others."""
+        """φ̃(x) = Λ_r^{-1/2} V_rᵀ κ(X_train, x) (module docstring); the training points'
+        features are kept after their first computation."""
         if self._basis is None:
             self._eigen()
-        if X is self.X_fit_:
-            return self._train_features
-        return self.kernel.matrix(X, self.X_fit_, self.ctx.budget).astype(np.float64) @ self._basis
+        if not self.on_training_rows(X):
+            return self._features(X)
+        if self._train_features is None:
+            self._train_features = self._features(self.X_fit_)
+        return self._train_features
 
     def residual(self, X: np.ndarray) -> np.ndarray:
         """‖Π^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖², clipped at 0 (≈ 0 on the training points)."""

@@ -100,7 +100,7 @@ class GaussianProjection(Sketch):
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """G·κ(X_fit, x)/√m for every row x of X."""
-        if self.F_train_ is not None and X is self.X_fit_:
+        if self.F_train_ is not None and self.on_training_rows(X):
             return self.F_train_
         P = self.project(X)
         P /= np.asarray(math.sqrt(len(self.G_)), dtype=P.dtype)

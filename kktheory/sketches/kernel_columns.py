@@ -58,7 +58,7 @@ class KernelColumns(Sketch):
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """κ(X, X_train): rows are the kernel columns of the points."""
-        if X is self.X_fit_:
+        if self.on_training_rows(X):
             return self.K_
         return self.kernel.matrix(X, self.X_fit_, self.ctx.budget)
 

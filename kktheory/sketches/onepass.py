@@ -202,7 +202,7 @@ class OnePass(Sketch):
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """Rows of Yᵀ = Q·V·Σ^{1/2} for the training set; Σ^{-1/2}VᵀQᵀκ(X_fit, x) otherwise."""
-        if X is self.X_fit_:
+        if self.on_training_rows(X):
             return self.features_
         lam = self.eigvals_
         keep = lam > EIG_CUTOFF * lam.max(initial=0.0)

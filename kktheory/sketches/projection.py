@@ -112,7 +112,7 @@ class KernelProjection(Sketch):
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """f(x) for every row of X (n × r, in the kernel's dtype)."""
-        if X is self.X_fit_:
+        if self.on_training_rows(X):
             if self.train_features_ is None:
                 self.train_features_ = self._features(X, self.train_columns_)
             return self.train_features_

@@ -119,7 +119,7 @@ class RandomFourierFeatures(Sketch):
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """z(x), or z(x)·V_s after reduction, for every row of X."""
-        if X is self.X_fit_:
+        if self.on_training_rows(X):
             return self.features_
         Z = self.fourier_features(X)
         if self.V_ is not None:

@@ -134,7 +134,7 @@ class ROS(SampledSketch):
         """Features of the rows of X (len(X) × m)."""
         if self.params.order == "sample_first":
             return super().transform(X)
-        if self.F_train_ is not None and X is self.X_fit_:
+        if self.F_train_ is not None and self.on_training_rows(X):
             return self.F_train_
         return map_kernel_rows(
             self.kernel, X, self.X_fit_, self.ctx.budget, self.srht_.right, self.srht_.c,

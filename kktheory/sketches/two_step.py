@@ -122,7 +122,7 @@ class TwoStep(Nystrom):
         p = clusterer.params
         sample = Gram(self.kernel, X[self.landmarks_], self.ctx.budget, store=True)
         res = kernel_kmeans(sample, k, rng, p.n_init, p.max_iter, p.tol, self.params.n_local_trials)
-        cross = self.train_columns_ if X is self.X_fit_ else None
+        cross = self.train_columns_ if self.on_training_rows(X) else None
         labels = nearest_sample_centre(self.kernel, X, sample, res.labels, k, self.ctx.budget, cross)
         info = {"n_iter": res.n_iter, "n_empty_reseeds": res.n_empty_reseeds,
                 "n_empty_clusters": count_empty(labels, k)}

@@ -106,7 +106,7 @@ class SampledSketch(Sketch):
 
     def kernel_columns(self, X: np.ndarray) -> np.ndarray:
         """κ(X, landmarks), reusing the columns computed for the training set."""
-        if self.K_nm_train_ is not None and X is self.X_fit_:
+        if self.K_nm_train_ is not None and self.on_training_rows(X):
             return self.K_nm_train_
         return self.kernel.matrix(X, self.X_landmarks_, self.ctx.budget)
 
