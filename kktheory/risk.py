@@ -267,9 +267,10 @@ def _exact_many(
     if not labelings:
         return []
     centroids, S_train = LiftedCentroids.exact_many(kernel, X_train, labelings, k, budget)
-    D_train = centroids.distances(X_train, S=S_train)
-    D_test = centroids.distances(X_test, desc="risk (test)")
-    return [Risk.from_distances(D_train[:, c], D_test[:, c], np.asarray(labels, dtype=np.int64))
+    S_test = centroids.cross_sums(X_test, "risk (test)")
+    diag_train, diag_test = kernel.diag(X_train), kernel.diag(X_test)
+    return [Risk.from_distances(centroids.distances_of(c, diag_train, S_train),
+                                centroids.distances_of(c, diag_test, S_test), np.asarray(labels, dtype=np.int64))
             for labels, c in zip(labelings, centroids.blocks())]
 
 
@@ -437,16 +438,20 @@ class LiftedCentroids:
         """κ(Y, X)·Z (len(Y) × kM, float64), in row blocks."""
         return self.rows.cross_sums(self.kernel, Y, self.Z, self.budget, desc)
 
-    def distances(self, Y: np.ndarray, desc: str = "distances", S: np.ndarray | None = None) -> np.ndarray:
+    def distances(self, Y: np.ndarray, desc: str = "distances") -> np.ndarray:
         """‖φ(y) − c_j‖² for every row y of Y and every centroid of every partition
-        (len(Y) × kM; +inf for empty clusters), from the cross sums S = κ(Y, X)·Z when given."""
-        S = self.cross_sums(Y, desc) if S is None else S
-        return sq_dist_to_centroids(self.kernel.diag(Y), S, self.q, self.nonempty)
+        (len(Y) × kM; +inf for empty clusters)."""
+        return sq_dist_to_centroids(self.kernel.diag(Y), self.cross_sums(Y, desc), self.q, self.nonempty)
+
+    def distances_of(self, block: slice, diag: np.ndarray, S: np.ndarray) -> np.ndarray:
+        """‖φ(y) − c_j‖² for one partition's centroids (``block`` of :meth:`blocks`), from
+        κ(y, y) and the stacked cross sums S = κ(Y, X)·Z: one partition's n × k at a time."""
+        return sq_dist_to_centroids(diag, S[:, block], self.q[block], self.nonempty[block])
 
     def nearest(self, Y: np.ndarray, desc: str = "distances") -> list[np.ndarray]:
         """min_j ‖φ(y) − c_j‖² at every row y of Y, one array per partition (one pass)."""
-        D = self.distances(Y, desc)
-        return [D[:, c].min(axis=1) for c in self.blocks()]
+        diag, S = self.kernel.diag(Y), self.cross_sums(Y, desc)
+        return [self.distances_of(c, diag, S).min(axis=1) for c in self.blocks()]
 
     def risk(
         self, Y: np.ndarray | Rows, points: int, rng: np.random.Generator, desc: str = "risk",

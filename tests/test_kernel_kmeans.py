@@ -118,6 +118,21 @@ def test_exact_features_preserve_every_rkhs_distance(kernel):
     assert np.max(np.abs(feat - rkhs)) <= 1e-10 * max(1.0, np.abs(K).max())
 
 
+def test_exact_features_are_a_function_of_the_row():
+    """The training rows' features equal those of a copy and of a permutation of the rows
+    (one formula for every point), and come in the kernel's dtype."""
+    X = blobs(200, 3, 4, seed=4)
+    for dtype in ("float64", "float32"):
+        kernel = Kernel("gaussian", sigma=1.0, dtype=dtype)
+        sk = _exact(X, kernel)
+        F = sk.transform(X)
+        perm = np.random.default_rng(0).permutation(len(X))
+        assert F.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(sk.transform(X.copy()), F)
+        np.testing.assert_allclose(sk.transform(X[perm]), F[perm], rtol=1e-6 if dtype == "float32" else 1e-12,
+                                   atol=1e-6 if dtype == "float32" else 1e-12)
+
+
 def test_exact_projected_equals_lifted_and_partition_is_kernel_kmeans():
     X, Xt = blobs(250, 2, 4, seed=6), blobs(120, 2, 4, seed=7)
     kernel = Kernel("gaussian", sigma=1.0)

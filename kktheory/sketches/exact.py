@@ -117,9 +117,12 @@ class Exact(Sketch):
         self.info_ = {"rank_K": int(self._basis.shape[1])}
 
     def _features(self, X: np.ndarray) -> np.ndarray:
-        """Λ_r^{-1/2} V_rᵀ κ(X_train, x) of every row x of X, in float64, returned in the kernel's dtype."""
-        F = self.kernel.matrix(X, self.X_fit_, self.ctx.budget).astype(np.float64) @ self._basis
-        return F.astype(self.kernel.dtype, copy=False)
+        """Λ_r^{-1/2} V_rᵀ κ(X_train, x) of every row x of X, in float64 over row blocks of
+        κ(X, X_train) (memory: one block), stored in the kernel's dtype."""
+        F = np.empty((len(X), self._basis.shape[1]), dtype=self.kernel.dtype)
+        for rows, block in self.kernel.row_blocks(X, self.X_fit_, self.ctx.budget):
+            F[rows] = block.astype(np.float64) @ self._basis
+        return F
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """φ̃(x) = Λ_r^{-1/2} V_rᵀ κ(X_train, x) (module docstring); the training points'
