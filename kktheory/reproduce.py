@@ -107,6 +107,21 @@ def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = 
     return written
 
 
+def read_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> pd.DataFrame | None:
+    """An entry's committed rows as a redraw reads them (None without a file), its committed
+    timing pass copied into the store. Nothing is written to the store's runs: a redraw
+    reads the one file instead of writing, then reading, one file per run."""
+    from kktheory.store import read_rows as read_file
+
+    path = committed_rows_path(name)
+    if not path.exists():
+        return None
+    rows = read_file(path)
+    log(f"{name}: {len(rows)} committed row(s) read from {path}")
+    import_committed_timing(name, results_dir, log)
+    return rows
+
+
 def import_committed_timing(name: str, results_dir: Path, log: Callable[[str], None] = print) -> None:
     """Copy an entry's committed timing pass (``rows/timing/<name>.parquet``) into the store's
     timing folder when the store has none (a pass measured here is never replaced)."""
@@ -333,6 +348,19 @@ def read_rows(results_dir: Path, ids: Sequence[str], cache: Path | None = None) 
     return rows
 
 
+def _with_committed(rows: pd.DataFrame, committed: pd.DataFrame, ids: Sequence[str]) -> pd.DataFrame:
+    """The store's ``rows`` and, for the ``ids`` the store lacks, the committed ones, in the
+    order of ``ids`` (as :func:`read_rows` orders them)."""
+    have = set(rows["run_id"]) if not rows.empty else set()
+    extra = committed[committed["run_id"].isin(set(ids) - have)]
+    if extra.empty:
+        return rows
+    both = pd.concat([rows, extra], ignore_index=True) if not rows.empty else extra.reset_index(drop=True)
+    order = {rid: i for i, rid in enumerate(dict.fromkeys(ids))}
+    both = both.iloc[both["run_id"].map(order).argsort(kind="stable")].reset_index(drop=True)
+    return both.dropna(axis=1, how="all")
+
+
 def stored_arrays(results_dir: Path, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """{run id: its arrays} of the runs whose arrays the store holds."""
     from kktheory.store import Store
@@ -368,15 +396,19 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
               execute: bool = True, log=log,
               experiments_dir: Path = EXPERIMENTS_DIR,
               after_job: Callable[[pd.DataFrame], Any] | None = None,
-              plan: Plan | None = None) -> SweepResult:
+              plan: Plan | None = None, committed: pd.DataFrame | None = None) -> SweepResult:
     """Run the jobs of a sweep whose rows are missing; return every row of the sweep.
 
     The jobs and their run ids come from the sweep's ``plan`` (:func:`plan_sweep`); only
     the jobs that run are composed (when the plan was read from its file). ``after_job(rows
-    so far)`` is called after every job that ran (to save progress)."""
+    so far)`` is called after every job that ran (to save progress). ``committed`` (a
+    redraw at paper scale) holds rows read from the committed file: a run that is not in
+    the store is taken from there, in the sweep's order, as the store would give it (the
+    columns it leaves empty dropped)."""
     from kktheory.store import Store
 
     store = Store(results_dir)
+    from_file = set() if committed is None else set(committed["run_id"])
     plan = plan_sweep(cfg_name, results_dir, overrides, experiments_dir) if plan is None else plan
     res = SweepResult(rows=pd.DataFrame(), jobs=len(plan.jobs), setups=[j.setup for j in plan.jobs])
     ids: list[str] = []
@@ -396,7 +428,7 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
         seen.update(job.ids)
         ids.extend(job.ids)
         config_of.update(dict.fromkeys(job.ids, job.config))
-        if all(store.has(j) for j in job.ids):
+        if all(store.has(j) or j in from_file for j in job.ids):
             res.reused += 1
         elif not execute:
             failures.append(failure_row(job, *error_of(NotInStore("not in the store (--no-run)"))))
@@ -429,6 +461,8 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
         if after_job is not None:
             after_job(read_rows(results_dir, ids))
     rows = read_rows(results_dir, ids, plan.rows_cache)
+    if from_file:
+        rows = _with_committed(rows, committed, ids)
     if not rows.empty:
         rows[CONFIG_COL] = rows["run_id"].map(config_of)
     res.failed = len(failures)
@@ -553,8 +587,12 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}")
     plans = [plan_sweep(c, results_dir, overrides if c == cfg_name else ()) for c in cfg_names]
     save = None
+    committed = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
-        import_committed(entry.name, results_dir, log)
+        if execute:
+            import_committed(entry.name, results_dir, log)
+        else:
+            committed = read_committed(entry.name, results_dir, log)
         # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
         # are added to the file; other overrides change the setup, whose rows replace it
         keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
@@ -571,7 +609,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         after = None if save is None else (
             lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
         sweep = sweep.joined(run_sweep(name, results_dir, overrides if name == cfg_name else (), execute, log,
-                                       after_job=after, plan=plan))
+                                       after_job=after, plan=plan, committed=committed))
     if save is not None and (sweep.ran or not committed_rows_path(entry.name, out_dir / "rows").exists()):
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
