@@ -24,7 +24,9 @@ At ``--scale paper`` the store starts from the entry's committed rows
 (``paper_figs/rows/<entry>.parquet``, the rows behind the committed figures, without the
 per-run arrays), and the rows are written back to ``<out>/rows/<entry>.parquet`` after
 every job that ran, so that a sweep interrupted on one machine continues on another from
-what was committed. When no job ran, an existing rows file is left untouched.
+what was committed. When no job ran, an existing rows file is left untouched. A redraw
+(``--no-run``) at paper scale reads the committed rows file itself for the runs the store
+lacks (:func:`read_committed`) and writes no run file.
 
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
