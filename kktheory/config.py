@@ -221,9 +221,7 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2),
                      ("reference_n_init", 1), ("dask_chunk_rows", 1)):
         _int_field(cfg, name, lo)
-    budget_gb = cfg.memory_budget_gb
-    if budget_gb is not None and not (math.isfinite(budget_gb) and budget_gb > 0):
-        raise ConfigError("memory_budget_gb", budget_gb, "a positive number of GiB, or null for half of RAM")
+    budget = memory.budget_bytes(cfg.memory_budget_gb)
     check_results_dir(cfg.results_dir)
     threads = None if cfg.threads is None else _int_field(cfg, "threads", 1)
     gamma = resolve_gamma(cfg.gamma, n, k)
@@ -241,7 +239,6 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     validate_kernel(kernel)
     check_centroids(cfg.centroids, sketch.name)
     CLUSTERERS.get(clustering.name).impl(clustering).validate()
-    budget = memory.budget_bytes(budget_gb)
     spec = RunSpec(
         cfg=cfg, n=n, n_test=n_test, k=k, gamma=gamma, ms=ms, seed=seed,
         data_seed=data_seed, dtype=cfg.dtype, budget=budget,

@@ -273,9 +273,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         clustering = CLUSTERERS.params(
             {**_params("clustering_params", self.clustering_params), "name": self.clustering}
         )
-        if self.memory_budget_gb is not None and not _number("memory_budget_gb", self.memory_budget_gb) > 0:
-            raise ConfigError("memory_budget_gb", self.memory_budget_gb, "a positive number of GiB")
-        budget = memory.budget_bytes(self.memory_budget_gb)
+        budget = memory.budget_bytes(_plain(self.memory_budget_gb))
         gamma = resolve_gamma(_plain(self.gamma), n, k)
         _, m = resolve_m(_plain(self.m), n, k, gamma)
         method = Method(

@@ -32,11 +32,12 @@ the budget and what to change.
 
 from __future__ import annotations
 
+import math
 import os
 
 import psutil
 
-from kktheory.errors import MemoryBudgetError
+from kktheory.errors import ConfigError, MemoryBudgetError
 
 DEFAULT_FRACTION = 0.5
 # A single kernel block never exceeds this share of the budget, so that blocked loops
@@ -51,10 +52,18 @@ def default_budget_bytes() -> int:
 
 
 def budget_bytes(memory_budget_gb: float | None) -> int:
-    """The budget in bytes for a config value in GiB (None: the default)."""
+    """The budget in bytes for a ``memory_budget_gb`` value in GiB (None: the default); the
+    one check of that value, for the runner and the estimator alike: a finite positive
+    number (ConfigError otherwise)."""
     if memory_budget_gb is None:
         return default_budget_bytes()
-    return int(memory_budget_gb * 2**30)
+    try:
+        gb = float(memory_budget_gb)
+    except (TypeError, ValueError):
+        gb = math.nan
+    if isinstance(memory_budget_gb, bool) or not (math.isfinite(gb) and gb > 0):
+        raise ConfigError("memory_budget_gb", memory_budget_gb, "a positive number of GiB, or null for half of RAM")
+    return int(gb * 2**30)
 
 
 def fmt_bytes(b: float) -> str:

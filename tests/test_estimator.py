@@ -258,6 +258,7 @@ def test_dtype_float32() -> None:
         ({"backend": "spark"}, "config error: backend='spark': one of numpy, dask"),
         ({"gamma": -1}, "config error: gamma=-1"),
         ({"memory_budget_gb": 0}, "config error: memory_budget_gb=0"),
+        ({"memory_budget_gb": float("inf")}, "config error: memory_budget_gb=inf: a positive number of GiB"),
         ({"random_state": -3}, "config error: random_state=-3"),
         ({"n_clusters": 0}, "config error: n_clusters=0"),
         ({"backend": "dask", "sketch": "kpca"}, "config error: sketch='kpca': with backend=dask one of"),
