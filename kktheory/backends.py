@@ -121,16 +121,14 @@ class NumpyBackend:
         previous: np.ndarray | None = None
         t0 = time.perf_counter()
         for m, sketch in nested:
-            features = sketch.transform(X) if sketch.is_embedding else None
-            time_embed = time.perf_counter() - t0
+            time_fit = time.perf_counter() - t0
             t0 = time.perf_counter()
             start = starts.get(m, previous) if method.warm_start else None
-            part = sketch.partition(X, features, method.k, method.clusterer(start),
-                                    component_rng(method.seed, "cluster"))
+            part = sketch.partition(X, method.k, method.clusterer(start), component_rng(method.seed, "cluster"))
             previous = np.asarray(part.labels)
-            inner = part.info.pop("time_embedding", 0.0)  # an embedding computed inside partition
-            yield Fitted(m, sketch, part, time_embed + inner, time.perf_counter() - t0 - inner)
-            del features, part  # the next m's features are not computed beside this m's
+            inner = part.info.pop("time_embedding", 0.0)  # the features (or own embedding) inside partition
+            yield Fitted(m, sketch, part, time_fit + inner, time.perf_counter() - t0 - inner)
+            del part  # the next m's features are not computed beside this m's
             t0 = time.perf_counter()
 
     def lifted_risks(

@@ -394,7 +394,7 @@ class RowWriter:
         ``risk_exact_limit``), and F with the true classes in the arrays when F has at most
         :data:`PLANAR` columns."""
         F = fit.partition.features
-        if not self.method.ops.features_in_memory or not fit.sketch.is_embedding or F is None:
+        if not self.method.ops.features_in_memory or not fit.partition.on_features or F is None:
             return w
         t0 = time.perf_counter()
         w.columns.update(feature_diagnostics(fit.partition, self.method.k))

@@ -84,7 +84,7 @@ def test_approx_kkm_partition_through_the_sketch():
     X, y = blobs(40, 3)
     sk = fit("approx_kkm", X, 3, 15)
     assert not sk.is_embedding and not sk.is_projection
-    part = sk.partition(X, None, 3, KMEANS, component_rng(0, "cluster"))
+    part = sk.partition(X, 3, KMEANS, component_rng(0, "cluster"))
     assert part.labels.shape == (120,) and set(part.labels) <= {0, 1, 2}
     assert normalized_mutual_info_score(y, part.labels) == pytest.approx(1.0)
     assert part.info["n_empty_clusters"] == 0 and part.info["n_iter"] >= 1
@@ -114,7 +114,7 @@ def test_spectral_embedding_equals_dense_computation():
 def test_spectral_partition_recovers_separated_clusters():
     X, y = blobs(30, 3, seed=4)
     sk = fit("spectral_nystrom", X, 3, 12)
-    part = sk.partition(X, None, 3, KMEANS, component_rng(0, "cluster"))
+    part = sk.partition(X, 3, KMEANS, component_rng(0, "cluster"))
     assert part.info["spectral_failed"] is False and part.info["spectral_rank"] == 3
     assert normalized_mutual_info_score(y, part.labels) == pytest.approx(1.0)
 
@@ -125,7 +125,7 @@ def test_spectral_records_failure_on_negative_degree():
     degrees = X @ X.sum(axis=0)
     assert (degrees <= 0).sum() == 1
     sk = fit("spectral_nystrom", X, 2, 5, kernel=Kernel("linear"), s=2)
-    part = sk.partition(X, None, 2, KMEANS, component_rng(0, "cluster"))
+    part = sk.partition(X, 2, KMEANS, component_rng(0, "cluster"))
     assert {k: v for k, v in part.info.items() if k != "time_embedding"} == {
         "spectral_failed": True,
         "n_nonpositive_degrees": 1,

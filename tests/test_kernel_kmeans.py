@@ -138,7 +138,7 @@ def test_exact_projected_equals_lifted_and_partition_is_kernel_kmeans():
     kernel = Kernel("gaussian", sigma=1.0)
     sk = _exact(X, kernel)
     clusterer = KMeansPP(ClusteringConfig(name="kmeanspp", n_init=3, max_iter=200, tol=0.0))
-    part = sk.partition(X, None, 4, clusterer, np.random.default_rng(9))
+    part = sk.partition(X, 4, clusterer, np.random.default_rng(9))
     ref = kernel_kmeans(Gram(kernel, X, 2**30), 4, np.random.default_rng(9), 3, 200, 0.0)
     np.testing.assert_array_equal(part.labels, ref.labels)
     assert part.info["kernel_stored"] and part.info["n_empty_clusters"] == 0

@@ -29,8 +29,7 @@ def clusterer(n_init: int = 10):
 
 def partition(name: str, X: np.ndarray, k: int, m: int, kernel: Kernel, seed: int = 0, **params):
     sk = make(name, len(X), k, **params).fit(X, kernel, m, component_rng(seed, "sketch"))
-    features = sk.transform(X) if sk.is_embedding else None
-    return sk, sk.partition(X, features, k, clusterer(), component_rng(seed, "cluster"))
+    return sk, sk.partition(X, k, clusterer(), component_rng(seed, "cluster"))
 
 
 def gaussian(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -132,7 +131,7 @@ def test_m_inside_a_list_equals_m_alone():
         params, ctx, X, kernel, [12, 25], lambda: component_rng(4, "sketch")))
     alone, part = partition("two_step", X, 3, 12, kernel, seed=4)
     assert nested[12].train_columns_ is not None and alone.train_columns_ is None
-    got = nested[12].partition(X, None, 3, clusterer(), component_rng(4, "cluster"))
+    got = nested[12].partition(X, 3, clusterer(), component_rng(4, "cluster"))
     np.testing.assert_array_equal(nested[12].landmarks_, alone.landmarks_)
     np.testing.assert_array_equal(got.labels, part.labels)
 

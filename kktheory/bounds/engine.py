@@ -14,7 +14,7 @@ projection          ``is_projection`` (Nyström family, KPCA)    all; ``jl`` →
 JL family           ``jl_scale()`` is not None (k_i ↦ R·k_i)    ``jl`` (Lemma 5, Lemma 6)
 other embedding     features approximating K (RFF, one-pass)    trace, pourkamali,
                                                                 wang_thm2 (exact path only)
-no embedding        comparators (``is_embedding=False``)        none
+no embedding        comparators (``on_features`` False)         none
 ==================  ==========================================  =========================
 
 The checks against the exact solution (Lemma 2, Lemma 6, Pourkamali Thm 1, Wang Thm 2)
@@ -198,8 +198,9 @@ def _ref(cols: dict[str, Any], name: str) -> float:
 
 
 def feature_kind(sketch: "Sketch", part: "Partition") -> str | None:
-    """The sketch kind of the table above: "projection", "jl", "lowrank", or None (no embedding)."""
-    if not sketch.is_embedding or part.features is None:
+    """The sketch kind of the table above: "projection", "jl", "lowrank", or None (the
+    partition is not k-means on the sketch's features: the comparators)."""
+    if not part.on_features or part.features is None:
         return None
     if sketch.jl_scale() is not None:
         return "jl"

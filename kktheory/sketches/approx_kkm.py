@@ -77,14 +77,7 @@ class ApproxKernelKMeans(Nystrom):
     is_embedding = False
     runs_clusterer = False  # Chitta's iterations from random balanced memberships
 
-    def partition(
-        self,
-        X: np.ndarray,
-        features: np.ndarray | None,
-        k: int,
-        clusterer: Clusterer,
-        rng: np.random.Generator,
-    ) -> Partition:
+    def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """Best of n_init runs of Chitta's iterations from random balanced memberships."""
         F = self.transform(X)
         p = clusterer.params

@@ -22,6 +22,7 @@ what it stores; the arrays of an m inside a list equal those of the m alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -97,7 +98,11 @@ class Sketch:
     #: True when features are coordinates of an orthogonal projection onto H_m ⊂ RKHS
     #: (Nyström family, KPCA): then ``residual`` is defined and centroids may be projected.
     is_projection: ClassVar[bool] = False
-    #: False for comparator methods that produce a partition without an embedding
+    #: True when the partition is the configured clusterer on ``transform(X)`` (the base
+    #: :meth:`partition`); False for the comparators, whose ``partition`` is an algorithm of
+    #: their own. What the run reports of the features follows the partition itself
+    #: (``Partition.on_features``); this class-level answer is for refusals before any work
+    #: (a backend that can only map features chunk by chunk).
     is_embedding: ClassVar[bool] = True
     #: True when ``partition`` runs the configured clusterer (so clustering.warm_start applies)
     runs_clusterer: ClassVar[bool] = True
@@ -186,19 +191,16 @@ class Sketch:
             yield m, cls(job.params, job.ctx).fit(job.X, job.kernel, m, job.make_rng())
 
     # -- the partition -----------------------------------------------------------------
-    def partition(
-        self,
-        X: np.ndarray,
-        features: np.ndarray | None,
-        k: int,
-        clusterer: Clusterer,
-        rng: np.random.Generator,
-    ) -> Partition:
-        """k-means on the features of the training points (``transform(X)``); the
-        partition is marked ``on_features`` (its diagnostics: :func:`feature_diagnostics`)."""
+    def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
+        """k-means on the features of the training points (``transform(X)``, its seconds in
+        ``info["time_embedding"]``, which the runner counts as embedding); the partition is
+        marked ``on_features`` (its diagnostics: :func:`feature_diagnostics`)."""
+        t0 = time.perf_counter()
+        features = self.transform(X)
+        seconds = time.perf_counter() - t0
         res: ClusterResult = clusterer.fit(features, k, rng)
-        return Partition(labels=res.labels, features=features, centers=res.centers, info=dict(res.info),
-                         on_features=True)
+        return Partition(labels=res.labels, features=features, centers=res.centers,
+                         info={**res.info, "time_embedding": seconds}, on_features=True)
 
 
 def feature_diagnostics(part: Partition, k: int) -> dict[str, float]:

@@ -140,10 +140,7 @@ class Exact(Sketch):
         F = self.transform(X)
         return np.maximum(self.kernel.diag(X) - np.einsum("ij,ij->i", F, F), 0.0)
 
-    def partition(
-        self, X: np.ndarray, features: np.ndarray | None, k: int, clusterer: Clusterer,
-        rng: np.random.Generator,
-    ) -> Partition:
+    def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """Exact kernel k-means on K with the clustering config's n_init, max_iter, tol."""
         p = clusterer.params
         gram = self.gram()

@@ -86,14 +86,7 @@ class SpectralNystrom(Nystrom):
         super().validate(m)
         self.target_dim(m)
 
-    def partition(
-        self,
-        X: np.ndarray,
-        features: np.ndarray | None,
-        k: int,
-        clusterer: Clusterer,
-        rng: np.random.Generator,
-    ) -> Partition:
+    def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """k-means on the spectral embedding, or the flagged all-zero fallback.
 
         ``info["time_embedding"]``: the seconds spent on the embedding (Nyström features,

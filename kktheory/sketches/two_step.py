@@ -109,14 +109,7 @@ class TwoStep(Nystrom):
             "use a smaller n or m",
         )
 
-    def partition(
-        self,
-        X: np.ndarray,
-        features: np.ndarray | None,
-        k: int,
-        clusterer: Clusterer,
-        rng: np.random.Generator,
-    ) -> Partition:
+    def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """Exact kernel k-means on the sample (the clustering config's n_init, max_iter,
         tol), then every point to the nearest of its k centres in the RKHS."""
         p = clusterer.params
