@@ -65,7 +65,7 @@ def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, dty
     ctx = SketchContext(n=len(X), k=k, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype=dtype)
     sketch = Nystrom(NystromConfig(), ctx).fit_landmarks(X, kernel, landmarks, None)
     km = KMeansPP(KMeansPPConfig(n_init=n_init, max_iter=300, tol=1e-4, algorithm=algorithm))
-    return sketch.partition(X, sketch.transform(X), k, km, rng).labels
+    return sketch.partition(X, k, km, rng).labels
 
 
 def estimator_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int) -> np.ndarray:

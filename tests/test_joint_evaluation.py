@@ -54,10 +54,10 @@ def test_bound_checks_evaluate_each_m_as_it_comes(tmp_path):
 def test_a_failing_m_keeps_the_rows_fitted_before_it(tmp_path, monkeypatch):
     partition = Nystrom.partition
 
-    def fail_at_20(self, X, features, k, clusterer, rng):
-        if features.shape[1] == 20:
+    def fail_at_20(self, X, k, clusterer, rng):
+        if len(self.landmarks_) == 20:
             raise RuntimeError("boom")
-        return partition(self, X, features, k, clusterer, rng)
+        return partition(self, X, k, clusterer, rng)
 
     monkeypatch.setattr(Nystrom, "partition", fail_at_20)
     with pytest.raises(RuntimeError, match="boom"):

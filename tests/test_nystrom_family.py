@@ -339,7 +339,7 @@ def test_kernel_columns_distances_differ_from_rkhs_and_the_gap_is_reported() -> 
     assert np.abs(col_d2 - rkhs_d2).max() > 1.0  # not a small numerical difference
     ratio = col_d2 / rkhs_d2
     assert ratio.max() / ratio.min() > 2.0  # not even a common scale
-    part = sketch.partition(X, F, 4, CLUSTERERS.get("kmeanspp").impl(ClusteringConfig(name="kmeanspp")),
+    part = sketch.partition(X, 4, CLUSTERERS.get("kmeanspp").impl(ClusteringConfig(name="kmeanspp")),
                             np.random.default_rng(0))
     labels = part.labels
     feat_obj = sum(((K[labels == j] - K[labels == j].mean(0)) ** 2).sum() for j in range(4)) / 200
