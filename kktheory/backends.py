@@ -13,7 +13,11 @@ where the rows are:
 - ``lifted_risks(method, kernel, X_train, labelings, X_test, make_rng)``: the lifted
   centroids' risks of every partition, in one pass;
 - the attributes ``exact_lifted_risks`` (exact risks up to ``risk_exact_limit``, else
-  estimated) and ``features_in_memory`` (features are a NumPy array here).
+  estimated) and ``features_in_memory`` (features are a NumPy array here);
+- for a fitted model on new rows (the estimator's predict, transform, score and
+  cluster_centers_, on whatever array it is given): ``rows(X)``, the rows as the risk
+  computations read them (:class:`~kktheory.risk.Rows`); ``features(sketch, X)``;
+  ``distances(centroids, X)`` to lifted centroids; ``cluster_means(F, labels, k)``.
 
 ``numpy`` (:class:`NumpyBackend`, here) computes in memory, or on rows read from disk in
 blocks; ``dask`` (:class:`kktheory.dask_backend.DaskBackend`) on Dask row chunks, imported
@@ -32,9 +36,9 @@ from typing import TYPE_CHECKING, Any, ContextManager, Protocol
 import numpy as np
 
 from kktheory.kernels import Kernel, make_kernel
-from kktheory.risk import Risk, lifted_many
+from kktheory.risk import LiftedCentroids, Risk, Rows, as_rows, cluster_means, lifted_many
 from kktheory.seeding import component_rng
-from kktheory.sketches import Fitted
+from kktheory.sketches import Fitted, Sketch
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec
@@ -70,6 +74,14 @@ class Backend(Protocol):
 
     def lifted_risks(self, method: Method, kernel: Kernel, X_train: Any, labelings: list[np.ndarray],
                      X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Risk]: ...
+
+    def rows(self, X: Any) -> Rows: ...
+
+    def features(self, sketch: Sketch, X: Any) -> Any: ...
+
+    def distances(self, centroids: LiftedCentroids, X: Any) -> Any: ...
+
+    def cluster_means(self, F: Any, labels: np.ndarray, k: int) -> np.ndarray: ...
 
 
 def backend_class(name: str) -> type[Backend]:
@@ -136,3 +148,15 @@ class NumpyBackend:
         make_rng: Callable[[], np.random.Generator],
     ) -> list[Risk]:
         return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)
+
+    def rows(self, X: Any) -> Rows:
+        return as_rows(X)
+
+    def features(self, sketch: Sketch, X: Any) -> Any:
+        return sketch.transform(X)
+
+    def distances(self, centroids: LiftedCentroids, X: Any) -> Any:
+        return centroids.distances(X, "predict")
+
+    def cluster_means(self, F: Any, labels: np.ndarray, k: int) -> np.ndarray:
+        return cluster_means(F, labels, k)[0]

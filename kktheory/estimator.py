@@ -332,11 +332,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if method.centroids == "projected":
             state.update(nonempty=nonempty, F=self.sketch_.transform(X), res=self.sketch_.residual(X))
             return state
-        from kktheory.dask_backend import rows_of
-
         s = method.risk_settings
         exact = method.ops.exact_lifted_risks and X.shape[0] <= s.exact_limit
-        lifted = LiftedCentroids.fit(kernel, rows_of(X), labels, k, method.budget, exact, s.pairs,
+        lifted = LiftedCentroids.fit(kernel, method.ops.rows(X), labels, k, method.budget, exact, s.pairs,
                                      component_rng(method.seed, "risk"))
         state.update(nonempty=nonempty, lifted=lifted)
         return state
@@ -352,12 +350,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _lifted_distances(self, X: Any) -> Any:
         """‖φ(x) − c_j‖² = κ(x, x) − 2 (κ(x, X_train) Z)_j + q_j (len(X) × k; lazy for Dask)."""
-        from kktheory.dask_backend import is_dask, lifted_distances
-
-        c: LiftedCentroids = self._centroid_state()["lifted"]
-        if is_dask(X):
-            return lifted_distances(c, X)
-        return c.distances(X, "predict")
+        return self._fit_method.ops.distances(self._centroid_state()["lifted"], X)
 
     def predict(self, X: Any) -> Any:
         """Index of the nearest centroid (lifted or projected) of every row of X."""
@@ -372,12 +365,8 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """The sketch's features of every row of X (a lazy Dask array for a Dask X)."""
         check_is_fitted(self)
         X = self._validate_X(X, reset=False)
-        from kktheory.dask_backend import features, is_dask
-
-        if is_dask(X):
-            return features(self.sketch_, X)
         with _value_errors():
-            F = self.sketch_.transform(X)
+            F = self._fit_method.ops.features(self.sketch_, X)
         return F.copy() if self.sketch_.on_training_rows(X) else F  # never hand out the sketch's cached array
 
     def score(self, X: Any, y: Any = None) -> float:
@@ -388,11 +377,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         with _value_errors():
             if method.centroids == "projected":
                 return -float(self._projected(X).test_risk)
-            from kktheory.dask_backend import rows_of
-
             lifted: LiftedCentroids = self._centroid_state()["lifted"]
-            risk, _, _, _ = lifted.risk(rows_of(X), method.risk_settings.points, component_rng(method.seed, "score"),
-                                        "score")
+            risk, _, _, _ = lifted.risk(method.ops.rows(X), method.risk_settings.points,
+                                        component_rng(method.seed, "score"), "score")
         return -float(risk)
 
     @property
@@ -400,9 +387,6 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """k × m' means of the training features over each cluster (computed once)."""
         check_is_fitted(self)
         if self._centers is None:
-            from kktheory.dask_backend import cluster_means, features, is_dask
-
-            X = self._X_fit
-            F = features(self.sketch_, X) if is_dask(X) else self.sketch_.transform(X)
-            self._centers = cluster_means(F, self.labels_, self._fit_method.k)
+            ops = self._fit_method.ops
+            self._centers = ops.cluster_means(ops.features(self.sketch_, self._X_fit), self.labels_, self._fit_method.k)
         return self._centers

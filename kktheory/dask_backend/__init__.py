@@ -64,6 +64,7 @@ from kktheory.dask_backend.chunks import (
 )
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, make_kernel
+from kktheory.risk import Rows
 from kktheory.seeding import component_rng, component_seed
 from kktheory.sketches import Fitted, Partition, Sketch
 from kktheory.sketches.nystrom import Nystrom
@@ -330,3 +331,16 @@ class DaskBackend:
     def lifted_risks(self, method: "Method", kernel: Kernel, X_train: Any, labelings: list[np.ndarray],
                      X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Any]:
         return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)
+
+    # a fitted model on new rows: a Dask array is read chunk by chunk, a NumPy one in memory
+    def rows(self, X: Any) -> Rows:
+        return rows_of(X)
+
+    def features(self, sketch: Sketch, X: Any) -> Any:
+        return features(sketch, X) if is_dask(X) else sketch.transform(X)
+
+    def distances(self, centroids: Any, X: Any) -> Any:
+        return lifted_distances(centroids, X) if is_dask(X) else centroids.distances(X, "predict")
+
+    def cluster_means(self, F: Any, labels: np.ndarray, k: int) -> np.ndarray:
+        return cluster_means(F, labels, k)
