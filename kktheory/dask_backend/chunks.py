@@ -82,9 +82,8 @@ def _sq_dist_sum(Fb: np.ndarray, lb: np.ndarray, means: np.ndarray) -> float:
 def cluster_means(F: Any, labels: np.ndarray, k: int) -> np.ndarray:
     """k × r means of the feature rows over each cluster (0 for empty clusters), float64;
     chunk by chunk for a Dask array."""
-    if not is_dask(F):
-        sums, counts = _cluster_sums(F, labels, k)
-        return sums / np.maximum(counts, 1.0)[:, None]
+    if not is_dask(F):  # in memory: the one implementation for NumPy features
+        return risk.cluster_means(F, labels, k)[0]
     from dask import delayed
 
     blocks, off = _blocks(F)
