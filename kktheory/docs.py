@@ -38,7 +38,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Clustering", ("cluster", "lloyd", "kernel_kmeans", "seeding")),
     ("Risk, reference and population optimum", ("risk", "reference", "population", "metrics")),
     ("Bound checks", ("bounds.spec", "bounds.engine", "bounds.gamma", "bounds.trace", "bounds.jl",
-                      "bounds.spectral", "bounds.theory")),
+                      "bounds.theory")),
     ("Rows, store and runs", ("config", "rules", "identity", "experiment", "backends", "schema", "nan_reason", "store", "memory",
                               "sweeps", "reproduce", "report.entry", "timing")),
     ("Beyond one process", ("estimator", "dask_backend", "dask_backend.chunks")),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.sparse.linalg import LinearOperator
 
 from kktheory import memory
 from kktheory.kernels import Kernel
@@ -37,10 +38,13 @@ def gram_fits(n: int, dtype: str, budget: int) -> bool:
     return n * n * np.dtype(dtype).itemsize <= budget
 
 
-def block_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
+def block_times(A: np.ndarray, W: np.ndarray, widen: bool = False) -> np.ndarray:
     """A @ W in float64 (len(A) × W.shape[1]) for a float64 W.
 
-    float64 A: one GEMM. float32 A: float32 GEMMs over chunks of ``INNER_CHUNK`` terms of
+    float64 A, or ``widen``: one float64 GEMM (a float32 A widened to float64 — exact
+    products of its entries, so the map W ↦ A W is linear to float64 round-off, as
+    Lanczos needs).
+    Otherwise, for a float32 A: float32 GEMMs over chunks of ``INNER_CHUNK`` terms of
     the inner dimension, each partial product added into a float64 result — the speed of
     a float32 GEMM (converting A to float64 cost 3.5× as much on a 20000 × 20000 matrix,
     benchmarks/README.md), with float32 rounding only within a chunk: relative error at
@@ -48,7 +52,7 @@ def block_times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
     √INNER_CHUNK·ε₃₂ ≈ 4e-6 in practice, the order of the float32 kernel entries' own
     rounding over such sums.
     """
-    if A.dtype == np.float64:
+    if A.dtype == np.float64 or widen:
         return A @ W
     W32 = W.astype(A.dtype)
     out = np.zeros((A.shape[0], W.shape[1]))
@@ -97,36 +101,56 @@ class KernelBlock:
         """Whether A is held in memory."""
         return self.A is not None
 
-    def times(self, W: np.ndarray) -> np.ndarray:
-        """A @ W in float64 (len(X) × W.shape[1])."""
+    def times(self, W: np.ndarray, widen: bool = False) -> np.ndarray:
+        """A @ W in float64 (len(X) × W.shape[1]); ``widen``: see :func:`block_times`."""
         W = np.asarray(W, dtype=np.float64)
         if self.A is not None:
-            return block_times(self.A, W)
+            return block_times(self.A, W, widen)
         out = np.zeros((len(self.X), W.shape[1]))
         if len(self.Y) <= len(self.X):
             for sl, block in self.kernel.row_blocks(self.X, self.Y, self.budget, desc=self.desc):
-                out[sl] = block_times(block, W)
+                out[sl] = block_times(block, W, widen)
         else:  # few rows against many columns: blocks of κ(Y, X) = Aᵀ
             for sl, block in self.kernel.row_blocks(self.Y, self.X, self.budget, desc=self.desc):
-                out += block_times(block.T, W[sl])
+                out += block_times(block.T, W[sl], widen)
         return out
 
 
 class Gram(KernelBlock):
-    """K = κ(X, X) for the training points ``X``.
+    """K = κ(X, X) for the training points ``X``: the one kernel operator of the package
+    (kernel k-means, the lifted risks, the eigen-solvers of :mod:`kktheory.spectrum`).
 
     ``store=None`` stores K when it fits the budget (see :func:`gram_fits`); ``True``
-    forces storing (refused above the budget), ``False`` forces blocked recomputation.
+    forces storing (refused above the budget), ``False`` forces blocked recomputation;
+    ``matrix`` is K already in memory (then held, whatever ``store``).
     Cost: stored, O(n²d) once and O(n·|idx|·c) per product with c columns of W; blocked,
     O(n·|idx|·d) per product with memory of one block.
     """
 
-    def __init__(self, kernel: Kernel, X: np.ndarray, budget: int, store: bool | None = None) -> None:
+    def __init__(
+        self, kernel: Kernel, X: np.ndarray, budget: int, store: bool | None = None,
+        matrix: np.ndarray | None = None,
+    ) -> None:
         if store is None:
-            store = gram_fits(len(X), kernel.dtype, budget)
-        super().__init__(kernel, X, X, budget, store)
+            store = matrix is None and gram_fits(len(X), kernel.dtype, budget)
+        super().__init__(kernel, X, X, budget, store and matrix is None)
+        if matrix is not None:
+            self.A = matrix
         self.n = len(X)
         self.diag = kernel.diag(X)
+
+    def operator(self) -> np.ndarray | LinearOperator:
+        """K for an iterative eigen-solver (ARPACK): the held matrix itself, or a float64
+        :class:`~scipy.sparse.linalg.LinearOperator` whose products recompute K in row
+        blocks, each widened to float64 so that the operator is linear to float64 round-off
+        (``times(V, widen=True)``; float32 partial sums would not be)."""
+        if self.A is not None:
+            return self.A
+
+        def matmat(V: np.ndarray) -> np.ndarray:
+            return self.times(np.reshape(V, (self.n, -1)), widen=True)
+
+        return LinearOperator((self.n, self.n), matvec=matmat, matmat=matmat, rmatvec=matmat, dtype=np.float64)
 
     @property
     def K(self) -> np.ndarray | None:
@@ -140,18 +164,19 @@ class Gram(KernelBlock):
             return self.A[idx].T.astype(np.float64)
         return self.kernel.matrix(self.X, self.X[idx], self.budget).astype(np.float64)
 
-    def times(self, W: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
-        """K[:, idx] @ W in float64 (n × W.shape[1]); idx=None means all columns."""
+    def times(self, W: np.ndarray, idx: np.ndarray | None = None, widen: bool = False) -> np.ndarray:
+        """K[:, idx] @ W in float64 (n × W.shape[1]); idx=None means all columns (``widen``:
+        see :func:`block_times`)."""
         if idx is None:
-            return super().times(W)
+            return super().times(W, widen)
         W = np.asarray(W, dtype=np.float64)
         idx = np.asarray(idx, dtype=np.int64)
         if self.A is None:
-            return KernelBlock(self.kernel, self.X, self.X[idx], self.budget).times(W)
+            return KernelBlock(self.kernel, self.X, self.X[idx], self.budget).times(W, widen)
         itemsize = self.A.dtype.itemsize
         step = memory.block_rows(self.n, itemsize, self.budget, len(idx))
         out = np.zeros((self.n, W.shape[1]))
         for s in range(0, len(idx), step):
             rows = self.A[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
-            out += block_times(rows.T, W[s : s + step])
+            out += block_times(rows.T, W[s : s + step], widen)
         return out

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from kktheory.bounds import effective_dimension, gamma_preservation, lemma1_required_m, lemma2_bound, lemma3_required_m
-from kktheory.bounds.spectral import effective_dimension_hutchinson, lambda_max_dense, top_eigenpairs
+from kktheory.spectrum import effective_dimension_hutchinson, lambda_max_dense, ritz_pairs
 from kktheory.kernels import Kernel
 
 N = 300
@@ -105,7 +105,7 @@ def test_randomized_agree_within_stated_error(K):
     idx = np.random.default_rng(7).permutation(N)[:30]
     F, E = nystrom_parts(K, idx)
     exact = np.linalg.eigvalsh(E).max()
-    ritz = top_eigenpairs(lambda V: K @ V - F @ (F.T @ V), N, 1, np.random.default_rng(0), tol=1e-3)
+    ritz = ritz_pairs(lambda V: K @ V - F @ (F.T @ V), N, 1, np.random.default_rng(0), tol=1e-3)
     assert ritz.values[0] <= exact + 1e-10  # Ritz values never exceed λ_max
     assert abs(ritz.values[0] - exact) <= ritz.residuals[0]
     lam_max_K = np.linalg.eigvalsh(K).max()
@@ -114,7 +114,7 @@ def test_randomized_agree_within_stated_error(K):
     assert abs(g_rand.gamma_eps - g_exact.gamma_eps) <= g_rand.gamma_eps_err
     # top-s eigenvalues of K
     lam = np.sort(np.linalg.eigvalsh(K))[::-1]
-    top = top_eigenpairs(lambda V: K @ V, N, 10, np.random.default_rng(1), tol=1e-4)
+    top = ritz_pairs(lambda V: K @ V, N, 10, np.random.default_rng(1), tol=1e-4)
     assert np.all(top.values <= lam[:10] + 1e-10)
     assert np.all(np.abs(top.values - lam[:10]) <= top.residuals)
     # d_eff by Hutchinson + CG: within 3 stated errors (the error is a standard error + CG bound)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kktheory.bounds import gamma_preservation, jl_distortion, pair_ratios, residual_matrix
-from kktheory.bounds.spectral import lambda_max_dense
+from kktheory.spectrum import lambda_max_dense
 from kktheory.datasets import DATASETS
 from kktheory.kernels import Kernel
 from kktheory.seeding import component_rng

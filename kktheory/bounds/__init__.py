@@ -5,9 +5,11 @@
 - :mod:`~kktheory.bounds.jl` — pairwise distortion (Yin Lemma 5) and the kernel-column
   objective (Yin Lemma 6);
 - :mod:`~kktheory.bounds.theory` — required m, gap bounds, rate shapes, slope fits;
-- :mod:`~kktheory.bounds.spectral` — exact and randomized eigenvalue / trace primitives;
 - :mod:`~kktheory.bounds.engine` — the per-run glue that writes the bound columns;
 - :mod:`~kktheory.bounds.spec` — the ``bounds`` / ``bound_*`` config fields.
+
+Their eigenvalue and trace estimates, exact and randomized with a stated error, are
+:mod:`kktheory.spectrum`'s.
 
 The array-level functions take matrices, not sketch objects, so each can be checked on
 its own against a dense recomputation; they are exported here. The engine, which runs the

@@ -85,15 +85,15 @@ from joblib import Memory
 from kktheory.bounds import theory
 from kktheory.bounds.gamma import EIG_CUTOFF, effective_dimension, gamma_preservation, residual_matrix
 from kktheory.bounds.jl import jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
-from kktheory.bounds.spectral import (
-    KernelOperator, effective_dimension_hutchinson, lambda_max_dense, require_dense, top_eigenpairs,
-)
+from kktheory.bounds.spec import require_dense
 from kktheory.bounds.trace import (
     TraceNorms, approximation_error_dense, approximation_error_psd, trace_norms_dense, trace_norms_psd,
 )
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.gram import Gram, gram_fits
 from kktheory.kernels import Kernel
 from kktheory.seeding import component_rng, generator_state
+from kktheory.spectrum import effective_dimension_hutchinson, lambda_max_dense, ritz_pairs
 from kktheory.version import __version__
 
 if TYPE_CHECKING:
@@ -221,16 +221,16 @@ def top_coherence(key: dict[str, Any], K: np.ndarray, s: int) -> float:
     return float(n / s * np.max(np.einsum("ij,ij->i", V, V)))
 
 
-def top_spectrum(key: dict[str, Any], t: int, tol: float, seed: int, op: KernelOperator) -> tuple[np.ndarray, np.ndarray]:
+def top_spectrum(key: dict[str, Any], t: int, tol: float, seed: int, op: Gram) -> tuple[np.ndarray, np.ndarray]:
     """Top-t eigenvalues of K and their residual errors (subspace iteration)."""
-    ritz = top_eigenpairs(op, op.n, t, component_rng(seed, "bounds-spectrum"), tol)
+    ritz = ritz_pairs(op.times, op.n, t, component_rng(seed, "bounds-spectrum"), tol)
     return ritz.values, ritz.residuals
 
 
-def deff_estimate(key: dict[str, Any], gamma: float, tol: float, seed: int, op: KernelOperator) -> tuple[float, float]:
+def deff_estimate(key: dict[str, Any], gamma: float, tol: float, seed: int, op: Gram) -> tuple[float, float]:
     """d_eff(γ) and its stated error by Hutchinson + CG."""
     est = effective_dimension_hutchinson(
-        op, op.n, gamma, component_rng(seed, "bounds-deff"), DEFF_PROBES, tol,
+        op.times, op.n, gamma, component_rng(seed, "bounds-deff"), DEFF_PROBES, tol,
     )
     return est.value, est.error
 
@@ -282,10 +282,12 @@ class BoundEngine:
         return self._get("K", make)
 
     @property
-    def op(self) -> KernelOperator:
-        """Products with K: the dense matrix on the exact path, blocked otherwise."""
-        return self._get("op", lambda: KernelOperator(
-            self.kernel, self.X, self.budget, self.K if self.exact else None))
+    def op(self) -> Gram:
+        """Products with K (float64): the dense matrix on the exact path; otherwise held
+        when it fits a quarter of the budget, else recomputed in row blocks."""
+        return self._get("op", lambda: Gram(
+            self.kernel, self.X, self.budget, store=gram_fits(self.n, "float64", self.budget // 4),
+            matrix=self.K if self.exact else None))
 
     @property
     def trace_K(self) -> float:
@@ -396,7 +398,7 @@ class BoundEngine:
             lam_E, err = lambda_max_dense(residual_matrix(self.K, F), rng)
         else:
             op = self.op
-            ritz = top_eigenpairs(lambda V: op(V) - F @ (F.T @ V), self.n, 1, rng, self.b.tol)
+            ritz = ritz_pairs(lambda V: op.times(V) - F @ (F.T @ V), self.n, 1, rng, self.b.tol)
             lam_E, err = float(ritz.values[0]), float(ritz.residuals[0])
         gp = gamma_preservation(lam_E, self.gamma, lam_max_K, err, EIG_CUTOFF)
         deff, deff_err = self.deff()

@@ -33,7 +33,7 @@ Effective dimension (Def. 3): d_eff(γ) = tr P_γ = Σ_i λ_i/(λ_i + γ).
 
 Cost: exact — λ_max of the dense n×n E by Lanczos to machine precision (O(n²) per
 iteration, one n×n matrix); randomized — subspace iteration on V ↦ KV − F(FᵀV) without
-forming E. Both state the residual error of λ_max(E) (kktheory.bounds.spectral).
+forming E. Both state the residual error of λ_max(E) (kktheory.spectrum).
 """
 
 from __future__ import annotations

@@ -30,7 +30,6 @@ from typing import Any
 from omegaconf import DictConfig, ListConfig
 
 from kktheory import memory
-from kktheory.bounds.spectral import require_dense
 from kktheory.errors import ConfigError
 
 BOUND_NAMES = ("gamma", "trace", "jl", "pourkamali", "wang_thm2")
@@ -90,6 +89,14 @@ def build_bounds_spec(cfg: DictConfig) -> BoundsSpec:
         eps=_number(cfg, "bound_eps", 0.0, 1.0, "a target accuracy 0 < ε < 1"),
         sample_points=_integer(cfg, "bound_sample_points", 2),
         tol=_number(cfg, "bound_tol", 0.0, 1.0, "a relative tolerance 0 < tol < 1"),
+    )
+
+
+def require_dense(n: int, copies: int, budget: int) -> None:
+    """Refuse the dense bound path when ``copies`` n×n float64 matrices exceed the budget."""
+    memory.require(
+        8.0 * copies * n * n, budget, f"the dense bound checks at n={n}",
+        "lower bound_exact_max_n to use the randomized estimates",
     )
 
 

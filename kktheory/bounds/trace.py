@@ -18,7 +18,7 @@ every trace norm is a trace:
     ‖K − FFᵀ‖_*     = tr K − ‖F‖_F².
 
 These need tr K (O(nd)), the singular values of F (O(nr²)) and the top-s eigenvalues of K
-(dense or randomized, kktheory.bounds.spectral). For other sketches the nuclear norm of the
+(dense or randomized, kktheory.spectrum). For other sketches the nuclear norm of the
 indefinite difference is computed by a dense eigendecomposition, O(n³), small n only.
 When rank K ≤ s (‖K − K_s‖_* ≤ EIG_CUTOFF·tr K) the ratio is undefined and left empty.
 """
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kktheory.bounds.gamma import EIG_CUTOFF
-from kktheory.bounds.spectral import nuclear_norm_dense
+from kktheory.spectrum import nuclear_norm_dense
 
 
 def top_sq_singular_values(F: np.ndarray, s: int) -> np.ndarray:
