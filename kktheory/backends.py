@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, ContextManager, Protocol
 import numpy as np
 
 from kktheory.kernels import Kernel, make_kernel
-from kktheory.risk import LiftedCentroids, Risk, Rows, as_rows, cluster_means, lifted_many
+from kktheory.geometry import cluster_means
+from kktheory.risk import LiftedCentroids, Risk, Rows, as_rows, lifted_many
 from kktheory.seeding import component_rng
 from kktheory.sketches import Fitted, Sketch
 

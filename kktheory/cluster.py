@@ -57,6 +57,7 @@ from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 
 from kktheory import lloyd
 from kktheory.errors import ConfigError
+from kktheory.geometry import cluster_means, feature_sq_distances
 from kktheory.registry import Registry
 
 
@@ -193,8 +194,6 @@ def warm_centers(F: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
     A cluster that is empty in ``labels`` gets the point farthest from its own cluster's
     mean (first such point not yet used), as scikit-learn relocates empty clusters.
     """
-    from kktheory.risk import cluster_means, feature_sq_distances
-
     labels = np.asarray(labels, dtype=np.int64)
     means, sizes = cluster_means(F, labels, k)
     empty = np.flatnonzero(sizes == 0)

@@ -35,7 +35,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
                   "sketches.gaussian", "sketches.kernel_columns", "sketches.onepass", "sketches.rff",
                   "sketches.exact", "sketches.two_step", "sketches.approx_kkm", "sketches.spectral_nystrom",
                   "sketching_matrices")),
-    ("Clustering", ("cluster", "lloyd", "kernel_kmeans", "seeding")),
+    ("Clustering", ("cluster", "lloyd", "kernel_kmeans", "geometry", "seeding")),
     ("Risk, reference and population optimum", ("risk", "reference", "population", "metrics")),
     ("Bound checks", ("bounds.spec", "bounds.engine", "bounds.gamma", "bounds.trace", "bounds.jl",
                       "bounds.theory")),

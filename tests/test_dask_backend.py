@@ -18,7 +18,8 @@ from kktheory.errors import ConfigError
 from kktheory.estimator import SketchedKernelKMeans
 from kktheory.experiment import Method, load_data, run
 from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, Rows, lifted, membership
+from kktheory.geometry import membership
+from kktheory.risk import RiskSettings, Rows, lifted
 from kktheory.seeding import component_rng
 from kktheory.store import load_arrays
 from tests.conftest import run_files

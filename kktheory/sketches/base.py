@@ -32,7 +32,7 @@ from omegaconf import MISSING
 from kktheory.cluster import Clusterer, ClusterResult, kmeans_lower_bound
 from kktheory.kernels import Kernel
 from kktheory.registry import Registry
-from kktheory.risk import cluster_means, feature_sq_distances
+from kktheory.geometry import cluster_means, feature_sq_distances
 
 
 @dataclass

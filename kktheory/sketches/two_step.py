@@ -19,7 +19,7 @@ against — a comparator, not an embedding.
                        + (1/|C_j|²) Σ_{l,l'∈C_j} κ(x̂_l, x̂_l'),
 
    in matrix form D = diag(K)·1ᵀ − 2·K_nm·Z + 1·qᵀ with Z_lj = 1/|C_j| for l ∈ C_j and
-   q_j = Z_jᵀ·K_mm·Z_j (:func:`kktheory.risk.sq_dist_to_centroids`). For a sample point
+   q_j = Z_jᵀ·K_mm·Z_j (:func:`kktheory.geometry.sq_dist_to_centroids`). For a sample point
    this is its kernel k-means label whenever Lloyd on K_mm stopped at a fixed point.
    Clusters that no point is nearest to stay empty and are counted (``n_empty_clusters``);
    ``n_iter`` and ``n_empty_reseeds`` are those of kernel k-means on the sample.
@@ -56,7 +56,7 @@ from kktheory.errors import ConfigError
 from kktheory.gram import Gram, KernelBlock, block_times
 from kktheory.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels import Kernel
-from kktheory.risk import membership, sq_dist_to_centroids
+from kktheory.geometry import membership, sq_dist_to_centroids
 from kktheory.sketches.base import SKETCHES, Partition
 from kktheory.sketches.nystrom import Nystrom, NystromConfig
 from kktheory.sketches.projection import check_eig_cutoff
