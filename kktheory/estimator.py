@@ -312,7 +312,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.sketch_ = sketch
         self.m_ = sketch.resolve_m(m)
         self.labels_ = labels
-        self.info_ = {**part.info, **sketch.info_}
+        self.info_ = merged(part.info, sketch.info_)
         self._lazy: dict[str, Any] = {}  # what predict and score need, filled on first use
         return self
 

@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.common import (
+    DATASET_COL,
     CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, fmt, grid_ticks, judge_checks,
     mean_ci, not_run, ok_rows, pyplot, require_columns, save_figure, sqrt_n_line,
 )
@@ -234,7 +235,7 @@ def judge(df: pd.DataFrame, stand_in: str | None = None) -> Verdict:
     mine = own_rows(judged)
     if mine.empty:
         return not_run("no row of the grid (only the run at mnist8m's n, which is reported, not judged)")
-    if stand_in is not None and not (mine["dataset.name"] == FIG2_DATASET).any():
+    if stand_in is not None and not (mine[DATASET_COL] == FIG2_DATASET).any():
         return not_run(f"no grid row of {FIG2_DATASET} (the stand-in for mnist8m); the store holds only the Fig. 1 "
                        f"setting that the sweep shares with calandriello_fig1")
     checks: list[Check] = []

@@ -196,9 +196,16 @@ def paper_table(numbers: Sequence[PaperNumber], observed: dict[str, Estimate]) -
 
 
 # -- rows -------------------------------------------------------------------------------
+#: the identity columns (docs/schema.md) every report selects and groups by; a paper module
+#: names the config columns it reads in its own ``*_COL`` constants, and tests/test_report_columns.py
+#: checks those, and what each report requires (``require_columns``), against the schema
+SKETCH_COL = "sketch.name"
+DATASET_COL = "dataset.name"
+#: columns of the rows a sweep's redraw adds (kktheory.reproduce), not of a run's row
 ERROR_KIND = "error_kind"
 ERROR = "error"
-CONFIG_COL = "job_config"  # the composed config of the row's job (YAML), added by reproduce
+CONFIG_COL = "job_config"  # the composed config of the row's job (YAML)
+REPORT_COLUMNS = (ERROR_KIND, ERROR, CONFIG_COL)
 
 
 def ok_rows(df: pd.DataFrame) -> pd.DataFrame:

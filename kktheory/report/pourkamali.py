@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.common import (
+    SKETCH_COL,
     Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure,
 )
@@ -50,7 +51,7 @@ METHOD_LABELS = {
 
 def method_of(df: pd.DataFrame) -> pd.Series:
     """The method label of each row; Nyström rows carry their number of columns m."""
-    name = df["sketch.name"].astype(str)
+    name = df[SKETCH_COL].astype(str)
     return name.where(name != "nystrom_rr", "nystrom_rr:" + df["m"].astype(int).astype(str))
 
 
@@ -62,7 +63,7 @@ def label(method: str) -> str:
 def onepass_note(df: pd.DataFrame) -> str:
     """r' and the reading of the one-pass rows, e.g. "r' = 12, full_core" ("" without rows)."""
     op = ok_rows(df)
-    op = op[op["sketch.name"] == "onepass"]
+    op = op[op[SKETCH_COL] == "onepass"]
     if op.empty:
         return ""
     notes = []
@@ -76,7 +77,7 @@ def onepass_note(df: pd.DataFrame) -> str:
 def fig2_runs(df: pd.DataFrame) -> list[str]:
     """The runs whose features Fig. 2 draws: the first seed of each embedding method."""
     d = ok_rows(df)
-    d = d[d["sketch.name"] != "exact"] if len(d) else d
+    d = d[d[SKETCH_COL] != "exact"] if len(d) else d
     if d.empty:
         return []
     d = d.assign(method=method_of(d))
@@ -269,14 +270,14 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     note = onepass_note(d)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for ax, col, ylabel in ((axes[0], ERR, r"$\|K-\hat K\|_F / \|K\|_F$"), (axes[1], "train_accuracy", "clustering accuracy")):
-        ny = d[d["sketch.name"] == "nystrom_rr"]
+        ny = d[d[SKETCH_COL] == "nystrom_rr"]
         if len(ny) and col in ny:
             st = mean_ci(ny, "m", col)
             c, mk = color_marker("nystrom_rr")
             ax.errorbar(st["m"], st["mean"], yerr=st["sd"], color=c, marker=mk, ms=4, capsize=3,
                         label="Nyström (rank 2)")
         for j, meth in enumerate(("onepass", "kpca", "exact")):
-            cur = d[d["sketch.name"] == meth]
+            cur = d[d[SKETCH_COL] == meth]
             if cur.empty or col not in cur or cur[col].isna().all():
                 continue
             if meth == "exact" and col == ERR:

@@ -40,6 +40,7 @@ import pandas as pd
 
 from kktheory.bounds.theory import RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape
 from kktheory.report.common import (
+    SKETCH_COL,
     CAUSE_CLAIM, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
     ok_rows, pyplot, save_figure,
 )
@@ -101,7 +102,7 @@ def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
     for col in NOTIONS:
         if col not in rates:
             continue
-        for name, sub in rates.dropna(subset=[col]).groupby("sketch.name"):
+        for name, sub in rates.dropna(subset=[col]).groupby(SKETCH_COL):
             out[(str(name), col)] = _fit(tuple(sub["n"].to_numpy(float)), tuple(sub[col].to_numpy(float)))
     return out
 
@@ -133,7 +134,7 @@ def rate_checks(rates: pd.DataFrame) -> list[Check]:
             if fit is None:
                 checks.append(Check(label, None, "the decay could not be fitted (too few values of n)"))
                 continue
-            ns = rates.loc[rates["sketch.name"] == name, "n"]
+            ns = rates.loc[rates[SKETCH_COL] == name, "n"]
             per_n = int(ns.value_counts().median())
             detail = (f"fitted exponent b with its bootstrap interval, over n = {int(ns.min())}–{int(ns.max())}, all "
                       f"{fit.runs} runs ({per_n} per n); the shape {shape} has slope {fmt(bound - RATE_MARGIN, 2)} "
@@ -159,7 +160,7 @@ def lemma_checks(lemma2: pd.DataFrame, bvm: pd.DataFrame) -> list[Check]:
         checks.append(_share_check("Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n", lemma2["lemma2_holds"],
                                    f"{cent} centroids; observed/bound median {fmt(ratio, 2)}"))
     if "jl_eps" in bvm and bvm["jl_eps"].notna().any():
-        for name, sub in bvm.dropna(subset=["jl_eps"]).groupby("sketch.name"):
+        for name, sub in bvm.dropna(subset=["jl_eps"]).groupby(SKETCH_COL):
             holds = sub["jl_eps"] <= sub["jl_eps_implied"]
             ratio = (sub["jl_eps"] / sub["jl_eps_implied"]).median()
             checks.append(_share_check(f"Yin Lemma 5 for {name}: ε ≤ ε(m)", holds,
@@ -236,11 +237,11 @@ def _draw_rates(ax, rates: pd.DataFrame, col: str, fits: dict) -> None:
     k = int(rates["k"].iloc[0])
     d = rates.dropna(subset=[col])
     if col == "excess_erm_risk":  # exact kernel k-means is the empirical minimiser itself
-        d = d[d["sketch.name"] != "exact"]
-    means = d.groupby(["sketch.name", "n"])[col].mean()
+        d = d[d[SKETCH_COL] != "exact"]
+    means = d.groupby([SKETCH_COL, "n"])[col].mean()
     floor = float(means[means > 0].min()) / 3 if (means > 0).any() else 1e-6
     ns = np.geomspace(d["n"].min(), d["n"].max(), 60)
-    for i, (name, sub) in enumerate(d.groupby("sketch.name")):
+    for i, (name, sub) in enumerate(d.groupby(SKETCH_COL)):
         st = mean_ci(sub, "n", col)
         fit = fits.get((str(name), col))
         color, marker = color_marker(str(name), i)
@@ -297,7 +298,7 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax = axes[1, 0]
     if "jl_eps" in bvm and bvm["jl_eps"].notna().any():
         sub_all = bvm.dropna(subset=["jl_eps"])
-        for i, (name, sub) in enumerate(sub_all.groupby("sketch.name")):
+        for i, (name, sub) in enumerate(sub_all.groupby(SKETCH_COL)):
             st = mean_ci(sub, "m", "jl_eps", log=True)
             band(ax, st["m"].to_numpy(), st, f"observed ε, {name} (geometric mean)", str(name), i, errorbars=True)
         st = sub_all.groupby("m")["jl_eps_implied"].median()
@@ -313,7 +314,7 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax = axes[1, 1]
     if "lemma6_gap_kc" in bvm and bvm["lemma6_gap_kc"].notna().any():
         sub_all = bvm.dropna(subset=["lemma6_gap_kc"])
-        for i, (name, sub) in enumerate(sub_all.groupby("sketch.name")):
+        for i, (name, sub) in enumerate(sub_all.groupby(SKETCH_COL)):
             st = mean_ci(sub, "m", "lemma6_gap_kc")
             band(ax, st["m"].to_numpy(), st, f"gap, {name}", str(name), i, errorbars=True)
             b = sub.groupby("m")["lemma6_bound"].median()
@@ -333,7 +334,7 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     for col, ylabel in (("gamma_eps", "γ-preservation ε"), ("trace_ratio", "trace-norm ratio")):
         if col not in bvm or bvm[col].isna().all():
             continue
-        for i, (name, sub) in enumerate(bvm.dropna(subset=[col]).groupby("sketch.name")):
+        for i, (name, sub) in enumerate(bvm.dropna(subset=[col]).groupby(SKETCH_COL)):
             st = mean_ci(sub, "m", col)
             c, mk = color_marker(str(name), i)
             ax.plot(st["m"], st["mean"], color=c, marker=mk, ms=4, ls="-" if col == "gamma_eps" else ":",
@@ -346,7 +347,7 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.set_xlabel("m (log scale)")
     ax.set_title("(f) γ-preservation ε (Calandriello Def. 2) and\nWang's trace-norm ratio, drawn only", fontsize=9)
     d = ok_rows(df)
-    per = d.groupby(["sketch.name", "n", "m_rule"])["seed"].nunique()
+    per = d.groupby([SKETCH_COL, "n", "m_rule"])["seed"].nunique()
     runs = f"{per.min()}–{per.max()}" if per.min() != per.max() else f"{per.max()}"
     fig.suptitle(f"Theory vs observation — {d['dataset.name'].iloc[0]}, k = {int(d['k'].iloc[0])}; "
                  f"{runs} runs per point", fontsize=10.5)

@@ -18,6 +18,7 @@ import pandas as pd
 from kktheory.bounds.theory import TABLE2_SKETCHES, wang_table2_c
 from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Decision, Estimate, at_least, at_most
 from kktheory.report.common import (
+    SKETCH_COL, DATASET_COL,
     CAUSE_READING, CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows,
     pyplot, require_columns, save_figure,
 )
@@ -190,7 +191,7 @@ FIG3_LABELS = {KK: "KK (kernel k-means)", SC: "SC (spectral clustering)"}
 def _fig3_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(trials kept, SC trials discarded because a degree was ≤ 0)."""
     d = ok_rows(df)
-    d = d[d["sketch.name"].isin([KK, SC])]
+    d = d[d[SKETCH_COL].isin([KK, SC])]
     failed = d[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in d else pd.Series(False, index=d.index)
     return d[~failed], d[failed]
 
@@ -201,14 +202,14 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 
     plt = pyplot()
     d, failed = _fig3_frame(df)
-    datasets = list(dict.fromkeys(d["dataset.name"]))
+    datasets = list(dict.fromkeys(d[DATASET_COL]))
     fig, axes = plt.subplots(len(datasets), 2, figsize=(10, 3.2 * len(datasets)), squeeze=False)
     betas = sorted(d[BETA_COL].unique())
     for r, ds in enumerate(datasets):
-        sub = d[d["dataset.name"] == ds]
+        sub = d[d[DATASET_COL] == ds]
         for j, beta in enumerate(betas):
             for meth, ls in ((KK, "-"), (SC, "--")):
-                cur = sub[(sub[BETA_COL] == beta) & (sub["sketch.name"] == meth)]
+                cur = sub[(sub[BETA_COL] == beta) & (sub[SKETCH_COL] == meth)]
                 if cur.empty:
                     continue
                 nmi = mean_ci(cur, "m", "train_nmi")
@@ -219,8 +220,8 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
                                 color=color, ms=4, label=label)
                 axes[r, 1].plot(tim["mean"], nmi["mean"], ls=ls, marker="o" if meth == KK else "v",
                                 color=color, ms=4, label=label)
-        nfail = int((failed["dataset.name"] == ds).sum())
-        ntot = nfail + int(((sub["sketch.name"] == SC)).sum())
+        nfail = int((failed[DATASET_COL] == ds).sum())
+        ntot = nfail + int(((sub[SKETCH_COL] == SC)).sum())
         axes[r, 0].set_title(f"{ds} (n = {int(sub['n'].iloc[0])}, k = {int(sub['k'].iloc[0])}): NMI vs c"
                              + (f"; SC failed in {nfail}/{ntot} trials" if nfail else ""))
         axes[r, 1].set_title(f"{ds}: NMI vs time")
@@ -270,14 +271,14 @@ def judge_fig3(df: pd.DataFrame) -> Verdict:
         return not_run("no KK or SC row")
     if (why := require_columns(d, ["train_nmi", BETA_COL])) is not None:
         return not_run(why)
-    if not {KK, SC} <= set(d["sketch.name"]):
+    if not {KK, SC} <= set(d[SKETCH_COL]):
         return not_run("KK and SC rows are both needed")
     checks = []
-    for (ds, beta), sub in d.groupby(["dataset.name", BETA_COL], sort=False):
+    for (ds, beta), sub in d.groupby([DATASET_COL, BETA_COL], sort=False):
         parts, worst = [], None
         for c, cell in sub.groupby("m"):
-            kk = _nmi_runs(cell[cell["sketch.name"] == KK])
-            sc = _nmi_runs(cell[cell["sketch.name"] == SC])
+            kk = _nmi_runs(cell[cell[SKETCH_COL] == KK])
+            sc = _nmi_runs(cell[cell[SKETCH_COL] == SC])
             if len(kk) and len(sc):
                 est = Estimate.difference(kk, sc)
                 parts.append(est)
@@ -288,13 +289,13 @@ def judge_fig3(df: pd.DataFrame) -> Verdict:
         checks.append(Check.of(
             f"KK ≥ SC on {ds}, β = {beta:g} (average over c)", at_least(Estimate.average(parts), 0.0),
             f"{len(parts)} values of c; smallest difference {fmt(worst[1])} at c = {worst[0]}"))
-    all_sc = pd.concat([d[d["sketch.name"] == SC], failed])
-    small = all_sc[all_sc.groupby("dataset.name")["m"].rank(method="dense") <= SC_SMALL_C]
+    all_sc = pd.concat([d[d[SKETCH_COL] == SC], failed])
+    small = all_sc[all_sc.groupby(DATASET_COL)["m"].rank(method="dense") <= SC_SMALL_C]
     flags = small[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in small else pd.Series(False, index=small.index)
     dec = at_least(Estimate.proportion(int(flags.sum()), len(flags)), SC_OFTEN)
     checks.append(Check.of(
         f"SC fails often at small c (≥ {SC_OFTEN:.0%} of trials)", dec,
-        "; ".join(f"{ds}: {int(g.sum())}/{len(g)}" for ds, g in flags.groupby(small["dataset.name"])),
+        "; ".join(f"{ds}: {int(g.sum())}/{len(g)}" for ds, g in flags.groupby(small[DATASET_COL])),
         *_reading_if_failed(dec, "degrees of the rank-s approximation, as the paper describes both methods; the "
                                  "rank-c degrees of Fowlkes et al. fail even less")))
     return judge_checks(checks, f"SC failed (a degree ≤ 0, trial discarded) in {len(failed)}/{len(all_sc)} trials")
@@ -323,7 +324,7 @@ FIG3 = Entry(
 # -- Figs. 4 and 5 -----------------------------------------------------------------------
 NYS, RFM, TWO = "nystrom_rr", "rff", "two_step"
 FIG45_LABELS = {NYS: "Nyström", RFM: "RFM", TWO: "two-step"}
-S_CHOICE_COL = "s_choice"  # k | sqrt_kc | c, as the sketch's s rule was written
+S_CHOICE = "s_choice"  # k | sqrt_kc | c, as the sketch's s rule was written
 
 
 #: the s rules that mean "no dimensionality reduction": ℓ for Nyström (R itself), none for RFM
@@ -338,11 +339,11 @@ def _s_choice(rule: object) -> str:
 
 def _fig45_frame(df: pd.DataFrame) -> pd.DataFrame:
     d = ok_rows(df)
-    d = d[d["sketch.name"].isin([NYS, RFM, TWO])].copy()
+    d = d[d[SKETCH_COL].isin([NYS, RFM, TWO])].copy()
     if S_RULE_COL in d:
-        d[S_CHOICE_COL] = d[S_RULE_COL].map(_s_choice).where(d["sketch.name"] != TWO, "—")
+        d[S_CHOICE] = d[S_RULE_COL].map(_s_choice).where(d[SKETCH_COL] != TWO, "—")
     else:
-        d[S_CHOICE_COL] = "—"
+        d[S_CHOICE] = "—"
     return d
 
 
@@ -352,19 +353,19 @@ def _s_label(s: str) -> str:
 
 def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, title: str) -> list[Path]:
     plt = pyplot()
-    datasets = list(dict.fromkeys(d["dataset.name"]))
-    s_choices = [s for s in dict.fromkeys(d.loc[d["sketch.name"] != TWO, S_CHOICE_COL])]
+    datasets = list(dict.fromkeys(d[DATASET_COL]))
+    s_choices = [s for s in dict.fromkeys(d.loc[d[SKETCH_COL] != TWO, S_CHOICE])]
     fig, axes = plt.subplots(len(datasets), len(s_choices), figsize=(3.6 * len(s_choices), 3.0 * len(datasets)),
                              squeeze=False, sharey="row")
     for r, ds in enumerate(datasets):
-        sub = d[d["dataset.name"] == ds]
+        sub = d[d[DATASET_COL] == ds]
         cs = sorted(sub["m"].unique())
         pos = np.arange(len(cs))
-        two = sub[sub["sketch.name"] == TWO].groupby("m")[col].quantile([0.25, 0.5, 0.75]).unstack()
+        two = sub[sub[SKETCH_COL] == TWO].groupby("m")[col].quantile([0.25, 0.5, 0.75]).unstack()
         for j, sc in enumerate(s_choices):
             ax = axes[r, j]
             for off, meth in ((-0.18, NYS), (0.18, RFM)):
-                cur = sub[(sub["sketch.name"] == meth) & (sub[S_CHOICE_COL] == sc)]
+                cur = sub[(sub[SKETCH_COL] == meth) & (sub[S_CHOICE] == sc)]
                 data = [cur.loc[cur["m"] == c, col].dropna().to_numpy() for c in cs]
                 keep = [i for i, x in enumerate(data) if len(x)]
                 if not keep:
@@ -426,13 +427,13 @@ def _cells(d: pd.DataFrame, col: str, a: str, b: pd.DataFrame, sign: float) -> d
     sign = 1, ≤ 0 for sign = −1); ``b`` holds the comparator's rows, matched on data set and c
     (and s choice when it has one)."""
     out: dict[str, Decision] = {}
-    cols = ["dataset.name", S_CHOICE_COL, "m", col]
+    cols = [DATASET_COL, S_CHOICE, "m", col]
     b = b[cols]
-    comparators = dict(list(b.groupby(["dataset.name", "m"])))
-    for (ds, sc, c), cell in d.loc[d["sketch.name"] == a, cols].groupby(["dataset.name", S_CHOICE_COL, "m"]):
+    comparators = dict(list(b.groupby([DATASET_COL, "m"])))
+    for (ds, sc, c), cell in d.loc[d[SKETCH_COL] == a, cols].groupby([DATASET_COL, S_CHOICE, "m"]):
         other = comparators.get((ds, c), b.iloc[:0])
-        if (other[S_CHOICE_COL] != "—").any():
-            other = other[other[S_CHOICE_COL] == sc]
+        if (other[S_CHOICE] != "—").any():
+            other = other[other[S_CHOICE] == sc]
         x, y = cell[col].dropna().to_numpy(float), other[col].dropna().to_numpy(float)
         if len(x) and len(y):
             est = Estimate.difference(x, y)
@@ -462,12 +463,12 @@ def judge_fig45(df: pd.DataFrame) -> Verdict:
     checks = []
     for col, label, sign in (("train_nmi", "NMI", 1.0), ("objective", "objective", -1.0)):
         rel = "≥" if sign > 0 else "≤"
-        if not {NYS, RFM} <= set(d["sketch.name"]):
+        if not {NYS, RFM} <= set(d[SKETCH_COL]):
             checks.append(Check(f"{label}: Nyström {rel} RFM", None, "rows missing for one of the two methods"))
         else:
-            checks.append(share_check(f"{label}: Nyström {rel} RFM", _cells(d, col, NYS, d[d["sketch.name"] == RFM], sign),
+            checks.append(share_check(f"{label}: Nyström {rel} RFM", _cells(d, col, NYS, d[d[SKETCH_COL] == RFM], sign),
                                       SHARE_MOST))
-        two = d[d["sketch.name"] == TWO]
+        two = d[d[SKETCH_COL] == TWO]
         if two.empty:
             checks.append(Check(f"{label}: Nyström and RFM {rel} two-step", None, "no two-step row"))
         else:
@@ -487,7 +488,7 @@ def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
     """Median NMI of two-step per data set and c (keys ``two_step/<data set>/c<f>k``)."""
     d = _fig45_frame(df)
     out = {}
-    for (ds, c), g in d[d["sketch.name"] == TWO].groupby(["dataset.name", "m"]):
+    for (ds, c), g in d[d[SKETCH_COL] == TWO].groupby([DATASET_COL, "m"]):
         k = int(g["k"].iloc[0])
         if c % k == 0:
             out[f"two_step/{ds}/c{int(c) // k}k"] = Estimate.median_of(g["train_nmi"].dropna().to_numpy(float))

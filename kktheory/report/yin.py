@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.common import (
+    SKETCH_COL, DATASET_COL,
     CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker,
     failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure, sqrt_n_line,
@@ -84,7 +85,7 @@ CUTOFF_S = 90.0  # Yin §5.2: a method whose training time exceeds 90 s is stopp
 
 def method_of(df: pd.DataFrame) -> pd.Series:
     """The paper's method of each row (the sketch name)."""
-    return df["sketch.name"].astype(str)
+    return df[SKETCH_COL].astype(str)
 
 
 def train_time(df: pd.DataFrame) -> pd.Series:
@@ -335,7 +336,7 @@ def label_rates(df: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=out)
     draws = d.drop_duplicates([c for c in d if c.startswith("dataset.") or c in ("n", "n_test", "data_seed")])
     return pd.DataFrame({
-        "dataset": draws["dataset.name"].astype(str),
+        "dataset": draws[DATASET_COL].astype(str),
         "majority": draws["test_majority"] if "test_majority" in draws else np.nan,
         "classes": draws["test_classes"] if "test_classes" in draws else np.nan,
         "chance": 1 / draws["k"],
@@ -350,7 +351,7 @@ def observe_table2(df: pd.DataFrame) -> dict[str, Estimate]:
     out: dict[str, Estimate] = {}
     if d.empty:
         return out
-    for (ds, meth), g in d.groupby(["dataset.name", "method"]):
+    for (ds, meth), g in d.groupby([DATASET_COL, "method"]):
         out[f"{ds}/{meth}/accuracy"] = Estimate.mean_of(g["test_accuracy"])
         if "train_time" in g:
             out[f"{ds}/{meth}/time"] = Estimate.mean_of(g["train_time"])
@@ -374,12 +375,12 @@ def table2_cells(df: pd.DataFrame) -> pd.DataFrame:
     bad = failed_rows(df)
     keys = set()
     if not d.empty:
-        keys |= set(zip(d["dataset.name"], d["method"]))
+        keys |= set(zip(d[DATASET_COL], d["method"]))
     if not bad.empty:
-        keys |= set(zip(bad["dataset.name"], bad["sketch.name"].astype(str)))
+        keys |= set(zip(bad[DATASET_COL], bad[SKETCH_COL].astype(str)))
     for ds, meth in sorted(keys):
-        rows = d[(d["dataset.name"] == ds) & (d["method"] == meth)] if not d.empty else d
-        fails = bad[(bad["dataset.name"] == ds) & (bad["sketch.name"].astype(str) == meth)] if not bad.empty else bad
+        rows = d[(d[DATASET_COL] == ds) & (d["method"] == meth)] if not d.empty else d
+        fails = bad[(bad[DATASET_COL] == ds) & (bad[SKETCH_COL].astype(str) == meth)] if not bad.empty else bad
         cell = {"dataset": ds, "method": meth, "runs": len(rows), "time": np.nan, "time_sd": np.nan,
                 "accuracy": np.nan, "accuracy_sd": np.nan, "n": np.nan, "k": np.nan, "why": ""}
         if len(rows):
@@ -501,8 +502,8 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
     if (why := require_columns(ok_rows(df), ["test_accuracy"])) is not None:
         return not_run(why)
     d = _with_method(df)
-    acc = {key: g["test_accuracy"] for key, g in d.groupby(["dataset.name", "method"])}
-    datasets = _order_datasets(d["dataset.name"].unique())
+    acc = {key: g["test_accuracy"] for key, g in d.groupby([DATASET_COL, "method"])}
+    datasets = _order_datasets(d[DATASET_COL].unique())
 
     def pairs(a: str, b: str) -> tuple[list[Estimate], str]:
         ests, texts = [], []
@@ -550,7 +551,7 @@ TABLE2_TIMING = TimingPlan(
     method_key="yin/method",
     methods=(*BASELINES, *PROPOSED),
     fix=("seed=0",),
-    group="dataset.name",
+    group=DATASET_COL,
     cutoff_s=CUTOFF_S,
     claims=(SpeedClaim("faster: Sub-Gaussian, ROS and Nyström (Ours) than Gaussian and Nyström (Liu)",
                        PROPOSED, BASELINES),),
