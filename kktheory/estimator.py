@@ -72,6 +72,7 @@ from kktheory.experiment import Method
 from kktheory.kernels import KernelConfig
 from kktheory.risk import LiftedCentroids, Risk, RiskSettings, projected_risk
 from kktheory.rules import resolve_gamma, resolve_m
+from kktheory.schema import merged
 from kktheory.seeding import component_rng
 from kktheory.sketches import SKETCHES
 
