@@ -22,7 +22,7 @@ where the rows are:
 ``numpy`` (:class:`NumpyBackend`, here) computes in memory, or on rows read from disk in
 blocks; ``dask`` (:class:`kktheory.dask_backend.DaskBackend`) on Dask row chunks, imported
 only when asked for (the optional extra). Adding a backend is one module with a class
-implementing :class:`Backend` and its line in :data:`BACKENDS`.
+implementing :class:`Backend` and its line in :data:`kktheory.constraints.BACKENDS`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any, ContextManager, Protocol
 
 import numpy as np
 
-from kktheory.kernels import Kernel, make_kernel
+from kktheory.constraints import BACKENDS
 from kktheory.geometry import cluster_means
+from kktheory.kernels import Kernel, make_kernel
 from kktheory.risk import LiftedCentroids, Risk, Rows, as_rows, lifted_many
 from kktheory.seeding import component_rng
 from kktheory.sketches import Fitted, Sketch
@@ -45,11 +46,6 @@ if TYPE_CHECKING:
     from kktheory.config import RunSpec
     from kktheory.experiment import Method
 
-#: backend name → "module:class" (imported when first asked for)
-BACKENDS = {
-    "numpy": "kktheory.backends:NumpyBackend",
-    "dask": "kktheory.dask_backend:DaskBackend",
-}
 
 
 class Backend(Protocol):

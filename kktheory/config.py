@@ -55,9 +55,9 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
 from kktheory import memory
-from kktheory.backends import BACKENDS as BACKEND_MODULES
 from kktheory.bounds.spec import BoundsSpec, build_bounds_spec, require_bounds
 from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.constraints import check
 from kktheory.datasets import DATASETS
 from kktheory.errors import ConfigError
 from kktheory.gram import gram_fits
@@ -69,9 +69,6 @@ from kktheory.risk import RiskSettings
 from kktheory.rules import m_items, resolve_gamma, resolve_m
 from kktheory.sketches import SKETCHES
 
-DTYPES = ("float64", "float32")
-CENTROIDS = ("lifted", "projected")
-BACKENDS = tuple(BACKEND_MODULES)  # numpy, dask: kktheory.backends
 GROUPS = ("dataset", "kernel", "sketch", "clustering")
 
 
@@ -147,15 +144,9 @@ class RunSpec:
     population: PopulationConfig = field(default_factory=PopulationConfig)
 
 
-def one_of(name: str, value: Any, choices: tuple[str, ...]) -> None:
-    """ConfigError unless ``value`` is one of ``choices``."""
-    if value not in choices:
-        raise ConfigError(name, value, f"one of {', '.join(choices)}")
-
-
 def check_centroids(centroids: Any, sketch_name: str) -> None:
     """``centroids`` is lifted or projected; projected needs a projection embedding."""
-    one_of("centroids", centroids, CENTROIDS)
+    check("centroids", centroids)
     if centroids == "projected" and not SKETCHES.get(sketch_name).impl.is_projection:
         projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.is_projection]
         raise ConfigError(
@@ -163,13 +154,6 @@ def check_centroids(centroids: Any, sketch_name: str) -> None:
             f"lifted (sketch {sketch_name} is not a projection embedding; projected centroids "
             f"need one of: {', '.join(projections)})",
         )
-
-
-def _int_field(cfg: DictConfig, name: str, lo: int) -> int:
-    value = cfg[name]
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-        raise ConfigError(name, value, f"an integer ≥ {lo}")
-    return value
 
 
 def check_finite_fields(group: str, params: Any) -> None:
@@ -208,22 +192,16 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     for group in GROUPS:
         if group not in cfg or cfg[group] is None or OmegaConf.is_missing(cfg, group):
             raise ConfigError(group, None, "a config group option must be selected")
-    n = _int_field(cfg, "n", 1)
-    n_test = _int_field(cfg, "n_test", 1)
-    k = _int_field(cfg, "k", 1)
-    seed = _int_field(cfg, "seed", 0)
-    data_seed = seed if cfg.data_seed is None else _int_field(cfg, "data_seed", 0)
+    n, n_test, k, seed = (check(name, cfg[name]) for name in ("n", "n_test", "k", "seed"))
+    data_seed = seed if cfg.data_seed is None else check("data_seed", cfg.data_seed)
     if k > n:
         raise ConfigError("k", k, f"1 ≤ k ≤ n={n}")
-    one_of("dtype", cfg.dtype, DTYPES)
-    one_of("centroids", cfg.centroids, CENTROIDS)
-    one_of("backend", cfg.backend, BACKENDS)
-    for name, lo in (("risk_exact_limit", 0), ("risk_points", 2), ("risk_pairs", 2),
-                     ("reference_n_init", 1), ("dask_chunk_rows", 1)):
-        _int_field(cfg, name, lo)
+    for name in ("dtype", "centroids", "backend", "risk_exact_limit", "risk_points", "risk_pairs",
+                 "reference_n_init", "dask_chunk_rows"):
+        check(name, cfg[name])
     budget = memory.budget_bytes(cfg.memory_budget_gb)
     check_results_dir(cfg.results_dir)
-    threads = None if cfg.threads is None else _int_field(cfg, "threads", 1)
+    threads = None if cfg.threads is None else check("threads", cfg.threads)
     gamma = resolve_gamma(cfg.gamma, n, k)
     ms: list[tuple[str, int]] = []
     for item in m_items(cfg.m):

@@ -39,7 +39,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Risk, reference and population optimum", ("risk", "reference", "population", "metrics")),
     ("Bound checks", ("bounds.spec", "bounds.engine", "bounds.gamma", "bounds.trace", "bounds.jl",
                       "bounds.theory")),
-    ("Rows, store and runs", ("config", "rules", "identity", "experiment", "backends", "schema", "nan_reason", "store", "memory",
+    ("Rows, store and runs", ("config", "constraints", "rules", "identity", "experiment", "backends", "schema", "nan_reason", "store", "memory",
                               "sweeps", "reproduce", "report.entry", "timing")),
     ("Beyond one process", ("estimator", "dask_backend", "dask_backend.chunks")),
     ("Command line and infrastructure", ("cli", "summary", "progress", "threads", "registry", "errors",

@@ -66,7 +66,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kktheory import memory
 from kktheory.cluster import CLUSTERERS
-from kktheory.config import BACKENDS, DTYPES, RunConfig, one_of
+from kktheory.config import RunConfig
+from kktheory.constraints import DTYPES, Integer, Real, check, plain
 from kktheory.errors import ConfigError, DataError
 from kktheory.experiment import Method
 from kktheory.kernels import KernelConfig
@@ -89,39 +90,19 @@ def _value_errors() -> Iterator[None]:
         raise ValueError(str(exc)) from exc
 
 
-def _plain(value: Any) -> Any:
-    """NumPy scalars (e.g. from a parameter grid) as Python scalars."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _number(name: str, value: Any) -> float:
-    value = _plain(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ConfigError(name, value, "a number")
-    return float(value)
-
-
-def _integer(name: str, value: Any, lo: int, hi: int | None = None, what: str = "") -> int:
-    value = _plain(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lo or (hi is not None and value > hi):
-        bound = f"[{lo}, {hi}]" if hi is not None else f"≥ {lo}"
-        raise ConfigError(name, value, f"an integer {bound}{what}")
-    return int(value)
-
-
 def _params(name: str, value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise ConfigError(name, value, "a dict of parameters, or None")
-    return {k: _plain(v) for k, v in value.items()}
+    return {k: plain(v) for k, v in value.items()}
 
 
 def seed_of(random_state: Any) -> int:
     """The run seed of a random_state: the int itself, else an int drawn from the generator."""
-    random_state = _plain(random_state)
+    random_state = plain(random_state)
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return _integer("random_state", random_state, 0, 2**32 - 1)
+        return Integer(0, 2**32 - 1)("random_state", random_state)
     return int(check_random_state(random_state).randint(2**31 - 1))
 
 
@@ -257,26 +238,26 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _method(self, n: int) -> tuple[Method, int]:
         """The validated method and the resolved m for n training points (ConfigError)."""
-        one_of("backend", self.backend, BACKENDS)
-        one_of("dtype", self.dtype, DTYPES)
-        k = _integer("n_clusters", self.n_clusters, 1, n, f" (n_clusters ≤ n_samples={n})")
+        check("backend", self.backend)
+        check("dtype", self.dtype)
+        k = Integer(1, n)("n_clusters", self.n_clusters, f" (n_clusters ≤ n_samples={n})")
         if self.kernel == "gaussian" and self.bandwidth != "fixed" and n < 2:
             raise ConfigError(
                 "bandwidth", self.bandwidth,
                 f"fixed with n_samples={n} (the rule estimates σ from distances between points)",
             )
         kernel = KernelConfig(
-            name=self.kernel, bandwidth=self.bandwidth, sigma=_number("sigma", self.sigma),
-            beta=_number("beta", self.beta), degree=_integer("degree", self.degree, 1),
-            coef0=_number("coef0", self.coef0),
+            name=self.kernel, bandwidth=self.bandwidth, sigma=Real()("sigma", self.sigma),
+            beta=Real()("beta", self.beta), degree=Integer(1)("degree", self.degree),
+            coef0=Real()("coef0", self.coef0),
         )
         sketch = SKETCHES.params({**_params("sketch_params", self.sketch_params), "name": self.sketch})
         clustering = CLUSTERERS.params(
             {**_params("clustering_params", self.clustering_params), "name": self.clustering}
         )
-        budget = memory.budget_bytes(_plain(self.memory_budget_gb))
-        gamma = resolve_gamma(_plain(self.gamma), n, k)
-        _, m = resolve_m(_plain(self.m), n, k, gamma)
+        budget = memory.budget_bytes(plain(self.memory_budget_gb))
+        gamma = resolve_gamma(plain(self.gamma), n, k)
+        _, m = resolve_m(plain(self.m), n, k, gamma)
         method = Method(
             kernel=kernel, sketch=sketch, clustering=clustering, k=k, gamma=gamma,
             seed=seed_of(self.random_state), budget=budget,

@@ -23,13 +23,13 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from omegaconf import DictConfig, ListConfig
 
 from kktheory import memory
+from kktheory.constraints import check
 from kktheory.errors import ConfigError
 
 BOUND_NAMES = ("gamma", "trace", "jl", "pourkamali", "wang_thm2")
@@ -62,33 +62,13 @@ def _names(value: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _number(cfg: DictConfig, name: str, lo: float, hi: float, what: str) -> float:
-    value = cfg.get(name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-        math.isfinite(value) and lo < value < hi
-    ):
-        raise ConfigError(name, value, what)
-    return float(value)
-
-
-def _integer(cfg: DictConfig, name: str, lo: int) -> int:
-    value = cfg.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-        raise ConfigError(name, value, f"an integer ≥ {lo}")
-    return value
-
-
 def build_bounds_spec(cfg: DictConfig) -> BoundsSpec:
     """Validate the ``bounds`` and ``bound_*`` fields of a composed config."""
     if "bounds" not in cfg:  # a config composed without the bound fields
         return BoundsSpec()
     return BoundsSpec(
         names=_names(cfg.get("bounds")),
-        exact_max_n=_integer(cfg, "bound_exact_max_n", 0),
-        delta=_number(cfg, "bound_delta", 0.0, 1.0, "a probability 0 < δ < 1"),
-        eps=_number(cfg, "bound_eps", 0.0, 1.0, "a target accuracy 0 < ε < 1"),
-        sample_points=_integer(cfg, "bound_sample_points", 2),
-        tol=_number(cfg, "bound_tol", 0.0, 1.0, "a relative tolerance 0 < tol < 1"),
+        **{f.name: check(f"bound_{f.name}", cfg.get(f"bound_{f.name}")) for f in fields(BoundsSpec) if f.name != "names"},
     )
 
 
