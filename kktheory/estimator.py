@@ -67,7 +67,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kktheory import memory
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunConfig
-from kktheory.constraints import DTYPES, Integer, Real, check, plain
+from kktheory.backends import backend_of
+from kktheory.constraints import BACKENDS, DTYPES, Integer, Real, check, plain
 from kktheory.errors import ConfigError, DataError
 from kktheory.experiment import Method
 from kktheory.kernels import KernelConfig
@@ -212,29 +213,21 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         return tags
 
     def _validate_X(self, X: Any, reset: bool) -> Any:
-        """Checked input: NumPy float64/float32 (2-D, finite), or a Dask array (dask backend)."""
-        if self.backend == "dask":
-            from kktheory import dask_backend
-
-            if dask_backend.is_dask(X):
-                return self._validate_dask(X, reset)
-        return validate_data(self, X, reset=reset, dtype=[np.float64, np.float32])
-
-    def _validate_dask(self, X: Any, reset: bool) -> Any:
-        if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
-            raise ValueError(f"Expected a 2-D numeric Dask array, got ndim={X.ndim}, dtype={X.dtype}")
+        """Checked input: an array of the backend's own kind, checked by the backend
+        (``native_input``: a Dask array for ``backend="dask"``), else NumPy float64/float32
+        (2-D, finite). An unknown backend is refused by :meth:`_method`, with the line of the
+        run's own check."""
+        native = backend_of(self.backend).native_input(X) if self.backend in BACKENDS else None
+        if native is None:
+            return validate_data(self, X, reset=reset, dtype=[np.float64, np.float32])
         if reset:
-            self.n_features_in_ = int(X.shape[1])
-        elif X.shape[1] != self.n_features_in_:
+            self.n_features_in_ = int(native.shape[1])
+        elif native.shape[1] != self.n_features_in_:
             raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"X has {native.shape[1]} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input."
             )
-        import dask.array as da
-
-        if not bool(da.isfinite(X).all().compute()):
-            raise ValueError("Input X contains NaN or infinity.")
-        return X if np.issubdtype(X.dtype, np.floating) else X.astype(np.float64)
+        return native
 
     def _method(self, n: int) -> tuple[Method, int]:
         """The validated method and the resolved m for n training points (ConfigError)."""

@@ -332,6 +332,19 @@ class DaskBackend:
                      X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Any]:
         return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)
 
+    def native_input(self, X: Any) -> Any | None:
+        """A Dask array checked (2-D, numeric, finite: one pass over the chunks), as float64
+        unless it is floating already; None for anything else (validated as NumPy)."""
+        if not is_dask(X):
+            return None
+        if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
+            raise ValueError(f"Expected a 2-D numeric Dask array, got ndim={X.ndim}, dtype={X.dtype}")
+        import dask.array as da
+
+        if not bool(da.isfinite(X).all().compute()):
+            raise ValueError("Input X contains NaN or infinity.")
+        return X if np.issubdtype(X.dtype, np.floating) else X.astype(np.float64)
+
     # a fitted model on new rows: a Dask array is read chunk by chunk, a NumPy one in memory
     def rows(self, X: Any) -> Rows:
         return rows_of(X)
