@@ -197,6 +197,17 @@ def _paired(d: pd.DataFrame, a: str, b: str, col: str) -> Estimate:
     return Estimate.paired(x[common].to_numpy(), y[common].to_numpy())
 
 
+def _judged_rows(df: pd.DataFrame) -> pd.DataFrame | Verdict:
+    """The finished rows with their ``method`` (:func:`method_of`), or the not-run verdict
+    when there are none or they lack the error and accuracy columns."""
+    d = ok_rows(df)
+    if d.empty:
+        return not_run("no row")
+    if (why := require_columns(d, [ERR, "train_accuracy"], ERR_WHY)) is not None:
+        return not_run(why)
+    return d.assign(method=method_of(d))
+
+
 def judge_table1_fig2(df: pd.DataFrame) -> Verdict:
     """Pourkamali Table 1 claim rule, as confidence-interval tests over runs paired by seed.
 
@@ -205,12 +216,9 @@ def judge_table1_fig2(df: pd.DataFrame) -> Verdict:
     2. one-pass beats each Nyström m: error difference < 0 and accuracy difference > 0
        (Table 1: 0.40 against 0.56 and 0.44; 0.99 against 0.74 and 0.75).
     """
-    d = ok_rows(df)
-    if d.empty:
-        return not_run("no row")
-    if (why := require_columns(d, [ERR, "train_accuracy"], ERR_WHY)) is not None:
-        return not_run(why)
-    d = d.assign(method=method_of(d))
+    d = _judged_rows(df)
+    if isinstance(d, Verdict):
+        return d
     if not {"onepass", "kpca"} <= set(d["method"]):
         return not_run("one-pass and exact decomposition rows are both needed")
     checks = [
@@ -319,12 +327,9 @@ def judge_fig3(df: pd.DataFrame) -> Verdict:
     3. one-pass accuracy − Nyström accuracy ≥ 0 at every m of the grid;
     4. one-pass and exact-decomposition accuracy − full kernel k-means accuracy ≥ 0.
     """
-    d = ok_rows(df)
-    if d.empty:
-        return not_run("no row")
-    if (why := require_columns(d, [ERR, "train_accuracy"], ERR_WHY)) is not None:
-        return not_run(why)
-    d = d.assign(method=method_of(d))
+    d = _judged_rows(df)
+    if isinstance(d, Verdict):
+        return d
     nys = _order(i for i in set(d["method"]) if i.startswith("nystrom_rr:"))
     if "onepass" not in set(d["method"]) or not nys:
         return not_run("one-pass and Nyström rows are both needed")
