@@ -14,9 +14,9 @@ where the rows are:
   centroids' risks of every partition, in one pass;
 - the attributes ``exact_lifted_risks`` (exact risks up to ``risk_exact_limit``, else
   estimated) and ``features_in_memory`` (features are a NumPy array here);
-- for the estimator, whatever array it is given: ``native_input(X)``, X checked when it
-  is of the backend's own kind (a Dask array), None otherwise (then it is validated as a
-  NumPy array); and, for a fitted model on new rows (predict, transform, score and
+- for the estimator, whatever array it is given: ``native_input(X, n_features)``, X
+  checked (with ``n_features`` columns, when given) if it is of the backend's own kind (a
+  Dask array), None otherwise (then it is validated as a NumPy array); and, for a fitted model on new rows (predict, transform, score and
   cluster_centers_): ``rows(X)``, the rows as the risk
   computations read them (:class:`~kktheory.risk.Rows`); ``features(sketch, X)``;
   ``distances(centroids, X)`` to lifted centroids; ``cluster_means(F, labels, k)``.
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from kktheory.experiment import Method
 
 
-
 class Backend(Protocol):
     """The steps of a method that depend on where the rows are (module docstring)."""
 
@@ -74,7 +73,7 @@ class Backend(Protocol):
     def lifted_risks(self, method: Method, kernel: Kernel, X_train: Any, labelings: list[np.ndarray],
                      X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Risk]: ...
 
-    def native_input(self, X: Any) -> Any | None: ...
+    def native_input(self, X: Any, n_features: int | None = None) -> Any | None: ...
 
     def rows(self, X: Any) -> Rows: ...
 
@@ -150,7 +149,7 @@ class NumpyBackend:
     ) -> list[Risk]:
         return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)
 
-    def native_input(self, X: Any) -> None:
+    def native_input(self, X: Any, n_features: int | None = None) -> None:
         """None: every input is validated as a NumPy array."""
         return None
 

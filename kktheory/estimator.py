@@ -65,9 +65,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kktheory import memory
+from kktheory.backends import backend_of
 from kktheory.cluster import CLUSTERERS
 from kktheory.config import RunConfig
-from kktheory.backends import backend_of
 from kktheory.constraints import BACKENDS, DTYPES, Integer, Real, check, plain
 from kktheory.errors import ConfigError, DataError
 from kktheory.experiment import Method
@@ -215,18 +215,14 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def _validate_X(self, X: Any, reset: bool) -> Any:
         """Checked input: an array of the backend's own kind, checked by the backend
         (``native_input``: a Dask array for ``backend="dask"``), else NumPy float64/float32
-        (2-D, finite). An unknown backend is refused by :meth:`_method`, with the line of the
-        run's own check."""
-        native = backend_of(self.backend).native_input(X) if self.backend in BACKENDS else None
+        (2-D, finite). A backend that is not one of :data:`~kktheory.constraints.BACKENDS`
+        is refused by :meth:`_method`, with the line of the run's own check."""
+        known = isinstance(self.backend, str) and self.backend in BACKENDS
+        native = backend_of(self.backend).native_input(X, None if reset else self.n_features_in_) if known else None
         if native is None:
             return validate_data(self, X, reset=reset, dtype=[np.float64, np.float32])
         if reset:
             self.n_features_in_ = int(native.shape[1])
-        elif native.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {native.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
         return native
 
     def _method(self, n: int) -> tuple[Method, int]:

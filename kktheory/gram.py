@@ -1,10 +1,12 @@
 """Kernel matrices as operators, held in memory or recomputed in blocks.
 
-Exact kernel k-means (:mod:`kktheory.kernel_kmeans`) and the lifted risk
-(:mod:`kktheory.risk`) only touch kernel matrices through products A·W with a few columns
-(A = κ(X, Y), W with k columns). :class:`KernelBlock` answers them either from A held in
-memory or by recomputing row blocks of A sized from the memory budget; :class:`Gram` is
-the square training matrix K = κ(X, X) with column access for k-means++ seeding.
+Exact kernel k-means (:mod:`kktheory.kernel_kmeans`), the lifted risk (:mod:`kktheory.risk`)
+and the iterative eigen-solvers (:mod:`kktheory.spectrum`, the bound checks) only touch
+kernel matrices through products A·W with a few columns (A = κ(X, Y), W with k columns, or
+a block of vectors). :class:`KernelBlock` answers them either from A held in memory or by
+recomputing row blocks of A sized from the memory budget; :class:`Gram` is the square
+training matrix K = κ(X, X), with column access for k-means++ seeding and
+:meth:`Gram.operator` for ARPACK.
 
 - Held: building A costs O(|X|·|Y|·d) once (BLAS, row blocks), each product
   O(|X|·|Y|·c) for c columns of W — a GEMM instead of a kernel evaluation.
@@ -13,7 +15,9 @@ the square training matrix K = κ(X, X) with column access for k-means++ seeding
   memory-mapped) training set never converts that set as a whole.
 
 Products are returned in float64. With float32 kernels they are float32 GEMMs whose
-partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`).
+partial sums over ``INNER_CHUNK`` terms are accumulated in float64 (:func:`block_times`),
+or, with ``widen=True`` (Lanczos, which needs a linear operator), float64 GEMMs on the
+float32 entries.
 
 :func:`approximation_error` is the relative Frobenius error of a factorisation K ≈ FFᵀ
 (Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a)), in one pass over row blocks.
@@ -38,7 +42,7 @@ def gram_fits(n: int, dtype: str, budget: int) -> bool:
     return n * n * np.dtype(dtype).itemsize <= budget
 
 
-def block_times(A: np.ndarray, W: np.ndarray, widen: bool = False) -> np.ndarray:
+def block_times(A: np.ndarray, W: np.ndarray, *, widen: bool = False) -> np.ndarray:
     """A @ W in float64 (len(A) × W.shape[1]) for a float64 W.
 
     float64 A, or ``widen``: one float64 GEMM (a float32 A widened to float64 — exact
@@ -101,18 +105,18 @@ class KernelBlock:
         """Whether A is held in memory."""
         return self.A is not None
 
-    def times(self, W: np.ndarray, widen: bool = False) -> np.ndarray:
+    def times(self, W: np.ndarray, *, widen: bool = False) -> np.ndarray:
         """A @ W in float64 (len(X) × W.shape[1]); ``widen``: see :func:`block_times`."""
         W = np.asarray(W, dtype=np.float64)
         if self.A is not None:
-            return block_times(self.A, W, widen)
+            return block_times(self.A, W, widen=widen)
         out = np.zeros((len(self.X), W.shape[1]))
         if len(self.Y) <= len(self.X):
             for sl, block in self.kernel.row_blocks(self.X, self.Y, self.budget, desc=self.desc):
-                out[sl] = block_times(block, W, widen)
+                out[sl] = block_times(block, W, widen=widen)
         else:  # few rows against many columns: blocks of κ(Y, X) = Aᵀ
             for sl, block in self.kernel.row_blocks(self.Y, self.X, self.budget, desc=self.desc):
-                out += block_times(block.T, W[sl], widen)
+                out += block_times(block.T, W[sl], widen=widen)
         return out
 
 
@@ -164,19 +168,19 @@ class Gram(KernelBlock):
             return self.A[idx].T.astype(np.float64)
         return self.kernel.matrix(self.X, self.X[idx], self.budget).astype(np.float64)
 
-    def times(self, W: np.ndarray, idx: np.ndarray | None = None, widen: bool = False) -> np.ndarray:
+    def times(self, W: np.ndarray, idx: np.ndarray | None = None, *, widen: bool = False) -> np.ndarray:
         """K[:, idx] @ W in float64 (n × W.shape[1]); idx=None means all columns (``widen``:
         see :func:`block_times`)."""
         if idx is None:
-            return super().times(W, widen)
+            return super().times(W, widen=widen)
         W = np.asarray(W, dtype=np.float64)
         idx = np.asarray(idx, dtype=np.int64)
         if self.A is None:
-            return KernelBlock(self.kernel, self.X, self.X[idx], self.budget).times(W, widen)
+            return KernelBlock(self.kernel, self.X, self.X[idx], self.budget).times(W, widen=widen)
         itemsize = self.A.dtype.itemsize
         step = memory.block_rows(self.n, itemsize, self.budget, len(idx))
         out = np.zeros((self.n, W.shape[1]))
         for s in range(0, len(idx), step):
             rows = self.A[idx[s : s + step]]  # = K[:, idx]ᵀ (K symmetric), contiguous
-            out += block_times(rows.T, W[s : s + step], widen)
+            out += block_times(rows.T, W[s : s + step], widen=widen)
         return out

@@ -1,8 +1,9 @@
 """Eigenvalues and traces of kernel matrices, without a dense n×n eigendecomposition.
 
-Every solver here reaches K = κ(X, X) through :class:`kktheory.gram.Gram`, the package's
-one kernel operator: K held when it fits the memory budget, else recomputed in row blocks
-sized from it. Two iterative solvers answer two different questions:
+The iterative solvers reach K = κ(X, X) through products only — :class:`kktheory.gram.Gram`,
+the package's one kernel operator: K held when it fits the memory budget, else recomputed
+in row blocks sized from it (or a product callable built on it, such as a deflated one).
+Two of them answer two different questions:
 
 - :func:`top_eigenpairs` — the s largest eigenpairs for features (KPCA, Wang et al. 2019,
   Prop. 3; leverage-score sketching, Wang Table 2): implicitly restarted Lanczos (ARPACK,
@@ -49,7 +50,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 import scipy.sparse.linalg
-from scipy.sparse.linalg import eigsh
 
 from kktheory import memory
 from kktheory.gram import Gram
@@ -84,7 +84,7 @@ def top_eigenpairs(
         return lam[::-1][:s].copy(), V[:, ::-1][:, :s].copy()
     op = Gram(kernel, X, budget, matrix=K).operator()
     v0 = rng.uniform(-1.0, 1.0, size=n)
-    lam, V = eigsh(op, k=s, which="LA", v0=v0.astype(op.dtype))
+    lam, V = scipy.sparse.linalg.eigsh(op, k=s, which="LA", v0=v0.astype(op.dtype))
     order = np.argsort(lam)[::-1]
     return lam[order].astype(np.float64), V[:, order].astype(np.float64)
 

@@ -17,8 +17,8 @@ from kktheory.config import build_spec
 from kktheory.errors import ConfigError
 from kktheory.estimator import SketchedKernelKMeans
 from kktheory.experiment import Method, load_data, run
-from kktheory.kernels import Kernel
 from kktheory.geometry import membership
+from kktheory.kernels import Kernel
 from kktheory.risk import RiskSettings, Rows, lifted
 from kktheory.seeding import component_rng
 from kktheory.store import load_arrays
@@ -203,3 +203,32 @@ def test_n20000_same_partition_quality(tmp_path, cluster) -> None:
     assert nmi >= 0.95
     for name in ("train_risk", "objective", "test_risk"):
         assert r_dk[name] == pytest.approx(r_np[name], rel=0.01), name
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_cluster_means_of_numpy_and_dask_features_equal_brute_force(lazy):
+    """The Dask backend's cluster means (the estimator's cluster_centers_): a NumPy F goes
+    through the one in-memory implementation, a Dask F chunk by chunk; cluster 3 is empty."""
+    rng = np.random.default_rng(5)
+    F = rng.normal(size=(23, 4))
+    labels = rng.integers(0, 3, size=23)
+    want = np.array([F[labels == j].mean(axis=0) if np.any(labels == j) else np.zeros(4) for j in range(4)])
+    X = da.from_array(F, chunks=(7, 4)) if lazy else F
+    got = dask_backend.DaskBackend().cluster_means(X, labels, 4)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
+
+
+def test_dask_input_is_checked_for_shape_before_its_values():
+    """A Dask array of the wrong width is refused for its width (no pass over the values),
+    one with a NaN for its values; a fit that fails leaves no n_features_in_."""
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    est = SketchedKernelKMeans(n_clusters=2, m=6, backend="dask", random_state=0).fit(da.from_array(X, chunks=20))
+    wide = np.c_[X, np.full(40, np.nan)]
+    with pytest.raises(ValueError, match="X has 4 features, but the model is expecting 3 features"):
+        est.predict(da.from_array(wide, chunks=20))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        est.predict(da.from_array(np.where(np.arange(40)[:, None] == 33, np.nan, X), chunks=20))
+    fresh = SketchedKernelKMeans(n_clusters=2, m=6, backend="dask")
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        fresh.fit(da.from_array(wide, chunks=20))
+    assert not hasattr(fresh, "n_features_in_")

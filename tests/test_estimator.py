@@ -256,6 +256,7 @@ def test_dtype_float32() -> None:
         ({"sigma": "wide"}, "config error: sigma='wide': a number"),
         ({"dtype": "float16"}, "config error: dtype='float16': one of float64, float32"),
         ({"backend": "spark"}, "config error: backend='spark': one of numpy, dask"),
+        ({"backend": ["numpy"]}, "config error: backend=['numpy']: one of numpy, dask"),
         ({"gamma": -1}, "config error: gamma=-1"),
         ({"memory_budget_gb": 0}, "config error: memory_budget_gb=0"),
         ({"memory_budget_gb": float("inf")}, "config error: memory_budget_gb=inf: a positive number of GiB"),

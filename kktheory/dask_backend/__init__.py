@@ -332,13 +332,16 @@ class DaskBackend:
                      X_test: Any, make_rng: Callable[[], np.random.Generator]) -> list[Any]:
         return lifted_many(kernel, X_train, labelings, X_test, method.k, method.risk_settings, make_rng)
 
-    def native_input(self, X: Any) -> Any | None:
-        """A Dask array checked (2-D, numeric, finite: one pass over the chunks), as float64
-        unless it is floating already; None for anything else (validated as NumPy)."""
+    def native_input(self, X: Any, n_features: int | None = None) -> Any | None:
+        """A Dask array checked — 2-D and numeric, ``n_features`` columns when given (a
+        fitted model's), then finite (one pass over the chunks, last) — as float64 unless it
+        is floating already; None for anything else (validated as NumPy)."""
         if not is_dask(X):
             return None
         if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
             raise ValueError(f"Expected a 2-D numeric Dask array, got ndim={X.ndim}, dtype={X.dtype}")
+        if n_features is not None and X.shape[1] != n_features:
+            raise ValueError(f"X has {X.shape[1]} features, but the model is expecting {n_features} features as input.")
         import dask.array as da
 
         if not bool(da.isfinite(X).all().compute()):

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from kktheory import risk
+from kktheory import geometry, risk
 from kktheory.errors import ConfigError
+from kktheory.geometry import sq_dist_to_centroids
 from kktheory.kernels import Kernel
-from kktheory.geometry import cluster_means, sq_dist_to_centroids
 from kktheory.risk import Risk, RiskSettings, Rows
 
 INSTALL = 'the optional extra: pip install -e ".[dask]" (dask[array,distributed], dask-ml)'
@@ -84,7 +84,7 @@ def cluster_means(F: Any, labels: np.ndarray, k: int) -> np.ndarray:
     """k × r means of the feature rows over each cluster (0 for empty clusters), float64;
     chunk by chunk for a Dask array."""
     if not is_dask(F):  # in memory: the one implementation for NumPy features
-        return cluster_means(F, labels, k)[0]
+        return geometry.cluster_means(F, labels, k)[0]
     from dask import delayed
 
     blocks, off = _blocks(F)

@@ -193,8 +193,8 @@ def spread_check(df: pd.DataFrame, stand_in: str) -> Check:
     decision = at_most(Estimate.difference(a.to_numpy(), b.to_numpy()), 0.0)
     n_big, n_small = int(big["n"].iloc[0]), int(small["n"].iloc[0])
     detail = (f"Fig. 2 − Fig. 1 of the per-run relative deviation at m ∈ {{{', '.join(rules)}}}: "
-              f"{fmt(a.mean(), 3)} ({big['dataset.name'].iloc[0]}, n = {n_big}, {len(a)} runs) vs "
-              f"{fmt(b.mean(), 3)} ({small['dataset.name'].iloc[0]}, n = {n_small}, {len(b)} runs)")
+              f"{fmt(a.mean(), 3)} ({big[DATASET_COL].iloc[0]}, n = {n_big}, {len(a)} runs) vs "
+              f"{fmt(b.mean(), 3)} ({small[DATASET_COL].iloc[0]}, n = {n_small}, {len(b)} runs)")
     why = ""
     if decision.status == FAIL:
         why = (f"{stand_in}, at n = {n_big:,} (×{n_big / n_small:.1f} the Fig. 1 setting's n; mnist8m: ×135) "
@@ -205,7 +205,7 @@ def spread_check(df: pd.DataFrame, stand_in: str) -> Check:
 def _observed(d: pd.DataFrame) -> str:
     """The setting, and the lifted centroids' share left beyond √n (drawn, not judged)."""
     n = int(d["n"].iloc[0])
-    text = (f"{d['dataset.name'].iloc[0]}, n = {n}, √n = {math.sqrt(n):.0f}, {d['seed'].nunique()} runs "
+    text = (f"{d[DATASET_COL].iloc[0]}, n = {n}, √n = {math.sqrt(n):.0f}, {d['seed'].nunique()} runs "
             f"per m; judged: test risk with projected centroids (eq. 2) and NMI")
     lifted = _centroids(d, "lifted")
     table = by_seed(lifted, "test_risk") if not lifted.empty else "no rows"
@@ -297,7 +297,7 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
                      JUDGED if not judged.empty else "lifted")
     for ax in axes:  # below the panels: the points near the top stay visible
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, frameon=False)
-    fig.suptitle(f"{title} — {d['dataset.name'].iloc[0]}, n = {n:,} train / {int(d['n_test'].iloc[0]):,} test, "
+    fig.suptitle(f"{title} — {d[DATASET_COL].iloc[0]}, n = {n:,} train / {int(d['n_test'].iloc[0]):,} test, "
                  f"k = {int(d['k'].iloc[0])}, Gaussian kernel, uniform Nyström + MiniBatchKMeans", fontsize=10)
     fig.tight_layout()
     return save_figure(fig, out_dir, name)
@@ -322,7 +322,7 @@ def _draw_spread(ax, rows: pd.DataFrame, rule: str) -> None:
         xs += list(x)
         which = "Fig. 2" if i == 0 else "Fig. 1 setting"
         ax.plot(x, s["sd"] / s["mean"], marker="os"[i % 2], ms=5, lw=1.4, color=f"C{i + 2}",
-                label=f"{which}: {part['dataset.name'].iloc[0]}, n = {int(n):,} ({part['seed'].nunique()} runs)")
+                label=f"{which}: {part[DATASET_COL].iloc[0]}, n = {int(n):,} ({part['seed'].nunique()} runs)")
     ax.axvline(1.0, color="0.35", ls="--", lw=1.1, label="m = √n (judged at m ≥ √n)")
     ax.set_xscale("log")
     ticks = [Fraction(2) ** e for e in range(-6, 7) if 0.8 * min(xs) <= 2.0**e <= 1.25 * max(xs)]

@@ -40,6 +40,7 @@ import pandas as pd
 
 from kktheory.bounds.theory import RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape
 from kktheory.report.common import (
+    DATASET_COL,
     SKETCH_COL,
     CAUSE_CLAIM, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
     ok_rows, pyplot, save_figure,
@@ -349,7 +350,7 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     d = ok_rows(df)
     per = d.groupby([SKETCH_COL, "n", "m_rule"])["seed"].nunique()
     runs = f"{per.min()}–{per.max()}" if per.min() != per.max() else f"{per.max()}"
-    fig.suptitle(f"Theory vs observation — {d['dataset.name'].iloc[0]}, k = {int(d['k'].iloc[0])}; "
+    fig.suptitle(f"Theory vs observation — {d[DATASET_COL].iloc[0]}, k = {int(d['k'].iloc[0])}; "
                  f"{runs} runs per point", fontsize=10.5)
     fig.tight_layout()
     return save_figure(fig, out_dir, "theory_rates")

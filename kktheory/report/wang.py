@@ -77,7 +77,7 @@ def draw_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     k = int(d["k"].iloc[0])
     axes[1].axvline(math.sqrt(k * c_fixed), color="0.4", ls=":", label=f"√(kc) = {math.sqrt(k * c_fixed):.0f}")
     axes[1].legend()
-    fig.suptitle(f"Wang et al. Fig. 2 — {d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, "
+    fig.suptitle(f"Wang et al. Fig. 2 — {d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, "
                  f"k = {k}, rank-restricted Nyström (uniform), mean ± sd over "
                  f"{d['seed'].nunique()} runs", fontsize=10)
     fig.tight_layout()
@@ -145,7 +145,7 @@ def judge_fig2(df: pd.DataFrame) -> Verdict:
     else:
         checks.append(Check("NMI not monotone in s", None, f"only {len(st)} value(s) of s at c = {int(c_fixed)}",
                             cause_detail="needs ≥ 3 values of s"))
-    return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, "
+    return judge_checks(checks, f"{d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, "
                                 f"{d['seed'].nunique()} runs per point")
 
 
@@ -474,7 +474,7 @@ def judge_fig45(df: pd.DataFrame) -> Verdict:
         else:
             cells = {**_cells(d, col, NYS, two, sign), **{f"RFM {k}": v for k, v in _cells(d, col, RFM, two, sign).items()}}
             checks.append(share_check(f"{label}: Nyström and RFM {rel} two-step", cells, SHARE_CONSISTENT))
-    return judge_checks(checks, f"data sets {', '.join(dict.fromkeys(d['dataset.name']))}; "
+    return judge_checks(checks, f"data sets {', '.join(dict.fromkeys(d[DATASET_COL]))}; "
                                 f"{d['seed'].nunique()} runs per cell")
 
 
@@ -543,7 +543,7 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.set_xlabel("sketch size c (log scale)")
     ax.set_ylabel(r"$\|K-(CW^+C^T)_s\|_* \,/\, \|K-K_s\|_*$")
     s = _s_of(d).dropna()
-    ax.set_title(f"Wang et al. Thm 1 / Table 2 — {d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, "
+    ax.set_title(f"Wang et al. Thm 1 / Table 2 — {d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, "
                  f"s = {int(s.iloc[0]) if len(s) else '?'}; mean and 95% CI over runs",
                  fontsize=9.5)
     ax.legend(title="sketching matrix P")
@@ -622,7 +622,7 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
     if absent:
         checks.append(Check(f"{', '.join(absent)}: not run", None, "no rows for these sketching matrices of Table 2",
                             cause_detail="not run here"))
-    return judge_checks(checks, f"{d['dataset.name'].iloc[0]}, n = {int(d['n'].iloc[0])}, s = {int(_s_of(d).iloc[0])}, "
+    return judge_checks(checks, f"{d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, s = {int(_s_of(d).iloc[0])}, "
                                 f"ε = {TRACE_EPS:g}, {d['seed'].nunique()} runs per c")
 
 
