@@ -123,6 +123,19 @@ def test_refused_with_dask(tmp_path, override: str, field: str) -> None:
     assert not run_files(tmp_path)
 
 
+@pytest.mark.parametrize("overrides, reason", [
+    (("sketch=nystrom_rls",), "ridge leverage scores, which need all of K"),
+    (("sketch=ros", "sketch.order=mix_first"), "order=mix_first mixes all n coordinates"),
+    (("sketch=exact",), "partitions by its own method"),
+    (("sketch=rff",), "need all of K or operations on all n rows"),
+])
+def test_a_refused_sketch_says_why(tmp_path, overrides, reason) -> None:
+    """Each sketch states whether its features need only the landmark rows, and why not."""
+    cfg = make_cfg("backend=dask", "n=100", "n_test=20", "k=3", "m=8", *overrides, f"results_dir={tmp_path}")
+    with pytest.raises(ConfigError, match=reason):
+        run(cfg)
+
+
 def test_estimator_on_dask_arrays(cluster) -> None:
     X, X_new = data(600, seed=3), data(90, seed=4)
     with distributed.Client(cluster):

@@ -10,8 +10,11 @@ chunks (one chunk across the columns):
   on those rows (K_mm, the mixing matrix S) and the features of every chunk,
   f(x) = map(κ(x, landmarks)), are computed where the chunk lives (``map_blocks``) and
   kept there (``persist``). Supported: the sketches whose map depends on the training set
-  only through n and the landmark rows — ``nystrom``, ``nystrom_liu`` (Calandriello Alg. 1),
-  ``yin_nystrom``, ``subgaussian`` and ``ros`` with ``order=sample_first`` (Yin Alg. 1);
+  only through n and the landmark rows, as each sketch states
+  (:meth:`~kktheory.sketches.Sketch.landmark_rows_only`, with its reason when not) and
+  fits through its public ``draw_landmark_rows`` / ``fit_on_landmark_rows`` —
+  ``nystrom``, ``nystrom_liu`` (Calandriello Alg. 1), ``yin_nystrom``, ``subgaussian`` and
+  ``ros`` with ``order=sample_first`` (Yin Alg. 1);
 - clustering: dask-ml's ``KMeans`` with k-means|| seeding (Bahmani et al. 2012, "Scalable
   k-means++") and distributed Lloyd iterations on the feature chunks. Only
   ``clustering=kmeanspp`` is accepted (its n_init, max_iter, tol are passed on; tol is
@@ -67,9 +70,6 @@ from kktheory.kernels import Kernel, make_kernel
 from kktheory.risk import Rows
 from kktheory.seeding import component_rng, component_seed
 from kktheory.sketches import Fitted, Partition, Sketch
-from kktheory.sketches.nystrom import Nystrom
-from kktheory.sketches.ros import ROS
-from kktheory.sketches.yin import SampledSketch
 
 if TYPE_CHECKING:
     from kktheory.config import RunSpec
@@ -77,33 +77,26 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DaskBackend", "DaskRows", "as_rows_array", "check", "check_run", "cluster_means", "features", "fit",
-    "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_many", "rows_of",
+    "fit_kernel", "fit_sketches", "is_dask", "lifted_distances", "lifted_many", "refusal", "rows_of",
     "session", "supported_sketches",
 ]
 
 
 # -- validation -------------------------------------------------------------------------
-def landmark_family(cls: type[Sketch], params: Any) -> str | None:
-    """'nystrom' or 'sampled' when the sketch's map needs only n and landmark rows, else None."""
+def refusal(cls: type[Sketch], params: Any) -> str | None:
+    """None when backend=dask runs the sketch — an embedding whose features need only the
+    landmark rows (:meth:`~kktheory.sketches.Sketch.landmark_rows_only`) — else why not."""
     if not cls.is_embedding:
-        return None
-    if issubclass(cls, Nystrom) and cls.draw_landmarks is Nystrom.draw_landmarks:
-        return "nystrom"
-    if issubclass(cls, SampledSketch) and not (issubclass(cls, ROS) and params.order != "sample_first"):
-        return "sampled"
-    return None
+        return "it partitions by its own method, not by k-means on features computed chunk by chunk"
+    return cls.landmark_rows_only(params)
 
 
 def supported_sketches() -> list[str]:
     """Names of the registered sketches the Dask backend runs (with their default params)."""
     from kktheory.sketches import SKETCHES
 
-    out = []
-    for name in SKETCHES.names():
-        entry = SKETCHES.get(name)
-        if landmark_family(entry.impl, entry.config_cls()) is not None:
-            out.append(name)
-    return out
+    return [name for name in SKETCHES.names()
+            if refusal(SKETCHES.get(name).impl, SKETCHES.get(name).config_cls()) is None]
 
 
 def check(method: "Method") -> None:
@@ -114,12 +107,12 @@ def check(method: "Method") -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise ConfigError("backend", "dask", f"numpy, or install {INSTALL}") from None
-    if landmark_family(method.sketch_class, method.sketch) is None:
+    if (why := refusal(method.sketch_class, method.sketch)) is not None:
         raise ConfigError(
             "sketch", method.sketch.name,
             f"with backend=dask one of {', '.join(supported_sketches())} (ros with "
-            "order=sample_first): their features are computed chunk by chunk from the landmark "
-            "rows; the others need all of K or global n×m operations",
+            f"order=sample_first), whose features are computed chunk by chunk from the landmark "
+            f"rows; here {why}",
         )
     if method.clustering.name != "kmeanspp":
         raise ConfigError(
@@ -195,31 +188,17 @@ def fit_kernel(method: "Method", X: Any) -> Kernel:
 # -- sketch and features ----------------------------------------------------------------
 def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator[tuple[int, Sketch]]:
     """(m, sketch fitted on the gathered landmark rows) for each m: the same draws, in the
-    same order, as the in-memory ``fit_nested`` of the sketch, so landmarks are nested."""
+    same order, as the in-memory ``fit_nested`` of the sketch
+    (:meth:`~kktheory.sketches.Sketch.draw_landmark_rows`), so landmarks are nested."""
     cls = method.sketch_class
-    family = landmark_family(cls, method.sketch)
     n = X.shape[0]
     ctx = method.context(n)
-    rng = component_rng(method.seed, "sketch")
     probe = cls(method.sketch, ctx)
     used = [probe.resolve_m(m) for m in ms]
-    if family == "nystrom":
-        idx = probe.draw_landmarks(X, kernel, max(used), rng)
-        draw = None
-    else:
-        idx = rng.permutation(n)[: max(used)]
-        draw = probe.draw(n, max(used), rng)
+    idx, draw = probe.draw_landmark_rows(n, max(used), component_rng(method.seed, "sketch"))
     X_L = np.asarray(X[idx].compute())
     for m, mu in zip(ms, used):
-        sketch = cls(method.sketch, ctx)
-        if family == "nystrom":
-            sketch.info_.update(probe.info_)
-            sketch.fit_landmarks(X_L[:mu], kernel, np.arange(mu), None)
-        else:
-            sketch._fit(X_L[:mu], kernel, np.arange(mu), draw, None)
-            sketch.n_fit_ = n
-        sketch.landmarks_ = np.asarray(idx[:mu])
-        yield m, sketch
+        yield m, cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
 
 
 def features(sketch: Sketch, X: Any) -> Any:

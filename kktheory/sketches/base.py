@@ -160,6 +160,27 @@ class Sketch:
         """The sketch size actually used for a requested m (most sketches: m itself)."""
         return m
 
+    # -- fitting from the landmark rows alone (a backend whose rows live elsewhere) -----
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        """None when the features of a row x need only x, n and the rows of the sampled
+        landmarks, so that a backend holding the rows elsewhere (Dask chunks) gathers those
+        rows and fits with :meth:`draw_landmark_rows` and :meth:`fit_on_landmark_rows`;
+        otherwise why not (the backend's refusal names it)."""
+        return "its features need all of K or operations on all n rows, not only landmark rows"
+
+    def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, Any]:
+        """(landmark indices for m_max, the rest of the sketch's randomness): the draws of
+        the in-memory fit, in its order, so that both backends fit the same sketch."""
+        raise NotImplementedError(f"{type(self).__name__}: {self.landmark_rows_only(self.params)}")
+
+    def fit_on_landmark_rows(
+        self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
+    ) -> "Sketch":
+        """Fit from the landmark rows X_landmarks = X[landmarks] of n training rows and
+        :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks))."""
+        raise NotImplementedError(f"{type(self).__name__}: {self.landmark_rows_only(self.params)}")
+
     def validate(self, m: int) -> None:
         """Check the sketch's parameters against the run (raise ConfigError) and the memory
         its fit will need (``memory.require``, MemoryBudgetError). Called by

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -108,10 +108,24 @@ class Nystrom(KernelProjection):
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
     ) -> np.ndarray:
         """First m entries of a permutation (or an i.i.d. uniform sequence) of 0..n−1."""
-        n = len(X)
+        return self.draw_landmark_rows(len(X), m, rng)[0]
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        """Uniform landmarks need only n; K_mm and κ(x, landmarks) only the landmark rows."""
+        return None
+
+    def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
         if self.params.replace:
-            return rng.integers(0, n, size=m)
-        return rng.permutation(n)[:m]
+            return rng.integers(0, n, size=m_max), None
+        return rng.permutation(n)[:m_max], None
+
+    def fit_on_landmark_rows(
+        self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: None, n: int,
+    ) -> "Nystrom":
+        self.fit_landmarks(X_landmarks, kernel, np.arange(len(X_landmarks)), None)
+        self.landmarks_ = np.asarray(landmarks)
+        return self
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Nystrom":
         idx = self.draw_landmarks(X, kernel, self.resolve_m(m), rng)

@@ -43,6 +43,7 @@ for BLESS), ``bless_dictionary_size``, and ``rank_Kmm``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg
@@ -206,6 +207,10 @@ class NystromRLS(Nystrom):
             self.info_.update(bless_dictionary_size=int(D.idx.size), bless_steps=steps)
         self.info_.update(rls_method=method, rls_deff=float(tau.sum()))
         return tau
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        return "its landmarks are drawn from ridge leverage scores, which need all of K"
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -88,6 +89,12 @@ class ROS(SampledSketch):
                 f"{valid}); or use transform=dct, which takes any m",
             )
         super().validate(m)
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        if params.order == "sample_first":
+            return None
+        return "order=mix_first mixes all n coordinates of each k_i (order=sample_first mixes the m sampled ones)"
 
     # -- order=sample_first: S = D·A on the m sampled coordinates ------------------------
     def draw(self, n: int, m_max: int, rng: np.random.Generator) -> np.ndarray:

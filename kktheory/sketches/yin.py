@@ -77,20 +77,35 @@ class SampledSketch(Sketch):
 
     # -- fitting -------------------------------------------------------------------------
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "SampledSketch":
-        idx = rng.permutation(len(X))[:m]
-        return self._fit(X, kernel, idx, self.draw(len(X), m, rng), None)
+        idx, draw = self.draw_landmark_rows(len(X), m, rng)
+        return self._fit(X, kernel, idx, draw, None)
 
     @classmethod
     def nested(cls, job: NestedFit) -> Iterator[tuple[int, "SampledSketch"]]:
         """One permutation, one draw of S's randomness and one K̂ for the whole list."""
         params, ctx, X, kernel, ms, make_rng = job
-        rng = make_rng()
-        m_max = max(ms)
-        idx = rng.permutation(len(X))[:m_max]
-        draw = cls(params, ctx).draw(len(X), m_max, rng)
+        idx, draw = cls(params, ctx).draw_landmark_rows(len(X), max(ms), make_rng())
         K = kernel.matrix(X, X[idx], ctx.budget)
         for m in ms:
             yield m, cls(params, ctx)._fit(X, kernel, idx[:m], draw, K[:, :m])
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        """Q·k_i needs only the landmark rows, and S acts on those m coordinates."""
+        return None
+
+    def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, Any]:
+        """The first m_max entries of a permutation of 0..n−1, then :meth:`draw`."""
+        idx = rng.permutation(n)[:m_max]
+        return idx, self.draw(n, m_max, rng)
+
+    def fit_on_landmark_rows(
+        self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
+    ) -> "SampledSketch":
+        self._fit(X_landmarks, kernel, np.arange(len(X_landmarks)), draw, None)
+        self.landmarks_ = np.asarray(landmarks)
+        self.n_fit_ = n
+        return self
 
     def _fit(
         self, X: np.ndarray, kernel: Kernel, idx: np.ndarray, draw: Any, K_nm: np.ndarray | None
