@@ -100,6 +100,30 @@ def test_nystrom_with_replacement_draws_uniformly() -> None:
     assert stats.chisquare(counts, idx.size * tilted / tilted.sum()).pvalue < 1e-3
 
 
+@pytest.mark.parametrize("name", ["nystrom", "nystrom_liu", "yin_nystrom", "subgaussian", "ros"])
+def test_a_fit_on_the_landmark_rows_alone_is_the_in_memory_fit(name: str) -> None:
+    """What a backend that holds the rows elsewhere does (draw_landmark_rows, gather those rows,
+    fit_on_landmark_rows) gives the in-memory fit's landmarks and features."""
+    X = blobs(120)
+    whole = fit(name, X, 16, seed=4)
+    probe = make(name, len(X))
+    m = probe.resolve_m(16)
+    idx, draw = probe.draw_landmark_rows(len(X), m, np.random.default_rng(4))
+    alone = make(name, len(X)).fit_on_landmark_rows(X[idx], KERNEL, idx, draw, len(X))
+    np.testing.assert_array_equal(alone.landmarks_, whole.landmarks_)
+    np.testing.assert_allclose(alone.transform(X), whole.transform(X), rtol=1e-10, atol=1e-12)
+    assert alone.jl_scale() == whole.jl_scale()
+
+
+@pytest.mark.parametrize("name", ["nystrom_rls", "kpca", "onepass", "exact"])
+def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str) -> None:
+    probe = make(name, 50)
+    why = type(probe).landmark_rows_only(probe.params)
+    assert why
+    with pytest.raises(NotImplementedError, match=why.split(",")[0]):
+        probe.draw_landmark_rows(50, 8, np.random.default_rng(0))
+
+
 def test_nystrom_liu_uses_sqrt_nk_landmarks() -> None:
     X = blobs(200)
     sketch = fit("nystrom_liu", X, 5, k=4)

@@ -51,7 +51,7 @@ import scipy.linalg
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, SketchConfig
+from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
 from kktheory.sketches.nystrom import Nystrom
 from kktheory.sketches.projection import whitening
 from kktheory.sketching_matrices import draw_with_replacement
@@ -211,6 +211,9 @@ class NystromRLS(Nystrom):
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:
         return "its landmarks are drawn from ridge leverage scores, which need all of K"
+
+    #: not Nyström's uniform draw: refused, with the reason above
+    draw_landmark_rows = Sketch.draw_landmark_rows
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
