@@ -127,7 +127,8 @@ def test_refused_with_dask(tmp_path, override: str, field: str) -> None:
     (("sketch=nystrom_rls",), "ridge leverage scores, which need all of K"),
     (("sketch=ros", "sketch.order=mix_first"), "order=mix_first mixes all n coordinates"),
     (("sketch=exact",), "partitions by its own method"),
-    (("sketch=rff",), "need all of K or operations on all n rows"),
+    (("sketch=rff",), "no fit from landmark rows is written for it"),
+    (("sketch=kpca",), "top eigenvectors of all of K"),
 ])
 def test_a_refused_sketch_says_why(tmp_path, overrides, reason) -> None:
     """Each sketch states whether its features need only the landmark rows, and why not."""

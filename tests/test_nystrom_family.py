@@ -101,27 +101,53 @@ def test_nystrom_with_replacement_draws_uniformly() -> None:
 
 
 @pytest.mark.parametrize("name", ["nystrom", "nystrom_liu", "yin_nystrom", "subgaussian", "ros"])
-def test_a_fit_on_the_landmark_rows_alone_is_the_in_memory_fit(name: str) -> None:
-    """What a backend that holds the rows elsewhere does (draw_landmark_rows, gather those rows,
-    fit_on_landmark_rows) gives the in-memory fit's landmarks and features."""
+def test_a_fit_on_the_landmark_rows_alone_is_the_in_memory_nested_fit(name: str) -> None:
+    """What a backend that holds the rows elsewhere does (draw_landmark_rows for the largest m,
+    gather those rows, fit_on_landmark_rows on a prefix per m) gives the in-memory nested
+    fit's landmarks, features, stored arrays, row columns and JL scale, for every m."""
     X = blobs(120)
-    whole = fit(name, X, 16, seed=4)
+    ms = [8, 16]
     probe = make(name, len(X))
-    m = probe.resolve_m(16)
-    idx, draw = probe.draw_landmark_rows(len(X), m, np.random.default_rng(4))
-    alone = make(name, len(X)).fit_on_landmark_rows(X[idx], KERNEL, idx, draw, len(X))
-    np.testing.assert_array_equal(alone.landmarks_, whole.landmarks_)
-    np.testing.assert_allclose(alone.transform(X), whole.transform(X), rtol=1e-10, atol=1e-12)
-    assert alone.jl_scale() == whole.jl_scale()
+    whole = dict(type(probe).fit_nested(probe.params, probe.ctx, X, KERNEL, ms, lambda: np.random.default_rng(4)))
+    used = [probe.resolve_m(m) for m in ms]
+    idx, draw = probe.draw_landmark_rows(len(X), max(used), np.random.default_rng(4))
+    # the uniform landmarks are the first entries of one permutation, drawn first
+    assert np.array_equal(idx, np.random.default_rng(4).permutation(len(X))[: max(used)])
+    for m, mu in zip(ms, used):
+        alone = make(name, len(X)).fit_on_landmark_rows(X[idx[:mu]], KERNEL, idx[:mu], draw, len(X))
+        np.testing.assert_array_equal(alone.landmarks_, whole[m].landmarks_)
+        np.testing.assert_allclose(alone.transform(X), whole[m].transform(X), rtol=1e-10, atol=1e-12)
+        assert alone.arrays().keys() == whole[m].arrays().keys()
+        for key, value in alone.arrays().items():
+            np.testing.assert_array_equal(value, whole[m].arrays()[key])
+        assert alone.info_ == whole[m].info_ and alone.jl_scale() == whole[m].jl_scale()
 
 
-@pytest.mark.parametrize("name", ["nystrom_rls", "kpca", "onepass", "exact"])
-def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str) -> None:
-    probe = make(name, 50)
-    why = type(probe).landmark_rows_only(probe.params)
-    assert why
-    with pytest.raises(NotImplementedError, match=why.split(",")[0]):
+@pytest.mark.parametrize("name, params, reason", [
+    ("nystrom_rls", {}, "ridge leverage scores"),
+    ("ros", {"order": "mix_first"}, "order=mix_first"),
+    ("kpca", {}, "top eigenvectors"),
+    ("onepass", {}, "W = KΩ"),
+    ("rff", {}, "no fit from landmark rows"),
+])
+def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str, params: dict, reason: str) -> None:
+    probe = make(name, 50, **params)
+    assert reason in type(probe).landmark_rows_only(probe.params)
+    with pytest.raises(NotImplementedError, match=reason):
         probe.draw_landmark_rows(50, 8, np.random.default_rng(0))
+    with pytest.raises(NotImplementedError, match=reason):
+        probe.fit_on_landmark_rows(blobs(8), KERNEL, np.arange(8), None, 50)
+
+
+def test_a_nystrom_variant_with_its_own_landmark_draw_is_not_taken_for_uniform() -> None:
+    from kktheory.sketches.nystrom import Nystrom
+
+    class Weighted(Nystrom):
+        def draw_landmarks(self, X, kernel, m, rng):
+            return np.argsort(-np.asarray(X)[:, 0])[:m]
+
+    assert "not drawn uniformly" in Weighted.landmark_rows_only(None)
+    assert Nystrom.landmark_rows_only(None) is None
 
 
 def test_nystrom_liu_uses_sqrt_nk_landmarks() -> None:

@@ -161,25 +161,37 @@ class Sketch:
         return m
 
     # -- fitting from the landmark rows alone (a backend whose rows live elsewhere) -----
+    #: why the sketch cannot be fitted from its landmark rows alone, or None when it can
+    #: (:meth:`landmark_rows_only`)
+    not_from_landmark_rows: ClassVar[str | None] = "it is not fitted from landmark rows alone"
+
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:
         """None when the features of a row x need only x, n and the rows of the sampled
         landmarks, so that a backend holding the rows elsewhere (Dask chunks) gathers those
         rows and fits with :meth:`draw_landmark_rows` and :meth:`fit_on_landmark_rows`;
-        otherwise why not (the backend's refusal names it)."""
-        return "its features need all of K or operations on all n rows, not only landmark rows"
+        otherwise why not (the backend's refusal names it): ``not_from_landmark_rows``,
+        unless the parameters decide (ROS's ``order``)."""
+        return cls.not_from_landmark_rows
+
+    def require_landmark_rows(self) -> None:
+        """NotImplementedError with :meth:`landmark_rows_only`'s reason, if there is one."""
+        if (why := self.landmark_rows_only(self.params)) is not None:
+            raise NotImplementedError(f"{type(self).__name__}: {why}")
 
     def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, Any]:
         """(landmark indices for m_max, the rest of the sketch's randomness): the draws of
         the in-memory fit, in its order, so that both backends fit the same sketch."""
-        raise NotImplementedError(f"{type(self).__name__}: {self.landmark_rows_only(self.params)}")
+        self.require_landmark_rows()
+        raise NotImplementedError(type(self).__name__)
 
     def fit_on_landmark_rows(
         self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
     ) -> "Sketch":
         """Fit from the landmark rows X_landmarks = X[landmarks] of n training rows and
         :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks))."""
-        raise NotImplementedError(f"{type(self).__name__}: {self.landmark_rows_only(self.params)}")
+        self.require_landmark_rows()
+        raise NotImplementedError(type(self).__name__)
 
     def validate(self, m: int) -> None:
         """Check the sketch's parameters against the run (raise ConfigError) and the memory

@@ -47,6 +47,8 @@ class GaussianConfig(SketchConfig):
 class GaussianProjection(Sketch):
     """k_i ↦ G·k_i/√m, G an m × n standard Gaussian matrix (Biau et al. 2008)."""
 
+    not_from_landmark_rows = "its G acts on all n coordinates of each kernel column k_i"
+
     def validate(self, m: int) -> None:
         n = self.ctx.n
         memory.require(

@@ -40,6 +40,8 @@ class KernelColumns(Sketch):
     """Features k_i = κ(X_train, x_i): the columns of K (Yin Prop. 1). Stored arrays: none
     (no randomness)."""
 
+    not_from_landmark_rows = "its features are the n kernel columns themselves"
+
     def validate(self, m: int) -> None:
         require_kernel_matrix(
             self.ctx.n, self.ctx.dtype, self.ctx.budget,

@@ -52,6 +52,8 @@ class KPCA(KernelProjection):
     solver's tolerance.
     """
 
+    not_from_landmark_rows = "its features come from the top eigenvectors of all of K"
+
     rank_restricted = True
 
     def rank(self, m: int) -> int:

@@ -110,12 +110,18 @@ class Nystrom(KernelProjection):
         """First m entries of a permutation (or an i.i.d. uniform sequence) of 0..n−1."""
         return self.draw_landmark_rows(len(X), m, rng)[0]
 
+    not_from_landmark_rows = None  # uniform landmarks need n only; K_mm and κ(x, landmarks) their rows
+
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:
-        """Uniform landmarks need only n; K_mm and κ(x, landmarks) only the landmark rows."""
-        return None
+        """None for uniform landmarks; a subclass that draws them otherwise is refused, with
+        its own ``not_from_landmark_rows`` or a general reason."""
+        if cls.draw_landmarks is not Nystrom.draw_landmarks:
+            return cls.not_from_landmark_rows or "its landmarks are not drawn uniformly"
+        return cls.not_from_landmark_rows
 
     def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
+        self.require_landmark_rows()
         if self.params.replace:
             return rng.integers(0, n, size=m_max), None
         return rng.permutation(n)[:m_max], None
@@ -123,6 +129,7 @@ class Nystrom(KernelProjection):
     def fit_on_landmark_rows(
         self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: None, n: int,
     ) -> "Nystrom":
+        self.require_landmark_rows()
         self.fit_landmarks(X_landmarks, kernel, np.arange(len(X_landmarks)), None)
         self.landmarks_ = np.asarray(landmarks)
         return self

@@ -51,7 +51,7 @@ import scipy.linalg
 from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
-from kktheory.sketches.base import SKETCHES, Sketch, SketchConfig
+from kktheory.sketches.base import SKETCHES, SketchConfig
 from kktheory.sketches.nystrom import Nystrom
 from kktheory.sketches.projection import whitening
 from kktheory.sketching_matrices import draw_with_replacement
@@ -171,6 +171,7 @@ class NystromRLS(Nystrom):
     """Nyström embedding on landmarks drawn ∝ γ-ridge leverage scores (Calandriello Def. 3)."""
 
     reads_rows_in_blocks = False  # not checked against rows on disk
+    not_from_landmark_rows = "its landmarks are drawn from ridge leverage scores, which need all of K"
 
     def validate(self, m: int) -> None:
         p = self.params
@@ -207,13 +208,6 @@ class NystromRLS(Nystrom):
             self.info_.update(bless_dictionary_size=int(D.idx.size), bless_steps=steps)
         self.info_.update(rls_method=method, rls_deff=float(tau.sum()))
         return tau
-
-    @classmethod
-    def landmark_rows_only(cls, params: Any) -> str | None:
-        return "its landmarks are drawn from ridge leverage scores, which need all of K"
-
-    #: not Nyström's uniform draw: refused, with the reason above
-    draw_landmark_rows = Sketch.draw_landmark_rows
 
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator

@@ -82,6 +82,8 @@ class NystromRRConfig(SketchConfig):
 class NystromRR(KernelProjection):
     """Rank-restricted Nyström features B with BBᵀ = (C W_ℓ⁺ Cᵀ)_s (Wang Alg. 2)."""
 
+    not_from_landmark_rows = "its rank restriction needs the kernel columns of all n rows together"
+
     rank_restricted = True
 
     def ranks(self, c: int) -> tuple[int, int]:

@@ -114,6 +114,8 @@ class OnePass(Sketch):
     (Hadamard, N the next power of two ≥ n) or D·C_nᵀ[:, columns]·√(n/r') (DCT).
     """
 
+    not_from_landmark_rows = "it sketches all of K in one pass (W = KΩ)"
+
     rank_restricted = True
 
     def rank(self) -> int:

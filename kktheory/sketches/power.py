@@ -59,6 +59,8 @@ class PowerConfig(SketchConfig):
 class PowerMethod(KernelProjection):
     """Rank-s Nyström approximation of K from t power iterations (Wang Alg. 1)."""
 
+    not_from_landmark_rows = "its subspace comes from products with all of K (P ← K·P)"
+
     rank_restricted = True
 
     def validate(self, m: int) -> None:

@@ -64,6 +64,8 @@ def require_gaussian(kernel_name: str) -> None:
 class RandomFourierFeatures(Sketch):
     """z(x) = √(2/D) cos(Ωx + b), optionally reduced to s dimensions (Wang §5.1)."""
 
+    not_from_landmark_rows = "no fit from landmark rows is written for it (its map needs x and its frequencies only)"
+
     def target_dim(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, hi=m)
 

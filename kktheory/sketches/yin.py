@@ -54,6 +54,8 @@ class SampledSketch(Sketch):
     once), the size-m member of it (:meth:`set_mixing`) and its action (:meth:`mix`).
     """
 
+    not_from_landmark_rows = None  # Q·k_i needs the landmark rows only, and S acts on those m coordinates
+
     # -- the mixing matrix S (identity here) ------------------------------------------
     def draw(self, n: int, m_max: int, rng: np.random.Generator) -> Any:
         """The randomness of S for every m ≤ m_max (drawn after the landmarks)."""
@@ -89,19 +91,16 @@ class SampledSketch(Sketch):
         for m in ms:
             yield m, cls(params, ctx)._fit(X, kernel, idx[:m], draw, K[:, :m])
 
-    @classmethod
-    def landmark_rows_only(cls, params: Any) -> str | None:
-        """Q·k_i needs only the landmark rows, and S acts on those m coordinates."""
-        return None
-
     def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, Any]:
         """The first m_max entries of a permutation of 0..n−1, then :meth:`draw`."""
+        self.require_landmark_rows()
         idx = rng.permutation(n)[:m_max]
         return idx, self.draw(n, m_max, rng)
 
     def fit_on_landmark_rows(
         self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
     ) -> "SampledSketch":
+        self.require_landmark_rows()
         self._fit(X_landmarks, kernel, np.arange(len(X_landmarks)), draw, None)
         self.landmarks_ = np.asarray(landmarks)
         self.n_fit_ = n
