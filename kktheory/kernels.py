@@ -288,15 +288,15 @@ def validate_kernel(cfg: KernelConfig) -> None:
             raise ConfigError(
                 "kernel.bandwidth", cfg.bandwidth, f"one of {', '.join(BANDWIDTH_RULES)}"
             )
-        if cfg.bandwidth == "fixed" and not cfg.sigma > 0:
-            raise ConfigError("kernel.sigma", cfg.sigma, "a positive number")
-        if cfg.bandwidth == "wang" and not cfg.beta > 0:
-            raise ConfigError("kernel.beta", cfg.beta, "a positive number")
+        if cfg.bandwidth == "fixed" and not (math.isfinite(cfg.sigma) and cfg.sigma > 0):
+            raise ConfigError("kernel.sigma", cfg.sigma, "a positive finite number")
+        if cfg.bandwidth == "wang" and not (math.isfinite(cfg.beta) and cfg.beta > 0):
+            raise ConfigError("kernel.beta", cfg.beta, "a positive finite number")
     if cfg.name == "polynomial":
         if cfg.degree < 1:
             raise ConfigError("kernel.degree", cfg.degree, "an integer ≥ 1")
-        if cfg.coef0 < 0:
-            raise ConfigError("kernel.coef0", cfg.coef0, "a number ≥ 0 (κ must be PSD)")
+        if not (math.isfinite(cfg.coef0) and cfg.coef0 >= 0):
+            raise ConfigError("kernel.coef0", cfg.coef0, "a finite number ≥ 0 (κ must be PSD)")
 
 
 def make_kernel(
