@@ -16,10 +16,11 @@ where the rows are:
   estimated) and ``features_in_memory`` (features are a NumPy array here);
 - for the estimator, whatever array it is given: ``native_input(X, n_features)``, X
   checked (with ``n_features`` columns, when given) if it is of the backend's own kind (a
-  Dask array), None otherwise (then it is validated as a NumPy array); and, for a fitted model on new rows (predict, transform, score and
-  cluster_centers_): ``rows(X)``, the rows as the risk
-  computations read them (:class:`~kktheory.risk.Rows`); ``features(sketch, X)``;
-  ``distances(centroids, X)`` to lifted centroids; ``cluster_means(F, labels, k)``.
+  Dask array), None otherwise (then it is validated as a NumPy array); and, for a fitted
+  model on new rows (predict, transform, score and cluster_centers_): ``rows(X)``, the
+  rows as the risk computations read them (:class:`~kktheory.risk.Rows`);
+  ``features(sketch, X)``; ``distances(centroids, X)`` to lifted centroids;
+  ``cluster_means(F, labels, k)``.
 
 ``numpy`` (:class:`NumpyBackend`, here) computes in memory, or on rows read from disk in
 blocks; ``dask`` (:class:`kktheory.dask_backend.DaskBackend`) on Dask row chunks, imported

@@ -136,7 +136,7 @@ class Gram(KernelBlock):
         matrix: np.ndarray | None = None,
     ) -> None:
         if store is None:
-            store = matrix is None and gram_fits(len(X), kernel.dtype, budget)
+            store = gram_fits(len(X), kernel.dtype, budget)
         super().__init__(kernel, X, X, budget, store and matrix is None)
         if matrix is not None:
             self.A = matrix
