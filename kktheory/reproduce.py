@@ -69,6 +69,8 @@ from kktheory.sweeps import (
     EXPERIMENTS_DIR, SCALES, compose_jobs, config_name, expand_jobs, fixed_overrides, sweep_params,
 )
 from kktheory.report import Entry, catalogue
+from kktheory.report.claims import rules_table
+from kktheory.report.decide import LEVEL
 from kktheory.report.common import (
     CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, attribute_shortfall, failed_rows, not_run, ok_rows,
     paper_table, update_index,
@@ -154,10 +156,22 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
 
         old = read_file(path)
         ok = pd.concat([old[~old["run_id"].isin(set(ok["run_id"]))], ok], ignore_index=True)
+    ok = _uniform_types(ok)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     ok.sort_values("run_id").to_parquet(tmp, index=False)
     os.replace(tmp, path)
     return path
+
+
+def _uniform_types(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with every object column that mixes numbers and strings written as strings
+    (a config field given as an integer in one job and as a rule in another, e.g.
+    ``sketch.s`` = 20 and ``sqrt_kc``): Parquet stores one type per column."""
+    mixed = [c for c in rows.columns if rows[c].dtype == object
+             and len({type(v) for v in rows[c].dropna()} - {bool}) > 1
+             and any(isinstance(v, str) for v in rows[c].dropna())]
+    return rows.assign(**{c: rows[c].map(lambda v: v if v is None or isinstance(v, str) or v != v else str(v))
+                          for c in mixed}) if mixed else rows
 
 
 def figure_table(entry: Entry, rows: pd.DataFrame, results_dir: Path) -> pd.DataFrame:
@@ -167,7 +181,7 @@ def figure_table(entry: Entry, rows: pd.DataFrame, results_dir: Path) -> pd.Data
     runs = entry.figure_data.runs(rows)
     arrays = stored_arrays(results_dir, runs)
     parts = [entry.figure_data.table(arrays)]
-    committed = committed_figure_path(entry.name)
+    committed = committed_figure_path(entry.sweep_name)
     if committed.exists() and set(runs) - set(arrays):
         old = pd.read_parquet(committed)
         parts.append(old[old["run_id"].isin(set(runs) - set(arrays))])
@@ -509,12 +523,14 @@ def describe_setup(setups: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def command_line(name: str, scale: str, overrides: Sequence[str], further: Sequence[str] = ()) -> tuple[str, str]:
-    """The command that reproduces an entry, and the run.py commands of its sweeps alone."""
+def command_line(name: str, scale: str, overrides: Sequence[str], further: Sequence[str] = (),
+                 sweep: str = "") -> tuple[str, str]:
+    """The command that reproduces an entry, and the run.py commands of its sweeps alone
+    (``sweep``: the entry's experiment config when it is not named after the entry)."""
     extra = "".join(f" {o}" for o in overrides)
     return (
         f"python -m kktheory.reproduce {name} --scale {scale}{extra}",
-        "; ".join([f"python run.py --config-dir experiments --config-name {config_name(name, scale)} -m{extra}",
+        "; ".join([f"python run.py --config-dir experiments --config-name {config_name(sweep or name, scale)} -m{extra}",
                    *(f"python run.py --config-dir experiments --config-name {c} -m" for c in further)]),
     )
 
@@ -574,15 +590,20 @@ def pending_text(name: str) -> str:
         f"Scale it would run: {entry.changes.get('paper', 'as the paper')}",
         "",
         f"Command: `python -m kktheory.reproduce {name} --scale paper` (config "
-        f"`experiments/{config_name(name, 'paper')}.yaml`); a quick look: `--scale small`.",
+        f"`experiments/{config_name(entry.sweep_name, 'paper')}.yaml`); a quick look: `--scale small`.",
     ])
 
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
-              overrides: Sequence[str] = (), execute: bool = True, log=log) -> Verdict:
-    """Run the missing rows of one entry, draw it, judge it, update INDEX.md."""
+              overrides: Sequence[str] = (), execute: bool = True, log=log,
+              level: float = LEVEL, looks: str = "") -> Verdict:
+    """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
+
+    ``level`` is the confidence level of this look (a sequential decision's
+    :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design) and ``looks``
+    the record of the looks so far, printed in INDEX."""
     t0 = time.perf_counter()
-    cfg_name = config_name(entry.name, scale)
+    cfg_name = config_name(entry.sweep_name, scale)
     # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
     cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
@@ -592,18 +613,18 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     committed = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
         if execute:
-            import_committed(entry.name, results_dir, log)
+            import_committed(entry.sweep_name, results_dir, log)
         else:
-            committed = read_committed(entry.name, results_dir, log)
+            committed = read_committed(entry.sweep_name, results_dir, log)
         # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
         # are added to the file; other overrides change the setup, whose rows replace it
         keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
         part = bool(keys) and all(k in plans[0].axes for k in keys)
 
         def save(rows: pd.DataFrame) -> None:
-            path = export_rows(entry.name, rows, out_dir, merge=part)
+            path = export_rows(entry.sweep_name, rows, out_dir, merge=part)
             if path is not None and entry.figure_data is not None:  # what its figure plots beyond the rows
-                export_figure_table(entry.name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
+                export_figure_table(entry.sweep_name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
 
     sweep = SweepResult(rows=pd.DataFrame())
     for name, plan in zip(cfg_names, plans):
@@ -612,7 +633,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
         sweep = sweep.joined(run_sweep(name, results_dir, overrides if name == cfg_name else (), execute, log,
                                        after_job=after, plan=plan, committed=committed))
-    if save is not None and (sweep.ran or not committed_rows_path(entry.name, out_dir / "rows").exists()):
+    if save is not None and (sweep.ran or not committed_rows_path(entry.sweep_name, out_dir / "rows").exists()):
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
     ok = ok_rows(rows)
@@ -625,12 +646,13 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         if entry.figure_data is not None:
             rows.attrs["figure"] = figure_table(entry, ok, results_dir)
         files = entry.draw(rows, out_dir)
-        verdict = attribute_shortfall(entry.judge(rows), entry.shortfall.get(scale), entry.changes.get(scale, scale))
+        verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
+                                      entry.changes.get(scale, scale))
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
             from kktheory import timing
 
             verdict = timing.add_checks(verdict, timing.judge(entry.timing, timing.load(results_dir, entry.name),
-                                                              entry.name))
+                                                              entry.name, level), level)
             if save is not None and timing.path_of(results_dir, entry.name).exists():  # committed with the rows
                 dst = timing.path_of(out_dir / "rows", entry.name)
                 dst.parent.mkdir(parents=True, exist_ok=True)
@@ -643,7 +665,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     scale_note = scale + (f" (overrides: {' '.join(overrides)})" if overrides else "")
     if entry.changes.get(scale):
         scale_note += f": {entry.changes[scale]}"
-    command, sweep_command = command_line(entry.name, scale, overrides, cfg_names[1:])
+    command, sweep_command = command_line(entry.name, scale, overrides, cfg_names[1:], entry.sweep_name)
     record = IndexRecord(
         name=entry.name, title=entry.title, claim=entry.claim, status=verdict.status,
         observed=verdict.text, rule=entry.rule, scale=scale_note,
@@ -662,6 +684,10 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         runs=runs_per_setting(ok),
         compute_s=_compute_time(ok),
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
+        rules=rules_table(entry.rules, {c.rule.name: c.runs for c in verdict.checks if c.rule is not None and c.runs},
+                          level),
+        looks=looks,
+        setting=entry.setting(ok) if entry.setting is not None and not ok.empty else "",
     )
     update_index(out_dir, record, list(catalogue()), pending_text)
     return verdict

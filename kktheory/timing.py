@@ -57,7 +57,7 @@ from kktheory.errors import DataError, MemoryBudgetError, UserError
 from kktheory.report.common import (
     CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, fmt, judge_checks,
 )
-from kktheory.report.decide import Estimate, at_most
+from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import SpeedClaim, TimingPlan
 from kktheory.sweeps import SCALES, compose_jobs, config_name, expand_jobs
 
@@ -247,7 +247,7 @@ def load_limit(cpus: int) -> float:
     return LOAD_PER_CPU * cpus
 
 
-def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str) -> list[Check]:
+def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str, level: float = LEVEL) -> list[Check]:
     """The plan's speed claims judged on a stored pass (one check per claim and group).
 
     No pass: one inconclusive check saying how to run it. A pass whose load exceeded the
@@ -264,7 +264,7 @@ def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str) -> list[Check
     checks = []
     for group, g in table.groupby("group", sort=False):
         for claim in plan.claims:
-            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else ""))
+            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else "", level))
     return checks
 
 
@@ -281,7 +281,8 @@ def _pass_text(g: pd.DataFrame, name: str) -> tuple[str, float, float]:
     return text, peak, limit
 
 
-def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str, group: str) -> Check:
+def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str, group: str,
+                 level: float = LEVEL) -> Check:
     title = claim.name + (f" [{group}]" if group else "")
     pass_text, peak, limit = _pass_text(g, name)
     status = {m: s for m, s in zip(g["method"], g["status"]) if s != OK}
@@ -306,7 +307,7 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
         return Check(title, True, f"{stopped} (the fast methods finished); {medians}; {pass_text}")
     wide = wide[fast + running_slow].dropna()
     ratio = wide[fast].max(axis=1) / wide[running_slow].min(axis=1)
-    decision = at_most(Estimate.median_of(ratio.to_numpy()), claim.bound)
+    decision = claim.rule.decide(Estimate.median_of(ratio.to_numpy()), level)
     detail = (f"median over rounds of (slowest of {', '.join(plan.label(m) for m in fast)}) / (fastest of "
               f"{', '.join(plan.label(m) for m in running_slow)})" + (f"; {stopped}" if stopped else "")
               + f"; median times {medians}; {pass_text}")
@@ -315,7 +316,7 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
     if math.isfinite(peak) and peak > limit:
         return Check(title, None, f"{decision.estimate.text()} not judged: {detail}",
                      cause=CAUSE_INCONCLUSIVE, cause_detail=f"load {peak:.2f} above {limit:g} during the timing pass")
-    return Check.of(title, decision, detail, *cause)
+    return Check.of(title, decision, detail, *cause, rule=claim.rule)
 
 
 def _median_text(plan: TimingPlan, ok: pd.DataFrame, method: str) -> str:
@@ -326,9 +327,10 @@ def _median_text(plan: TimingPlan, ok: pd.DataFrame, method: str) -> str:
     return f"{plan.label(method)} {fmt(med)} s (IQR {fmt(q1)}–{fmt(q3)})"
 
 
-def add_checks(verdict: Verdict, checks: Sequence[Check]) -> Verdict:
-    """The verdict judged again with the timing checks added."""
-    return judge_checks([*verdict.checks, *checks], verdict.observed)
+def add_checks(verdict: Verdict, checks: Sequence[Check], level: float = LEVEL) -> Verdict:
+    """The verdict judged again with the timing checks added (one family: Holm's correction
+    over the larger family never restores a failure the smaller one set aside)."""
+    return judge_checks([*verdict.checks, *checks], verdict.observed, level)
 
 
 # -- command line ---------------------------------------------------------------------------

@@ -22,13 +22,16 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from kktheory.report.decide import FAIL, PASS, Decision, Estimate
+from kktheory.report.decide import FAIL, LEVEL, PASS, Decision, Estimate, holm
+
+if TYPE_CHECKING:
+    from kktheory.report.claims import Rule
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
@@ -63,6 +66,9 @@ class Check:
     cause: str = ""
     cause_detail: str = ""
     runs_needed: int | None = None
+    rule: Rule | None = None  # the declared rule the check applies (kktheory.report.claims)
+    p_fail: float = math.nan  # the failure's p-value (two-sided scale), for Holm's correction
+    runs: int = 0  # runs per arm behind the estimate (the rows' run count)
 
     def __post_init__(self) -> None:
         if self.passed is not None:  # numpy booleans are not the singletons True / False
@@ -78,16 +84,22 @@ class Check:
 
     @classmethod
     def of(cls, name: str, decision: Decision, detail: str = "", cause: str = "",
-           cause_detail: str = "") -> Check:
+           cause_detail: str = "", rule: Rule | None = None) -> Check:
         """A check from a confidence-interval decision (:mod:`kktheory.report.decide`)."""
         passed = {PASS: True, FAIL: False}.get(decision.status)
         text = decision.text + (f"; {detail}" if detail else "")
         return cls(name, passed, text, cause if passed is not True else "", cause_detail,
-                   decision.runs_needed if passed is None else None)
+                   decision.runs_needed if passed is None else None, rule, decision.p_fail,
+                   decision.estimate.runs)
+
+    @property
+    def sanity(self) -> bool:
+        """A check that holds by construction: shown, never counted toward a verdict."""
+        return self.rule is not None and self.rule.sanity
 
     @property
     def mark(self) -> str:
-        return {True: "✓", False: "✗", None: "?"}[self.passed]
+        return ("sanity " if self.sanity else "") + {True: "✓", False: "✗", None: "?"}[self.passed]
 
     @property
     def why(self) -> str:
@@ -124,18 +136,42 @@ class Verdict:
         return ", ".join(causes)
 
 
-def judge_checks(checks: Sequence[Check], observed: str = "") -> Verdict:
-    """Not reproduced when a check fails; inconclusive when none fails but one is
-    undecided; reproduced when every check passes."""
+FAMILY_RULE = ("the entry's counted checks are one family: *reproduced* when every one passes (an "
+               "intersection–union test: each at its own 95 % level, no correction needed); *not reproduced* "
+               "when a failure survives Holm's step-down correction over the family (family-wise error ≤ 5 %); "
+               "else *inconclusive*; sanity checks are shown and not counted")
+
+
+def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEVEL) -> Verdict:
+    """The entry's verdict from its checks as one family (:data:`FAMILY_RULE`).
+
+    A counted check's failure stands only when Holm's correction at family-wise level
+    1 − ``level`` over the counted checks' failure p-values rejects it; a failure that does
+    not survive becomes undecided, saying so. A check without a p-value (a share of cells,
+    a vacuous bound) keeps its own status. Sanity checks never change the verdict.
+    """
     if not checks:
         return not_run("no check could be evaluated")
-    if any(c.passed is False for c in checks):
+    counted = [i for i, c in enumerate(checks) if not c.sanity]
+    tested = [i for i in counted if math.isfinite(checks[i].p_fail)]
+    keep = dict(zip(tested, holm([checks[i].p_fail for i in tested], 1 - level)))
+    out = list(checks)
+    for i in tested:
+        c = checks[i]
+        if c.passed is False and not keep[i]:
+            out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="",
+                             detail=f"{c.detail}; fails alone (p = {c.p_fail:.2g}) but not after Holm's "
+                                    f"correction over {len(tested)} checks")
+    judged = [out[i] for i in counted]
+    if not judged:
+        return Verdict(NOT_RUN, observed or "only sanity checks", tuple(out))
+    if any(c.passed is False for c in judged):
         status = NOT_REPRODUCED
-    elif any(c.passed is None for c in checks):
+    elif any(c.passed is None for c in judged):
         status = INCONCLUSIVE
     else:
         status = REPRODUCED
-    return Verdict(status, observed, tuple(checks))
+    return Verdict(status, observed, tuple(out))
 
 
 def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Verdict:
@@ -418,6 +454,9 @@ class IndexRecord:
     paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
     runs: int | str = ""  # seeds (independent runs) per setting: "r" or "lo–hi"
     compute_s: float = 0.0  # run time stored in the rows (their time_total), seconds
+    rules: str = ""  # Markdown table: the checks declared before the data, with their power
+    looks: str = ""  # the sequential decision's looks (empty: one look, the fixed design)
+    setting: str = ""  # the setting check: do the baselines behave as in the paper?
 
 
 INDEX_JSON = "index.json"
@@ -464,7 +503,11 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
             "",
             f"**Verdict: {r.status}.**" + (f" Why: {r.why}." if r.why else ""),
             "",
+            *([f"Setting: {r.setting}", ""] if r.setting else []),
             *(["The paper's numbers beside ours:", "", r.paper, ""] if r.paper else []),
+            *(["Checks declared before the data:", "", r.rules, "", f"Family: {FAMILY_RULE}.", ""]
+              if r.rules else []),
+            *([f"Looks: {r.looks}", ""] if r.looks else []),
             "Observed:",
             "",
             *[f"    {ln}" for ln in r.observed.splitlines()],

@@ -171,8 +171,37 @@ class Estimate:
             return self.runs > 0
         return math.isfinite(self.value) and math.isfinite(self.se)
 
-    def text(self, digits: int = 3) -> str:
-        lo, hi = self.interval()
+    def tail(self, boundary: float, side: str) -> float:
+        """One-sided p-value against ``boundary``: ``side`` "above" is the evidence that the
+        true value exceeds it (P(T ≥ (value − b)/se) under value = b), "below" the mirror.
+
+        A proportion uses the exact binomial tail (dual to Clopper–Pearson: the interval's
+        lower end exceeds b exactly when P(Bin(r, b) ≥ successes) < (1 − level)/2); an
+        interval given directly (bootstrap, order statistics) uses the normal equivalent of
+        the half-interval on the boundary's side, so that the p-value crosses (1 − LEVEL)/2
+        exactly where the interval does. nan when undecidable.
+        """
+        if not self.decidable or not math.isfinite(boundary):
+            return math.nan
+        if self.successes is not None:
+            k, r = self.successes, self.runs
+            b = min(max(boundary, 0.0), 1.0)
+            return float(stats.binom.sf(k - 1, r, b) if side == "above" else stats.binom.cdf(k, r, b))
+        gap = self.value - boundary
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            half = (self.value - lo) if (gap > 0) == (side == "above") else (hi - self.value)
+            se = half / float(stats.norm.ppf(0.5 + LEVEL / 2))
+            dist = stats.norm
+        else:
+            se, dist = self.se, (stats.norm if not math.isfinite(self.dof) else stats.t(self.dof))
+        if se == 0.0:
+            return 0.0 if (gap > 0) == (side == "above") and gap != 0 else 1.0
+        z = gap / se
+        return float(dist.sf(z) if side == "above" else dist.cdf(z))
+
+    def text(self, digits: int = 3, level: float = LEVEL) -> str:
+        lo, hi = self.interval(level)
         if not self.decidable:
             return f"{_g(self.value, digits)} (no interval: {self.runs} run)"
         return f"{_g(self.value, digits)} [{_g(lo, digits)}, {_g(hi, digits)}]"
@@ -180,56 +209,127 @@ class Estimate:
 
 @dataclass(frozen=True)
 class Decision:
-    """The outcome of one test: status, the boundary and the runs that would decide it."""
+    """The outcome of one test: status, the boundary, the p-values, the runs that would decide it.
+
+    ``p_pass`` and ``p_fail`` are the two directions' p-values on the interval's two-sided
+    scale (twice a one-sided tail): the check passes when ``p_pass`` < α and fails when
+    ``p_fail`` < α (α = 1 − ``level``) — exactly when the interval lies beyond the boundary,
+    the same decision in the form that Holm's correction over an entry's checks
+    (:func:`holm`) and a sequential design (:func:`look_level`) need. ``against`` is True
+    when the estimate lies on the side opposite to the claim: no number of runs is then
+    promised to decide it in the claim's favour.
+    """
 
     status: str
     estimate: Estimate
     claim: str  # e.g. "≥ 0.01", "in [−0.01, 0.01]"
     runs_needed: int | None = None  # inconclusive only: runs per arm that would decide
+    p_pass: float = math.nan
+    p_fail: float = math.nan
+    against: bool = False
+    level: float = LEVEL
 
     @property
     def text(self) -> str:
-        s = f"{self.estimate.text()} (95% CI), claim {self.claim}"
+        s = f"{self.estimate.text(level=self.level)} ({_pct(self.level)} CI), claim {self.claim}"
         if self.status == INCONCLUSIVE:
-            s += f"; undecided: {_runs_text(self.runs_needed, self.estimate.runs)}"
+            s += f"; undecided: {self.undecided_text}"
         return s
+
+    @property
+    def undecided_text(self) -> str:
+        if self.against:
+            return f"the estimate points against the claim ({self.estimate.runs} runs)"
+        return _runs_text(self.runs_needed, self.estimate.runs)
+
+
+def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
+              on_claim_side: bool, level: float) -> Decision:
+    """Status from the two p-values (a failure wins when both hold: an effect shown to lie
+    below the smallest one that counts is not the claimed effect, however sure its sign)."""
+    alpha = 1 - level
+    if math.isfinite(p_fail) and p_fail < alpha:
+        return Decision(FAIL, est, claim, None, p_pass, p_fail, not on_claim_side, level)
+    if math.isfinite(p_pass) and p_pass < alpha:
+        return Decision(PASS, est, claim, None, p_pass, p_fail, False, level)
+    needed = runs_needed(est, boundary, level) if on_claim_side and est.decidable else None
+    return Decision(INCONCLUSIVE, est, claim, needed, p_pass, p_fail, est.decidable and not on_claim_side, level)
 
 
 def at_least(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
     """The claim value ≥ bound: pass above, fail below, inconclusive across."""
-    return _one_sided(est, bound, level, "≥")
+    return _decision(est, f"≥ {_g(bound)}", 2 * est.tail(bound, "above"), 2 * est.tail(bound, "below"),
+                     bound, est.value > bound, level)
 
 
 def at_most(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
     """The claim value ≤ bound."""
-    return _one_sided(est, bound, level, "≤")
+    return _decision(est, f"≤ {_g(bound)}", 2 * est.tail(bound, "below"), 2 * est.tail(bound, "above"),
+                     bound, est.value < bound, level)
+
+
+def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 1.0) -> Decision:
+    """The claim "value > 0, by at least the smallest effect that counts" (a rise, a win);
+    ``sign`` −1: "value < 0, by at least ``smallest``" (a fall).
+
+    Pass: the interval lies beyond 0 on the claim's side (the effect is there). Fail: it
+    lies short of ±``smallest`` (any effect is smaller than the least that would count: a
+    null effect is decided, not left "inconclusive" for ever). A zero ``smallest`` is
+    refused: it would make a null effect undecidable.
+    """
+    if not smallest > 0:
+        raise ValueError(f"the smallest effect that counts must be > 0, got {smallest}")
+    up = sign > 0
+    edge = smallest if up else -smallest
+    side, other = ("above", "below") if up else ("below", "above")
+    on_side = est.value > 0 if up else est.value < 0
+    claim = f"{'>' if up else '<'} 0, by at least {_g(smallest)}"
+    return _decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level)
 
 
 def within(est: Estimate, lo: float, hi: float, level: float = LEVEL) -> Decision:
-    """The claim lo ≤ value ≤ hi (equivalence within a margin)."""
-    claim = f"in [{_g(lo)}, {_g(hi)}]"
-    if not est.decidable:
-        return Decision(INCONCLUSIVE, est, claim, None)
-    a, b = est.interval(level)
-    if lo <= a and b <= hi:
-        return Decision(PASS, est, claim)
-    if b < lo or a > hi:
-        return Decision(FAIL, est, claim)
+    """The claim lo ≤ value ≤ hi (equivalence: two one-sided tests; a failure when the
+    interval lies wholly outside [lo, hi])."""
+    p_pass = 2 * max(est.tail(lo, "above"), est.tail(hi, "below"))
+    p_fail = 2 * min(est.tail(hi, "above"), est.tail(lo, "below"))
+    inside = lo < est.value < hi
     boundary = lo if abs(est.value - lo) < abs(est.value - hi) else hi  # the nearer one decides
-    return Decision(INCONCLUSIVE, est, claim, runs_needed(est, boundary, level))
+    return _decision(est, f"in [{_g(lo)}, {_g(hi)}]", p_pass, p_fail, boundary, inside, level)
 
 
-def _one_sided(est: Estimate, bound: float, level: float, op: str) -> Decision:
-    claim = f"{op} {_g(bound)}"
-    if not est.decidable:
-        return Decision(INCONCLUSIVE, est, claim, None)
-    lo, hi = est.interval(level)
-    above, below = lo > bound, hi < bound
-    if (op == "≥" and above) or (op == "≤" and below):
-        return Decision(PASS, est, claim)
-    if (op == "≥" and below) or (op == "≤" and above):
-        return Decision(FAIL, est, claim)
-    return Decision(INCONCLUSIVE, est, claim, runs_needed(est, bound, level))
+def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
+    """Holm's step-down rejections at family-wise level ``alpha`` (nan never rejects).
+
+    Sorted p₍₁₎ ≤ … ≤ p₍ₘ₎: reject H₍ᵢ₎ while p₍ᵢ₎ ≤ α/(m − i + 1), stop at the first that is
+    not (Holm 1979). It controls the probability of any false rejection at α whatever the
+    dependence between the tests.
+    """
+    p = np.asarray(p_values, float)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = len(finite)
+    out = [False] * len(p)
+    for i, j in enumerate(finite[np.argsort(p[finite], kind="stable")]):
+        if p[j] > alpha / (m - i):
+            break
+        out[int(j)] = True
+    return out
+
+
+def look_level(look: int, level: float = LEVEL) -> float:
+    """The confidence level of look ``look`` (1, 2, …) of a sequential decision.
+
+    Alpha spending over looks with α_j = α/(j(j + 1)), which sums to α over any number of
+    looks (α/2 at the first, α/6 at the second, α/12 at the third, …): by the union bound
+    the probability that any look makes a false decision is at most α, whatever rule
+    decides when to look again and however many runs each look adds — a conservative
+    group-sequential design that needs no independence between looks and no fixed maximum.
+    An entry judged once, without ``--decide``, is the fixed design at level α itself; an
+    entry under the sequential design is judged at look j with level 1 − α_j, its first
+    look included.
+    """
+    if look < 1:
+        raise ValueError(f"look must be ≥ 1, got {look}")
+    return 1.0 - (1 - level) / (look * (look + 1))
 
 
 def runs_needed(est: Estimate, boundary: float, level: float = LEVEL) -> int | None:
@@ -261,6 +361,10 @@ def _runs_text(r: int | None, have: int) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
     return f"about {r} runs per arm would decide it ({have} now)"
+
+
+def _pct(level: float) -> str:
+    return f"{100 * level:.4g}%"
 
 
 def _finite(x: Sequence[float]) -> np.ndarray:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from kktheory.report.claims import AT_MOST, Design, Margin, Rule
 from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
 from kktheory.report.decide import Estimate
 
@@ -22,12 +23,34 @@ from kktheory.report.decide import Estimate
 @dataclass(frozen=True)
 class SpeedClaim:
     """Every method of ``fast`` takes at most ``bound`` times the time of every method of
-    ``slow`` (bound 1: faster), on the same data."""
+    ``slow`` (bound 1: faster), on the same data.
+
+    Declared before the timing pass like every check (:attr:`rule`): the claim's shape is
+    *at most* ``bound`` on the median over rounds of (slowest fast) / (fastest slow);
+    ``why`` and ``source`` justify the bound; the power design draws per-round ratios
+    log-normal around ``design_ratio`` with log-spread ``design_sd`` over ``design_rounds``
+    rounds (``design_source`` says where they come from).
+    """
 
     name: str
     fast: tuple[str, ...]
     slow: tuple[str, ...]
     bound: float = 1.0
+    why: str = "faster means a ratio of times below 1"
+    source: str = "the paper's words"
+    design_ratio: float = 0.5
+    design_sd: float = 0.2
+    design_rounds: int = 10
+    design_source: str = "planning value: twice as fast, 20 % round-to-round spread"
+
+    @property
+    def rule(self) -> Rule:
+        return Rule(self.name, "median over timed rounds of (slowest of the fast methods) / (fastest of the "
+                    "slow ones), methods alternated in one process", AT_MOST,
+                    Margin(self.bound, self.why, self.source),
+                    Design("median", self.design_ratio, self.bound, (self.design_sd,), self.design_rounds,
+                           self.design_source),
+                    selection="a dedicated timing pass at the paper's n, never sweep rows")
 
 
 @dataclass(frozen=True)
@@ -87,6 +110,16 @@ class Entry:
     times of sweep rows. ``extra_sweeps`` names further experiment configs whose jobs belong
     to the entry at paper scale, for a job outside the main sweep's grid (e.g. a single run
     at a much larger n); they run when the entry is reproduced without overrides.
+    ``rules`` are the entry's checks declared before the data
+    (:class:`~kktheory.report.claims.Rule`: shape, margin with its justification and source,
+    selections, power design); ``judge(rows, level)`` applies them and nothing else — every
+    check it returns carries one of them (tests/test_rule_power.py). ``level`` is the
+    confidence level of the look (:func:`~kktheory.report.decide.look_level` under a
+    sequential decision, 0.95 otherwise). ``setting(rows)``, the setting check, says before
+    any claim whether the baselines behave as the paper reports ("setting matches: …" or
+    "setting differs: …", with the numbers, the tolerance and what was tried).
+    ``sweep`` names the experiment config when it is not the entry's name (two entries
+    judging one sweep, one paper each).
     """
 
     name: str
@@ -102,3 +135,12 @@ class Entry:
     figure_data: FigureData | None = None
     timing: TimingPlan | None = None
     extra_sweeps: tuple[str, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    setting: Callable[[pd.DataFrame], str] | None = None
+    sweep: str = ""
+
+    @property
+    def sweep_name(self) -> str:
+        """The experiment config (and committed rows file) of the entry: ``sweep`` when
+        several entries judge one sweep (each judging one paper), else the entry's name."""
+        return self.sweep or self.name

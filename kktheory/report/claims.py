@@ -1,0 +1,223 @@
+"""Checks declared before the data: the claim's shape, its margin and why, its selections.
+
+A catalogue entry (and a user's claim file) judges a paper's claim with checks that are
+*data*, fixed before any row is read: a :class:`Rule` names the quantity estimated, the
+claim's shape, the margin with a one-sentence justification and its source, every
+selection made in advance (which s, which m), and the :class:`Design` under which its
+power and size are computed by simulation. Judging a rule on an estimate
+(:meth:`Rule.decide`, :meth:`Rule.check`) never reads a margin or a selection from the
+rows: what the rows give is only the estimate.
+
+Shapes (each a 95 % confidence-interval test; :mod:`kktheory.report.decide`):
+
+- ``at least b`` / ``at most b`` — a bound the paper states (a share ≥ 1 − δ, a ratio ≤ 1);
+- ``exceeds δ`` — a rise or a win: pass when the interval lies above 0, fail when it lies
+  below δ, the smallest effect that counts (``sign`` −1: a fall);
+- ``equivalent ±δ`` — "similar", "the same": the interval inside [−δ, δ] (two one-sided
+  tests), fail when it lies wholly outside;
+- ``plateau ±δ`` — "plateaus", "stable from": the change beyond the point inside ±δ, the
+  same two-sided test (a fall is not a plateau, nor is a rise);
+- ``share ≥ p`` — the share of runs (or cells) in which something holds, exact
+  Clopper–Pearson interval.
+
+A rule marked ``sanity`` holds by construction (linear algebra, a rank that makes a
+method exact): it is shown and never counted toward a verdict.
+
+Power and size (:meth:`Rule.power`, :meth:`Rule.size`) are simulated from the rule's
+design: runs drawn with the claimed effect (the paper's own, or the smallest that counts)
+and the design's spread must pass with probability ≥ 0.8 at the design's run count; runs
+drawn with the null or reversed effect (for an equivalence or plateau: an effect on the
+margin) must pass with probability ≤ 0.05. ``tests/test_rule_power.py`` checks every
+declared rule of the catalogue.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kktheory.report.common import Check
+from kktheory.report.decide import LEVEL, PASS, Decision, Estimate, at_least, at_most, exceeds, within
+
+AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
+    "at least", "at most", "exceeds", "equivalent", "plateau", "share")
+SHAPES = (AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE)
+POWER_TARGET = 0.8  # a declared design must reach it at its run count
+SIZE_LIMIT = 0.05  # and pass a null or reversed effect at most this often
+REPS = 2000  # simulated replications per power or size
+
+
+@dataclass(frozen=True)
+class Margin:
+    """A check's margin: its value, why that value (one sentence), and where it comes from
+    (a number the paper prints, its stated spread, a theorem's shape, or a stated smallest
+    effect a reader would care about)."""
+
+    value: float
+    why: str
+    source: str
+
+    def __post_init__(self) -> None:
+        if not self.why.strip() or not self.source.strip():
+            raise ValueError("a margin needs its justification and its source")
+
+
+@dataclass(frozen=True)
+class Design:
+    """How one run's contribution to a check's estimate is drawn in power simulations.
+
+    ``kind``: ``welch`` (two independent arms, spreads ``sd`` = (sd_a, sd_b)), ``paired``
+    (one per-run difference, ``sd`` = (sd,)), ``share`` (a count of runs that hold, each
+    with probability effect), ``known`` (a normal estimate with standard error ``sd[0]``
+    at ``runs`` runs, shrinking like 1/√runs; e.g. a bootstrap slope), ``median`` (per-run
+    ratios, log-normal with log-spread ``sd[0]``, judged on their median). ``effect`` is
+    the value under which the claim holds (the paper's own number, or the smallest effect
+    that counts), ``null`` the value under which a pass would be an error; ``runs`` the
+    run count per arm at which the design is judged; ``source`` says where effect and
+    spread come from.
+    """
+
+    kind: str
+    effect: float
+    null: float
+    sd: tuple[float, ...]
+    runs: int
+    source: str
+
+    def draw(self, rng: np.random.Generator, value: float, runs: int) -> Estimate:
+        """One simulated estimate with true value ``value`` from ``runs`` runs per arm."""
+        if self.kind == "welch":
+            a = rng.normal(value, self.sd[0], runs)
+            b = rng.normal(0.0, self.sd[-1], runs)
+            return Estimate.difference(a, b)
+        if self.kind == "paired":
+            return Estimate.mean_of(rng.normal(value, self.sd[0], runs))
+        if self.kind == "share":
+            return Estimate.proportion(int(rng.binomial(runs, min(max(value, 0.0), 1.0))), runs)
+        if self.kind == "known":
+            se = self.sd[0] * math.sqrt(self.runs / runs)
+            return Estimate.known(rng.normal(value, se), se)
+        if self.kind == "median":
+            return Estimate.median_of(np.exp(rng.normal(math.log(value), self.sd[0], runs)))
+        raise ValueError(f"design kind must be welch | paired | share | known | median, got {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A check of a paper's claim, declared before the data (see the module docstring).
+
+    ``quantity`` says what is estimated and how (e.g. "NMI(c = 1600) − NMI(c = 400) at
+    s = 20, Welch over runs"); ``selection`` every choice fixed in advance. ``sign`` is
+    the direction of an ``exceeds`` claim (+1 a rise, −1 a fall).
+    """
+
+    name: str
+    quantity: str
+    shape: str
+    margin: Margin
+    design: Design | None = None
+    selection: str = ""
+    sanity: bool = False
+    sign: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"shape must be one of {SHAPES}, got {self.shape!r}")
+        if self.shape in (EXCEEDS, EQUIVALENT, PLATEAU) and not self.margin.value > 0:
+            raise ValueError(f"{self.name}: a {self.shape} claim needs a margin > 0, got {self.margin.value}")
+
+    def decide(self, est: Estimate, level: float = LEVEL) -> Decision:
+        """The rule's test on an estimate (the only thing the rows give)."""
+        b = self.margin.value
+        if self.shape in (AT_LEAST, SHARE):
+            return at_least(est, b, level)
+        if self.shape == AT_MOST:
+            return at_most(est, b, level)
+        if self.shape == EXCEEDS:
+            return exceeds(est, b, level, self.sign)
+        return within(est, -b, b, level)
+
+    def check(self, est: Estimate, detail: str = "", cause: str = "", cause_detail: str = "",
+              level: float = LEVEL, name: str = "") -> Check:
+        """The rule judged on ``est``: a :class:`~kktheory.report.common.Check` that carries
+        the rule (its margin and selection as declared, not as the rows would suggest)."""
+        return Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
+
+    @property
+    def shape_text(self) -> str:
+        b = self.margin.value
+        return {
+            AT_LEAST: f"at least {b:g}", AT_MOST: f"at most {b:g}", SHARE: f"share ≥ {b:g}",
+            EXCEEDS: f"{'rises / beats' if self.sign > 0 else 'falls'} by more than 0, "
+                     f"smallest effect that counts {b:g}",
+            EQUIVALENT: f"equivalent within ±{b:g}", PLATEAU: f"two-sided plateau within ±{b:g}",
+        }[self.shape]
+
+    def pass_rate(self, value: float, runs: int | None = None, reps: int = REPS, seed: int = 0,
+                  level: float = LEVEL) -> float:
+        """Share of ``reps`` simulated estimates (true value ``value``, ``runs`` runs per
+        arm; the design's run count by default) that the rule passes."""
+        if self.design is None:
+            return math.nan
+        r = self.design.runs if runs is None else runs
+        rng = np.random.default_rng(seed)
+        hits = sum(self.decide(self.design.draw(rng, value, r), level).status == PASS for _ in range(reps))
+        return hits / reps
+
+    def power(self, runs: int | None = None, reps: int = REPS, seed: int = 0, level: float = LEVEL) -> float:
+        """Probability of a pass under the design's effect."""
+        return self.pass_rate(self.design.effect, runs, reps, seed, level) if self.design else math.nan
+
+    def size(self, runs: int | None = None, reps: int = REPS, seed: int = 1, level: float = LEVEL) -> float:
+        """Probability of a pass under the design's null (or reversed, or on-the-margin) effect."""
+        return self.pass_rate(self.design.null, runs, reps, seed, level) if self.design else math.nan
+
+    def runs_for_power(self, target: float = POWER_TARGET, most: int = 200, reps: int = 400) -> int | None:
+        """The smallest run count (per arm) at which the simulated power reaches ``target``
+        (None beyond ``most``); a doubling search then bisection, each point ``reps`` draws."""
+        if self.design is None:
+            return None
+        lo, hi = 1, 2
+        while self.power(hi, reps) < target:
+            lo, hi = hi, hi * 2
+            if hi > most:
+                return None
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if self.power(mid, reps) >= target else (mid, hi)
+        return hi
+
+    def table_row(self, runs: int | None, level: float = LEVEL) -> str:
+        """A Markdown row for INDEX: name, shape, margin with why and source, selection,
+        design and power at ``runs`` (the rows' run count) and ``level``."""
+        m = self.margin
+        if self.design is None or self.sanity:
+            power = "— (sanity: holds by construction, not counted)" if self.sanity else "—"
+        else:
+            r = runs or self.design.runs
+            power = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {self.design.effect:g}, "
+                     f"{self.design.source})")
+        return (f"| {self.name} | {self.shape_text} | {m.value:g}: {m.why} ({m.source}) | "
+                f"{self.selection or '—'} | {power} |")
+
+
+RULES_HEADER = ("| check | claim's shape | margin: why (source) | selection fixed in advance | "
+                "power at the rows' run count |\n|---|---|---|---|---|")
+
+
+def rules_table(rules: Sequence[Rule], runs: dict[str, int] | None = None, level: float = LEVEL) -> str:
+    """The declared checks of an entry as a Markdown table, with each check's power at the
+    rows' run count (``runs`` by rule name; the design's own count where absent) and level."""
+    if not rules:
+        return ""
+    runs = runs or {}
+    counted = [r for r in rules if not r.sanity]
+    sanity = [r for r in rules if r.sanity]
+    lines = [RULES_HEADER, *(r.table_row(runs.get(r.name), level) for r in counted)]
+    if sanity:
+        lines += ["", "Sanity checks (shown, not counted):", "", RULES_HEADER,
+                  *(r.table_row(runs.get(r.name), level) for r in sanity)]
+    return "\n".join(lines)
