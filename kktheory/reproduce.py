@@ -1,7 +1,7 @@
 """Run what is missing for a figure, then draw it and judge the paper's claim.
 
     python -m kktheory.reproduce NAME|all [--scale small|paper] [--results-dir DIR]
-                                 [--out DIR] [--no-run] [OVERRIDE ...]
+                                 [--out DIR] [--no-run] [--decide [--budget-min B]] [OVERRIDE ...]
 
 For each catalogue entry NAME (``python -m kktheory.reproduce --list``):
 
@@ -27,6 +27,13 @@ every job that ran, so that a sweep interrupted on one machine continues on anot
 what was committed. When no job ran, an existing rows file is left untouched. A redraw
 (``--no-run``) at paper scale reads the committed rows file itself for the runs the store
 lacks (:func:`read_committed`) and writes no run file.
+
+``--decide`` (paper scale) is the sequential decision (:func:`decide`,
+:mod:`kktheory.report.sequential`): while a counted check is undecided with its estimate on
+the claim's side and the predicted compute fits ``--budget-min`` (default 60 minutes), seeds
+are added to the entry's sweep and the entry is judged again at the next look's
+alpha-spending level; the looks are committed in ``rows/looks/<entry>.json`` and a later
+redraw judges at the last look.
 
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
@@ -70,7 +77,8 @@ from kktheory.sweeps import (
 )
 from kktheory.report import Entry, catalogue
 from kktheory.report.claims import rules_table
-from kktheory.report.decide import LEVEL
+from kktheory.report.decide import LEVEL, look_level
+from kktheory.report.sequential import Look, looks_text, next_runs, read_looks, waiting, write_looks
 from kktheory.report.common import (
     CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, attribute_shortfall, failed_rows, not_run, ok_rows,
     paper_table, update_index,
@@ -605,7 +613,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     t0 = time.perf_counter()
     cfg_name = config_name(entry.sweep_name, scale)
     # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
-    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
+    seeds_only = all(o.partition("=")[0].lstrip("+~") == "seed" for o in overrides)  # e.g. a sequential look
+    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and seeds_only else ())]
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
         f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}")
     plans = [plan_sweep(c, results_dir, overrides if c == cfg_name else ()) for c in cfg_names]
@@ -693,6 +702,64 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     return verdict
 
 
+def _look_of(entry: Entry, scale: str, overrides: Sequence[str]) -> dict[str, Any]:
+    """The last recorded look of an entry judged sequentially (paper scale, no overrides):
+    its seeds as an override, its level and the looks' text — so that a redraw judges the
+    committed rows as the sequential decision did. Empty for the fixed design."""
+    looks = read_looks(COMMITTED_ROWS, entry.name) if scale == "paper" and not overrides else []
+    if not looks:
+        return {}
+    return {"overrides": [f"seed=range({looks[-1].runs})"], "level": looks[-1].level, "looks": looks_text(looks)}
+
+
+def _seeds(rows: pd.DataFrame) -> int:
+    """Runs per setting of an entry's rows: the number of distinct seeds (0 when none)."""
+    ok = ok_rows(rows)
+    return int(ok["seed"].nunique()) if "seed" in ok and not ok.empty else 0
+
+
+def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float, log=log) -> Verdict:
+    """The sequential decision of one entry at paper scale (:mod:`kktheory.report.sequential`).
+
+    Look j judges the rows at level :func:`~kktheory.report.decide.look_level` (j); while a
+    counted check is undecided with its estimate on the claim's side, the next look's seeds
+    (:func:`~kktheory.report.sequential.next_runs`) are added when their predicted compute —
+    the rows' compute seconds per seed times the seeds to add — fits what is left of
+    ``budget_min``. Every look is recorded in ``rows/looks/<entry>.json`` beside the rows.
+    """
+    looks = read_looks(COMMITTED_ROWS, entry.name)
+    runs = looks[-1].runs if looks else _seeds(read_committed(entry.sweep_name, results_dir, lambda _: None)
+                                                 if committed_rows_path(entry.sweep_name).exists() else pd.DataFrame())
+    left = budget_min * 60.0
+    while True:
+        j = len(looks) + 1
+        level = look_level(j)
+        t0 = time.perf_counter()
+        over = [f"seed=range({runs})"] if runs else []
+        pending = [*looks, Look(j, runs, level, 0, "judging")]
+        verdict = reproduce(entry, "paper", results_dir, out_dir, over, True, log, level, looks_text(pending))
+        left -= time.perf_counter() - t0
+        wait = waiting(verdict)
+        looks.append(Look(j, runs, level, len(wait), verdict.status, time.strftime("%Y-%m-%d %H:%M")))
+        write_looks(out_dir / "rows", entry.name, looks)
+        nxt = next_runs(wait, runs, j + 1)
+        if nxt is None:
+            log(f"{entry.name}: decided at look {j} ({runs} runs per setting)")
+            break
+        rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
+        per_seed = _compute_time(ok_rows(rows)) / max(runs, 1)
+        cost = per_seed * (nxt - runs)
+        if cost > left:
+            log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs, "
+                f"predicted {cost / 60:.0f} min > {left / 60:.0f} min left of the budget: stopped")
+            break
+        log(f"{entry.name}: look {j + 1} with {nxt} runs per setting (predicted {cost / 60:.0f} min)")
+        runs = nxt
+    # the INDEX text with the final looks (the last look's verdict, judged again from the store)
+    return reproduce(entry, "paper", results_dir, out_dir, [f"seed=range({runs})"] if runs else [], False, log,
+                     looks[-1].level, looks_text(looks))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     entries = catalogue()
     parser = OneLineParser(
@@ -706,6 +773,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="paper_figs", help="where figures and INDEX.md go")
     parser.add_argument("--no-run", action="store_true", help="only draw and judge stored rows")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    parser.add_argument("--decide", action="store_true",
+                        help="paper scale: add seeds while a check is undecided (sequential design, "
+                             "kktheory/report/sequential.py)")
+    parser.add_argument("--budget-min", type=float, default=60.0,
+                        help="with --decide: the most minutes of predicted compute to add (default 60)")
     args = parser.parse_intermixed_args(argv)
     if args.list:
         for e in entries.values():
@@ -714,6 +786,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.name is None:
         print(f"config error: name=None: one of all, {', '.join(entries)} (--list describes them)",
               file=sys.stderr)
+        return 2
+    if args.decide and (args.scale != "paper" or args.no_run or args.overrides):
+        print("config error: --decide: only with --scale paper, without --no-run and without overrides "
+              "(it chooses the seeds itself)", file=sys.stderr)
+        return 2
+    if not args.budget_min > 0:
+        print(f"config error: --budget-min={args.budget_min:g}: a number of minutes > 0", file=sys.stderr)
         return 2
     names = list(entries) if args.name == "all" else [args.name]
     unknown = [n for n in names if n not in entries]
@@ -738,8 +817,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         t1 = time.perf_counter()
         try:
-            verdict = reproduce(entries[name], args.scale, results_dir, out_dir, args.overrides,
-                                execute=not args.no_run)
+            if args.decide:
+                verdict = decide(entries[name], results_dir, out_dir, args.budget_min)
+            else:
+                verdict = reproduce(entries[name], args.scale, results_dir, out_dir, args.overrides,
+                                    execute=not args.no_run, **_look_of(entries[name], args.scale, args.overrides))
             summary.append(f"{name:24s} {verdict.status:15s} {time.perf_counter() - t1:7.1f} s")
         except Exception as exc:  # report the entry as broken, go on with the others
             traceback.print_exc()

@@ -134,3 +134,94 @@ def test_average_of_independent_estimates():
     assert avg.se == pytest.approx(math.sqrt(sum(v)) / 3)
     assert avg.dof == pytest.approx(sum(v) ** 2 / sum(a**2 / e.dof for a, e in zip(v, parts)))
     assert not Estimate.average([Estimate.mean_of([1.0]), parts[0]]).decidable  # one run: no interval
+
+
+# -- p-values, exceeds, Holm, sanity, looks ---------------------------------------------
+from kktheory.report.claims import AT_LEAST, EXCEEDS, PLATEAU, Margin, Rule  # noqa: E402
+from kktheory.report.decide import exceeds, holm, look_level  # noqa: E402
+
+
+@pytest.mark.parametrize("x, bound", [([0.50, 0.52, 0.51, 0.49], 0.45), ([0.40, 0.42, 0.41, 0.39], 0.45),
+                                      ([0.40, 0.50, 0.45, 0.47], 0.45), ([0.40, 0.50, 0.45, 0.47], 0.4)])
+def test_p_values_decide_as_the_interval_does(x, bound):
+    est = Estimate.mean_of(x)
+    d = at_least(est, bound)
+    lo, hi = est.interval()
+    assert (d.p_pass < 0.05) == (lo > bound)
+    assert (d.p_fail < 0.05) == (hi < bound)
+    # the one-sided p-value by hand: P(T_{r−1} ≥ (mean − b)/se)
+    t = (np.mean(x) - bound) / (np.std(x, ddof=1) / 2)
+    assert d.p_pass == pytest.approx(2 * stats.t.sf(t, 3))
+
+
+def test_proportion_p_values_are_dual_to_clopper_pearson():
+    for k in range(0, 21):
+        est = Estimate.proportion(k, 20)
+        lo, hi = est.interval()
+        d = at_least(est, 0.7)
+        assert (d.p_pass < 0.05) == (lo > 0.7)
+        assert (d.p_fail < 0.05) == (hi < 0.7)
+
+
+def test_exceeds_decides_a_null_effect():
+    null = Estimate.mean_of([0.0001, -0.0002, 0.0003, 0.0, 0.0001, -0.0001])
+    assert exceeds(null, 0.005).status == FAIL  # the whole interval below the smallest effect
+    rise = Estimate.mean_of([0.012, 0.015, 0.011, 0.014, 0.013])
+    assert exceeds(rise, 0.005).status == PASS
+    fall = Estimate.mean_of([-0.012, -0.015, -0.011, -0.014, -0.013])
+    d = exceeds(fall, 0.005)
+    assert d.status == FAIL and d.against
+    assert exceeds(fall, 0.005, sign=-1).status == PASS
+    with pytest.raises(ValueError):
+        exceeds(rise, 0.0)
+
+
+def test_against_the_claim_promises_no_runs():
+    est = Estimate.mean_of([0.002, -0.001, 0.004, 0.0, 0.003])  # straddles 0, points above
+    d = at_most(est, 0.0)
+    assert d.status == UNDECIDED and d.against and d.runs_needed is None
+    assert "points against the claim" in d.text
+
+
+def test_holm_step_down():
+    # m = 3: thresholds 0.05/3, 0.05/2, 0.05
+    assert holm([0.01, 0.02, 0.04]) == [True, True, True]
+    assert holm([0.02, 0.01, 0.04]) == [True, True, True]
+    assert holm([0.02, 0.03, 0.04]) == [False, False, False]  # 0.02 > 0.0167 stops at once
+    assert holm([0.001, 0.03, float("nan")]) == [True, True, False]  # m = 2 tested: 0.03 ≤ 0.05/1
+    assert holm([0.001, 0.06, float("nan")]) == [True, False, False]
+
+
+def test_a_lone_failure_that_holm_sets_aside_is_undecided():
+    fail = Check("a", False, "x", p_fail=0.03)
+    others = [Check(f"b{i}", True, "y", p_fail=0.9) for i in range(4)]
+    v = judge_checks([fail, *others])
+    assert v.status == INCONCLUSIVE and "Holm" in v.checks[0].detail
+    strong = Check("a", False, "x", p_fail=0.001)
+    assert judge_checks([strong, *others]).status == NOT_REPRODUCED
+
+
+def test_sanity_checks_are_shown_not_counted():
+    sanity = Rule("ratio ≥ 1", "trace ratio", AT_LEAST, Margin(1.0, "linear algebra", "Thm 1"), sanity=True)
+    failing_sanity = sanity.check(Estimate.mean_of([0.5, 0.6, 0.55]))
+    assert failing_sanity.passed is False and failing_sanity.sanity
+    v = judge_checks([failing_sanity, Check("real", True, "z")])
+    assert v.status == REPRODUCED and v.checks[0].mark.startswith("sanity")
+
+
+def test_plateau_is_two_sided():
+    rule = Rule("plateau", "change beyond √n", PLATEAU, Margin(0.01, "stated", "test"))
+    fall = Estimate.mean_of([-0.016, -0.015, -0.017, -0.014, -0.016])
+    assert rule.decide(fall).status == FAIL  # a fall is not a plateau
+    flat = Estimate.mean_of([0.001, -0.001, 0.0005, 0.0, -0.0005])
+    assert rule.decide(flat).status == PASS
+    with pytest.raises(ValueError):
+        Rule("rise", "d", EXCEEDS, Margin(0.0, "zero", "none"))
+    with pytest.raises(ValueError):
+        Margin(0.1, "", "source")
+
+
+def test_look_levels_spend_alpha():
+    alphas = [1 - look_level(j) for j in range(1, 2000)]
+    assert alphas[0] == pytest.approx(0.025) and alphas[1] == pytest.approx(0.05 / 6)
+    assert sum(alphas) < 0.05
