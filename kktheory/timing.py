@@ -215,7 +215,7 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
         method = Method.of(spec)
         ms = [m for _, m in spec.ms]
         info[label] = {"n": spec.n, "m": ",".join(map(str, ms)), "sketch": meth,
-                       "job": " ".join(job), "config": OmegaConf.to_yaml(cfg)}
+                       "job": " ".join(job), "config": portable_config(cfg)}
         try:
             method.check(spec.n, ms)
         except MemoryBudgetError as exc:
@@ -279,6 +279,15 @@ def _pass_text(g: pd.DataFrame, name: str) -> tuple[str, float, float]:
             f"n = {int(g['n'].iloc[0])}, {int(g['rounds'].iloc[0])} rounds, {int(g['threads'].iloc[0])} "
             f"thread(s)), load {low:.2f}–{peak:.2f} on {cpus} CPUs (limit {limit:g})")
     return text, peak, limit
+
+
+def portable_config(cfg: Any) -> str:
+    """The job's composed config as YAML without ``results_dir`` — where this machine keeps
+    its results is not part of what was timed, and a committed pass must name no machine's
+    path."""
+    plain = OmegaConf.to_container(cfg, resolve=True)
+    plain.pop("results_dir", None)
+    return OmegaConf.to_yaml(OmegaConf.create(plain))
 
 
 def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str, group: str,

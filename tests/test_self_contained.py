@@ -53,3 +53,21 @@ def test_the_path_pattern_catches_machine_paths(line):
 @pytest.mark.parametrize("line", ["~/.cache/kktheory", "results/runs/x.parquet", "../shared/datasets", "tcp://HOST:8786"])
 def test_the_path_pattern_leaves_relative_paths(line):
     assert not MACHINE_PATH.search(line)
+
+
+def test_no_machine_path_in_a_committed_parquet_file():
+    """The string columns of every tracked Parquet file (rows, timing passes, figure
+    tables) hold no machine path — e.g. a results_dir in a stored config."""
+    import pandas as pd
+
+    out = subprocess.run(["git", "ls-files", "*.parquet"], cwd=ROOT, capture_output=True, text=True).stdout
+    hits = []
+    for name in out.splitlines():
+        df = pd.read_parquet(ROOT / name)
+        for col in df.columns:
+            if df[col].dtype.kind in "OUST" or str(df[col].dtype) in ("str", "string"):
+                text = df[col].dropna().astype(str)
+                bad = text[text.map(lambda s: bool(MACHINE_PATH.search(s)))]
+                if len(bad):
+                    hits.append(f"{name} [{col}]: {bad.iloc[0][:80]!r}")
+    assert hits == []
