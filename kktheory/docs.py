@@ -67,11 +67,16 @@ def methods_markdown() -> str:
 
 
 def verdicts_markdown() -> str:
-    """docs/verdicts.md: the decision rules, then every catalogue entry's claim and rule."""
+    """docs/verdicts.md: the decision rules, then every catalogue entry's claim, rule and
+    declared checks (their designs; the powers at the rows' run counts are in INDEX.md)."""
+    from kktheory.report.claims import rules_table
+
     out = ["# Verdicts", "",
            "Rendered from `kktheory/report/` by `python -m kktheory.docs`; do not edit by hand. "
            "The verdicts themselves, from the committed rows, are in `paper_figs/INDEX.md`.", "",
            "## How a claim is decided", "", _module_doc("report.decide"), "",
+           "## Checks declared before the data", "", _module_doc("report.claims"), "",
+           "## The sequential decision", "", _module_doc("report.sequential"), "",
            "## How a verdict is put together", "", _module_doc("report.common"), ""]
     for paper in PAPERS:
         module = importlib.import_module(f"kktheory.report.{paper}")
@@ -81,6 +86,8 @@ def verdicts_markdown() -> str:
                     f"Rule: {entry.rule}", ""]
             out += [f"- scale {scale}: {change}" for scale, change in entry.changes.items()]
             out += [""] if entry.changes else []
+            if entry.rules:
+                out += ["Checks declared before the data:", "", rules_table(entry.rules, power=False), ""]
             if entry.paper_numbers:
                 out += ["| the paper's number | value | source |", "|---|---|---|"]
                 out += [f"| {p.quantity} | {p.value:g} | {p.source} |" for p in entry.paper_numbers]

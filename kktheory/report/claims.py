@@ -190,34 +190,39 @@ class Rule:
             lo, hi = (lo, mid) if self.power(mid, reps) >= target else (mid, hi)
         return hi
 
-    def table_row(self, runs: int | None, level: float = LEVEL) -> str:
+    def table_row(self, runs: int | None, level: float = LEVEL, power: bool = True) -> str:
         """A Markdown row for INDEX: name, shape, margin with why and source, selection,
-        design and power at ``runs`` (the rows' run count) and ``level``."""
+        and the design with its power at ``runs`` (the rows' run count) and ``level``
+        (``power`` False: the design only, no simulation)."""
         m = self.margin
         if self.design is None or self.sanity:
-            power = "— (sanity: holds by construction, not counted)" if self.sanity else "—"
+            text = "— (sanity: holds by construction, not counted)" if self.sanity else "—"
         else:
-            r = runs or self.design.runs
-            power = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {self.design.effect:g}, "
-                     f"{self.design.source})")
+            d = self.design
+            r = runs or d.runs
+            text = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {d.effect:g}, {d.source})"
+                    if power else f"design: effect {d.effect:g} at {d.runs} runs ({d.source})")
         return (f"| {self.name} | {self.shape_text} | {m.value:g}: {m.why} ({m.source}) | "
-                f"{self.selection or '—'} | {power} |")
+                f"{self.selection or '—'} | {text} |")
 
 
 RULES_HEADER = ("| check | claim's shape | margin: why (source) | selection fixed in advance | "
                 "power at the rows' run count |\n|---|---|---|---|---|")
 
 
-def rules_table(rules: Sequence[Rule], runs: dict[str, int] | None = None, level: float = LEVEL) -> str:
+def rules_table(rules: Sequence[Rule], runs: dict[str, int] | None = None, level: float = LEVEL,
+                power: bool = True) -> str:
     """The declared checks of an entry as a Markdown table, with each check's power at the
-    rows' run count (``runs`` by rule name; the design's own count where absent) and level."""
+    rows' run count (``runs`` by rule name; the design's own count where absent) and level
+    (``power`` False: the designs only)."""
     if not rules:
         return ""
     runs = runs or {}
+    header = RULES_HEADER if power else RULES_HEADER.replace("power at the rows' run count", "power design")
     counted = [r for r in rules if not r.sanity]
     sanity = [r for r in rules if r.sanity]
-    lines = [RULES_HEADER, *(r.table_row(runs.get(r.name), level) for r in counted)]
+    lines = [header, *(r.table_row(runs.get(r.name), level, power) for r in counted)]
     if sanity:
-        lines += ["", "Sanity checks (shown, not counted):", "", RULES_HEADER,
-                  *(r.table_row(runs.get(r.name), level) for r in sanity)]
+        lines += ["", "Sanity checks (shown, not counted):", "", header,
+                  *(r.table_row(runs.get(r.name), level, power) for r in sanity)]
     return "\n".join(lines)

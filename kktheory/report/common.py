@@ -2,8 +2,12 @@
 
 - :class:`Verdict` and :class:`Check`: a claim rule is a pure function
   ``DataFrame → Verdict``; a verdict is made of named checks, each with the numbers
-  behind it, and is *reproduced* when every check passes, *not reproduced* when one fails,
-  and *not run* when the rows it needs are absent (with the reason).
+  behind it and the declared rule it applies (:mod:`kktheory.report.claims`). An entry's
+  counted checks are one family (:func:`judge_checks`): *reproduced* when every one passes
+  (an intersection–union test, each at its own level), *not reproduced* when a failure
+  survives Holm's step-down correction over the family (family-wise error ≤ 5 %),
+  *inconclusive* otherwise, and *not run* when the rows it needs are absent (with the
+  reason); sanity checks (true by construction) are shown and never counted.
 - Rows: the DataFrame handed to draw and judge functions holds the stored rows of the
   entry's sweep plus one pseudo-row per job that could not run, with the job's config
   columns and ``error_kind`` / ``error`` set (:func:`ok_rows`, :func:`failed_rows`).

@@ -8,14 +8,28 @@ interval (two-sided level ``LEVEL``, i.e. each side at 97.5 %):
 - ``at_least(est, b)`` — the claim "value ≥ b": **pass** when the whole interval lies
   above b, **fail** when it lies below, **inconclusive** when it contains b;
 - ``at_most(est, b)`` — the mirror image;
+- ``exceeds(est, δ)`` — a rise or a win: **pass** when the interval lies above 0, **fail**
+  when it lies below δ, the smallest effect that counts (so a null effect is decided, not
+  left undecidable as a margin of 0 would leave it); ``sign=−1`` for a fall;
 - ``within(est, lo, hi)`` — equivalence (two one-sided tests): **pass** when the interval
   lies inside [lo, hi], **fail** when it does not meet [lo, hi], **inconclusive** otherwise.
+  A plateau or "stable" claim is this two-sided test on the change beyond the point.
+
+Every decision also carries the p-values of both directions on the interval's two-sided
+scale (:meth:`Estimate.tail`: Student t, the exact binomial tail for a share — dual to its
+Clopper–Pearson interval — and the half-interval on the boundary's side for an interval
+given directly), so that it equals the interval's decision and can enter Holm's step-down
+correction over an entry's checks (:func:`holm`; the entry's family rule is in
+:mod:`kktheory.report.common`) and the alpha-spending levels of a sequential decision
+(:func:`look_level`, :mod:`kktheory.report.sequential`).
 
 There is no escape clause: a difference "within 2 standard errors of 0" is not evidence
 of no difference, it is an undecided test. An inconclusive decision says how many runs
 would decide it (:func:`runs_needed`): the smallest number r of runs per arm for which the
 interval's half-width t_{r−1}·s/√r falls below the distance from the observed value to
-the boundary, with the per-run spread s observed now (the same value and spread assumed).
+the boundary, with the per-run spread s observed now (the same value and spread assumed) —
+but only when the estimate lies on the claim's side; an estimate pointing against the
+claim says so instead (more runs would confirm the failure, not the claim).
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of
