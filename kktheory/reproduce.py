@@ -570,6 +570,18 @@ def runs_per_setting(rows: pd.DataFrame) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
+def scale_label(entry: Entry, scale: str, runs: str) -> str:
+    """The overview's scale column: what the data and n are against the paper's, and the
+    runs per setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 of 10
+    runs"); the bare scale when the entry gives no label."""
+    parts = [entry.label.get(scale, scale)]
+    if runs and entry.paper_runs:
+        parts.append(f"{runs} of {entry.paper_runs} runs")
+    elif runs:
+        parts.append(f"{runs} runs (the paper states none)")
+    return "; ".join(parts)
+
+
 def _compute_time(rows: pd.DataFrame) -> float:
     """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
     job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
@@ -697,6 +709,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
                           level),
         looks=looks,
         setting=entry.setting(ok) if entry.setting is not None and not ok.empty else "",
+        label=scale_label(entry, scale, runs_per_setting(ok)),
     )
     update_index(out_dir, record, list(catalogue()), pending_text)
     return verdict

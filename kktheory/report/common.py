@@ -461,6 +461,7 @@ class IndexRecord:
     rules: str = ""  # Markdown table: the checks declared before the data, with their power
     looks: str = ""  # the sequential decision's looks (empty: one look, the fixed design)
     setting: str = ""  # the setting check: do the baselines behave as in the paper?
+    label: str = ""  # the overview's scale column: data and n against the paper's, runs of the paper's
 
 
 INDEX_JSON = "index.json"
@@ -494,7 +495,7 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         if r is None:
             lines.append(f"| [{name}](#{name}) | | not run yet | | | | | |")
         else:
-            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.scale.split(':')[0]} | "
+            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.label or r.scale.split(':')[0]} | "
                          f"{r.runs or '—'} | {_duration(r.compute_s)} | `{r.command}` |")
     for name in order:
         lines += ["", f"## {name}", ""]

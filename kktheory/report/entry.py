@@ -119,7 +119,9 @@ class Entry:
     any claim whether the baselines behave as the paper reports ("setting matches: …" or
     "setting differs: …", with the numbers, the tolerance and what was tried).
     ``sweep`` names the experiment config when it is not the entry's name (two entries
-    judging one sweep, one paper each).
+    judging one sweep, one paper each). ``label`` says in a few words, per scale, what the
+    data and n are against the paper's (e.g. "MNIST 60k for MNIST8M"), and ``paper_runs``
+    the paper's run count: INDEX's overview prints both beside the runs in the rows.
     """
 
     name: str
@@ -138,6 +140,8 @@ class Entry:
     rules: tuple[Rule, ...] = ()
     setting: Callable[[pd.DataFrame], str] | None = None
     sweep: str = ""
+    label: dict[str, str] = field(default_factory=dict)
+    paper_runs: int | None = None
 
     @property
     def sweep_name(self) -> str:
