@@ -25,17 +25,19 @@ points are missing is named, never recomputed.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from kktheory.report.claims import AT_LEAST, EQUIVALENT, EXCEEDS, Design, Margin, Rule
 from kktheory.report.common import (
     SKETCH_COL,
     Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure,
 )
-from kktheory.report.decide import Estimate, at_least, at_most, within
+from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, FigureData
 
 ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, a column of the runs (kktheory.experiment.APPROX_ERROR)
@@ -180,8 +182,120 @@ def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 #: Pourkamali-Anaraki & Becker, Table 1: (method, kernel approximation error, accuracy)
 TABLE1_PAPER = (("exact decomposition", "kpca", 0.40, 0.99), ("one-pass (Alg. 1)", "onepass", 0.40, 0.99),
                 ("Nyström, m = 20", "nystrom_rr:20", 0.56, 0.74), ("Nyström, m = 100", "nystrom_rr:100", 0.44, 0.75))
-ERR_MARGIN = 0.01  # Table 1 prints both errors as 0.40 (two decimals): equal within 0.01
-ACC_MARGIN = 0.02  # and both accuracies as 0.99: one-pass at most 0.02 below exact
+KMEANS_ALONE = 0.53  # Table 1's caption: "(non-kernel) K-means has only 0.53 accuracy"
+PAPER_RUNS = 100  # §4: "we re-run each experiment 100 times and report the average"
+TABLE1_M = (20, 100)  # Nyström's m in Table 1 (experiments/pourkamali_table1_fig2.yaml)
+FIG3_GRID = (5, 10, 20, 30, 40, 50, 75, 100)  # Nyström's m in experiments/pourkamali_fig3.yaml
+FIG3_M_MAX = 50  # §4: r' = 7 sampled rows beat m = 50 ≈ 7r' Nyström columns
+#: Pourkamali-Anaraki & Becker §4 (segment): the accuracy of full kernel k-means, r = rank K
+FULL_KKM_ACCURACY = 0.46
+
+# -- margins and designs, declared before the data -------------------------------------------
+RANK_NOTE = ("with the homogeneous degree-2 kernel in 2-D, rank K = 3 ≤ r′ = 12: the one-pass sketch spans K's "
+             "range and equals the exact rank-2 decomposition by construction")
+ERR_MARGIN = Margin(0.01, "Table 1 prints both errors as 0.40 (two decimals): equal within one unit of the last digit",
+                    "Pourkamali Table 1")
+ACC_MARGIN = Margin(-0.02, "Table 1 prints both accuracies as 0.99: one-pass at most two units of the last digit "
+                           "below exact", "Pourkamali Table 1")
+WIN_ACC_T1 = Margin(0.01, "one point of accuracy, the last digit Table 1 prints: a smaller gain would print as a tie",
+                    "Pourkamali Table 1 (two decimals)")
+WIN_ERR = Margin(0.01, "one point of relative Frobenius error, the resolution at which the paper prints errors "
+                       "(Table 1, two decimals): a smaller gap would print as a tie", "Pourkamali Table 1")
+WIN_ACC = Margin(0.02, "two points of accuracy: two values printed to two decimals (as §4's 0.46) may differ by "
+                       "0.01 from rounding alone; a gain that counts must exceed that", "Pourkamali §4 (0.46)")
+CLOSE_MARGIN = Margin(0.02, "'very close to the optimal exact eigenvalue decomposition': half the smallest error gap "
+                            "the paper treats as a real difference (Table 1: Nyström m = 100, 0.44, 'does not "
+                            "provide an accurate solution', against exact 0.40)", "Pourkamali Table 1 and §4")
+CLOSE = CLOSE_MARGIN.value
+#: planning spreads (the paper prints none): a per-run accuracy confined to [0.5, 1] (two
+#: balanced classes) has sd ≤ 0.25; segment's paired accuracy differences and error
+#: differences are planned at 0.08 and 0.04
+SD_ACC_T1 = 0.25
+SD_ACC_SEG = 0.08
+SD_ERR_SEG = 0.04
+SD_SOURCE_T1 = ("sd 0.25 per paired run: the largest spread of a two-class accuracy, which lies in [0.5, 1] (half "
+                "its range); the paper prints no spread")
+SD_SOURCE_SEG_ACC = ("sd 0.08 per paired run: planning value, a 7-class accuracy spreading by ≈ 0.05 per method and "
+                     "run (Yin Table 2 prints 0.01–0.03 on segment for other sketches; doubled for a rank-2 "
+                     "embedding), √2 × 0.05 for a difference; the paper prints no spread")
+SD_SOURCE_SEG_ERR = ("sd 0.04 per paired run: planning value, the spread of Nyström's error in the Table 1 "
+                     "experiment here (0.037 at m = 20), another experiment than the one judged")
+EXACT_RULE_T1 = Rule(
+    "one-pass error ≈ exact decomposition's", "‖K − K̂‖_F/‖K‖_F of one-pass − of the exact rank-2 decomposition, "
+    "paired by seed", EQUIVALENT, ERR_MARGIN, None, selection=RANK_NOTE, sanity=True)
+EXACT_ACC_RULE_T1 = Rule(
+    "one-pass accuracy ≥ exact decomposition's − 0.02", "accuracy of one-pass − of the exact decomposition, paired",
+    AT_LEAST, ACC_MARGIN, None, selection=RANK_NOTE, sanity=True)
+
+
+def _nys(m: int) -> str:
+    return f"nystrom_rr:{m}"
+
+
+def _t1_rules(m: int) -> tuple[Rule, Rule]:
+    paper_acc = {20: 0.74, 100: 0.75}[m]
+    err = Rule(
+        f"one-pass error below Nyström, m = {m}", f"error of one-pass − of Nyström (m = {m}), paired by seed",
+        EXCEEDS, WIN_ERR, None, sign=-1.0, sanity=True,
+        selection=f"{RANK_NOTE}, and by Eckart–Young no rank-2 Nyström approximation has a smaller Frobenius "
+                  f"error than the exact one: the sign holds by construction")
+    acc = Rule(
+        f"one-pass accuracy above Nyström, m = {m}", f"accuracy of one-pass − of Nyström (m = {m}), paired by seed",
+        EXCEEDS, WIN_ACC_T1,
+        Design("paired", round(0.99 - paper_acc, 2), 0.0, (SD_ACC_T1,), PAPER_RUNS,
+               f"the paper's gap 0.99 − {paper_acc} (Table 1); {SD_SOURCE_T1}; 100 runs (§4)"),
+        selection=f"m = {m} (Table 1); one-pass equals the exact decomposition here ({RANK_NOTE}), so this is "
+                  f"'exact rank-2 beats Nyström' as much as one-pass")
+    return err, acc
+
+
+TABLE1_RULES = {m: _t1_rules(m) for m in TABLE1_M}
+
+
+def _fig3_design(sd: float, source: str, smallest: float, sign: float = 1.0) -> Design:
+    """A paired design at the smallest effect that counts (the paper prints Fig. 3 only as a
+    plot), at the run count where it reaches power 0.8 (said in the source)."""
+    runs = _runs_for(sd, smallest)
+    return Design("paired", sign * smallest, 0.0, (sd,), runs,
+                  f"the smallest effect that counts ({smallest:g}; Fig. 3's values are not printed); {source}; "
+                  + (f"the paper's 100 runs give power < 0.8, {runs} reach it" if runs > PAPER_RUNS
+                     else "100 runs (§4)"))
+
+
+def _runs_for(sd: float, smallest: float) -> int:
+    """Runs at which a paired mean with per-run sd ``sd`` excludes 0 with probability 0.8
+    when the true effect is ``smallest`` (normal approximation, rounded up to a multiple of 10)."""
+    r = math.ceil(1.1 * ((1.96 + 0.8416) * sd / smallest) ** 2)  # 1.1: Student t at ≈ 100 runs
+    return max(PAPER_RUNS, 10 * math.ceil(r / 10))
+
+
+FIG3_ERR_RULES = {
+    m: Rule(f"one-pass error below Nyström, m = {m}", f"error of one-pass (r′ = 7) − of Nyström (m = {m}), paired",
+            EXCEEDS, WIN_ERR, _fig3_design(SD_ERR_SEG, SD_SOURCE_SEG_ERR, WIN_ERR.value, -1.0), sign=-1.0,
+            selection=f"every m ≤ {FIG3_M_MAX} of the declared grid (§4: 'more accurate … than sampling m = 50 ≈ "
+                      f"7r′ columns')")
+    for m in FIG3_GRID if m <= FIG3_M_MAX
+}
+FIG3_CLOSE_RULE = Rule(
+    "one-pass error ≈ exact decomposition's", "error of one-pass (r′ = 7) − of the exact rank-2 decomposition, paired",
+    EQUIVALENT, CLOSE_MARGIN,
+    Design("paired", 0.0, CLOSE, (SD_ERR_SEG,), PAPER_RUNS, f"the paper: 'very close', effect 0; {SD_SOURCE_SEG_ERR}; "
+                                                            f"100 runs (§4)"),
+    selection="rank K = 190 > r′ = 7 on segment: a genuine check")
+FIG3_ACC_RULES = {
+    m: Rule(f"one-pass accuracy above Nyström, m = {m}", f"accuracy of one-pass − of Nyström (m = {m}), paired",
+            EXCEEDS, WIN_ACC, _fig3_design(SD_ACC_SEG, SD_SOURCE_SEG_ACC, WIN_ACC.value),
+            selection="every m of the declared grid (§4: 'higher accuracy than the Nyström decomposition approach')")
+    for m in FIG3_GRID
+}
+FIG3_FULL_RULES = {
+    a: Rule(f"{METHOD_LABELS[a]} accuracy above full kernel k-means",
+            f"accuracy of {METHOD_LABELS[a]} (rank 2) − of full kernel k-means, paired", EXCEEDS, WIN_ACC,
+            _fig3_design(SD_ACC_SEG, SD_SOURCE_SEG_ACC, WIN_ACC.value),
+            selection="§4: 'both our method and the … exact eigenvalue decomposition … have higher accuracy than "
+                      "the full Kernel K-means': two checks")
+    for a in ("onepass", "kpca")
+}
 
 
 def _per_run(d: pd.DataFrame, method: str, col: str) -> pd.Series:
@@ -208,30 +322,82 @@ def _judged_rows(df: pd.DataFrame) -> pd.DataFrame | Verdict:
     return d.assign(method=method_of(d))
 
 
-def judge_table1_fig2(df: pd.DataFrame) -> Verdict:
-    """Pourkamali Table 1 claim rule, as confidence-interval tests over runs paired by seed.
+def _absent(rule: Rule, why: str) -> Check:
+    return Check(rule.name, None, why, cause_detail="rows absent", rule=rule)
 
-    1. one-pass ≈ exact decomposition: error difference within ±ERR_MARGIN (equivalence) and
-       accuracy difference ≥ −ACC_MARGIN (one-sided) — Table 1 prints 0.40 / 0.99 for both;
-    2. one-pass beats each Nyström m: error difference < 0 and accuracy difference > 0
-       (Table 1: 0.40 against 0.56 and 0.44; 0.99 against 0.74 and 0.75).
+
+def _judge(rule: Rule, d: pd.DataFrame, a: str, b: str, col: str, level: float, detail: str = "") -> Check:
+    """``rule`` on the paired difference a − b of ``col`` (undecided when a method is absent)."""
+    if not {a, b} <= set(d["method"]):
+        return _absent(rule, f"no rows of {', '.join(label(x) for x in (a, b) if x not in set(d['method']))}")
+    return rule.check(_paired(d, a, b, col), detail, level=level)
+
+
+def judge_table1_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
+    """Pourkamali Table 1 claim rule, as confidence-interval tests over runs paired by seed
+    (the declared rules :data:`TABLE1_RULES`, :data:`EXACT_RULE_T1`, :data:`EXACT_ACC_RULE_T1`).
+
+    Sanity (shown, not counted): one-pass ≈ exact decomposition (error within ±0.01,
+    accuracy ≥ −0.02) holds by construction — rank K = 3 ≤ r′ = 12 with ⟨x, y⟩² in 2-D —
+    and so does the sign of "one-pass error below Nyström" (one-pass is the exact best
+    rank-2 approximation here, Eckart–Young). Counted: one-pass accuracy − Nyström
+    accuracy exceeds 0 for m = 20 and m = 100, separately (Table 1: 0.99 against 0.74 and
+    0.75), with 0.01 the smallest gain that counts (Table 1's last digit).
     """
     d = _judged_rows(df)
     if isinstance(d, Verdict):
         return d
     if not {"onepass", "kpca"} <= set(d["method"]):
         return not_run("one-pass and exact decomposition rows are both needed")
-    checks = [
-        Check.of("one-pass error ≈ exact decomposition's", within(_paired(d, "onepass", "kpca", ERR),
-                                                                  -ERR_MARGIN, ERR_MARGIN)),
-        Check.of("one-pass accuracy ≥ exact decomposition's − 0.02",
-                 at_least(_paired(d, "onepass", "kpca", "train_accuracy"), -ACC_MARGIN)),
-    ]
-    for m in _order(i for i in set(d["method"]) if i.startswith("nystrom_rr:")):
-        checks.append(Check.of(f"one-pass error below {label(m)}", at_most(_paired(d, "onepass", m, ERR), 0.0)))
-        checks.append(Check.of(f"one-pass accuracy above {label(m)}",
-                               at_least(_paired(d, "onepass", m, "train_accuracy"), 0.0)))
-    return judge_checks(checks, f"n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method")
+    checks = [_judge(EXACT_RULE_T1, d, "onepass", "kpca", ERR, level),
+              _judge(EXACT_ACC_RULE_T1, d, "onepass", "kpca", "train_accuracy", level)]
+    for m in TABLE1_M:
+        r_err, r_acc = TABLE1_RULES[m]
+        checks.append(_judge(r_err, d, "onepass", _nys(m), ERR, level))
+        checks.append(_judge(r_acc, d, "onepass", _nys(m), "train_accuracy", level))
+    return judge_checks(checks, f"n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method", level)
+
+
+def _setting_line(label_: str, est: Estimate, paper: float, tol: float) -> tuple[bool, str]:
+    """Whether the 95 % interval of ``est`` meets [paper − tol, paper + tol], and its text."""
+    lo, hi = est.interval()
+    ok = lo <= paper + tol and hi >= paper - tol
+    return ok, f"{label_} {est.value:.3f} [{lo:.3f}, {hi:.3f}] vs {paper:.2f}"
+
+
+#: what was tried for Table 1's setting (small probes, 2026-11-25, 5 seeds each)
+TABLE1_PROBE_RESULT = (
+    "Tried (5 seeds each): k-means alone (linear kernel) on these rings reaches 0.67 (the caption's 0.53); rings "
+    "of radii 1 and 3 (same noise) give Nyström accuracy 0.747 / 0.746 at m = 20 / 100 — the paper's 0.74 / 0.75 — "
+    "and error 0.466 / 0.408 (paper 0.56 / 0.44), but the exact decomposition then also splits the outer ring "
+    "(accuracy 0.748, paper 0.99): no ring geometry tried reproduces both the exact and the Nyström rows, so no "
+    "variant is offered and the relative claim is judged on the radii-5 rings, where Nyström is stronger than "
+    "in the paper (a harder test of 'one-pass beats Nyström')")
+
+
+def setting_table1(df: pd.DataFrame) -> str:
+    """Table 1's setting check: the exact decomposition and Nyström's error and accuracy against
+    the paper's. Table 1 prints no spread: the tolerance is half a unit of its last printed
+    digit (±0.005), and a value matches when its 95 % interval meets that band."""
+    d = ok_rows(df)
+    if d.empty:
+        return ""
+    obs = observe_table1(df)
+    good, bad = [], []
+    for name, method, err, acc in TABLE1_PAPER:
+        for what, paper in (("error", err), ("accuracy", acc)):
+            est = obs.get(f"{method}/{what}")
+            if est is None or not math.isfinite(est.value):
+                continue
+            ok, text = _setting_line(f"{name} {what}", est, paper, 0.005)
+            (good if ok else bad).append(text)
+    head = "setting differs" if bad else "setting matches"
+    return (f"{head}: Table 1 here vs the paper (no spread printed; tolerance ±0.005, half its last digit, around "
+            f"our 95 % interval) — differs: {'; '.join(bad) or 'none'}; matches: {'; '.join(good) or 'none'}. "
+            f"Nyström is far better here than in the paper. The data are a reconstruction: the paper's Fig. 1 data "
+            f"are not given, and the rings' radii (1 and 5, noise 0.2) were tuned here so that the exact and "
+            f"one-pass rows of Table 1 come out (error 0.40, accuracy 0.99); nothing tuned Nyström's rows. "
+            f"{TABLE1_PROBE_RESULT}")
 
 
 def observe_table1(df: pd.DataFrame) -> dict[str, Estimate]:
@@ -251,9 +417,11 @@ TABLE1_FIG2 = Entry(
     title="Pourkamali-Anaraki & Becker, Table 1 and Fig. 2",
     claim=("on 2-D data separable only with a degree-2 kernel, the one-pass rank-2 method matches the "
            "exact eigendecomposition (error 0.40, accuracy 0.99) and beats Nyström with 20 and 100 columns"),
-    rule=(f"95% intervals over runs paired by seed: one-pass − exact error within ±{ERR_MARGIN}, accuracy "
-          f"difference ≥ −{ACC_MARGIN} (Table 1 prints 0.40 / 0.99 for both); one-pass error below and accuracy "
-          f"above every Nyström m (kktheory/report/pourkamali.py, judge_table1_fig2)"),
+    rule=(f"95% intervals over runs paired by seed. Counted: one-pass accuracy − Nyström accuracy > 0 for m = 20 "
+          f"and for m = 100 (two checks; smallest gain that counts {WIN_ACC_T1.value}, Table 1's last digit). "
+          f"Sanity, shown and not counted: one-pass − exact error within ±{ERR_MARGIN.value} and accuracy ≥ "
+          f"{ACC_MARGIN.value}, and one-pass error below Nyström — {RANK_NOTE}, and Eckart–Young makes the exact "
+          f"rank-2 error the smallest; one family, Holm (kktheory/report/pourkamali.py, judge_table1_fig2)"),
     draw=draw_table1_fig2,
     judge=judge_table1_fig2,
     paper_numbers=tuple(
@@ -264,8 +432,12 @@ TABLE1_FIG2 = Entry(
     figure_data=FigureData(runs=fig2_runs, table=fig2_points),  # Fig. 2's scatter
     changes={
         "small": "10 runs instead of 100",
-        "paper": "100 runs as the paper",
+        "paper": "stand-in data: the paper's 2-D data (its Fig. 1) are not given; two rings of radii 1 and 5 "
+                 "(noise 0.2), a reconstruction whose radii were tuned here so that Table 1's exact and one-pass "
+                 "rows come out (0.40, 0.99); n = 4000 as the paper; 100 of 100 runs",
     },
+    rules=(EXACT_RULE_T1, EXACT_ACC_RULE_T1, *(r for m in TABLE1_M for r in TABLE1_RULES[m])),
+    setting=setting_table1,
 )
 
 
@@ -310,42 +482,47 @@ FULL_KKM_ACCURACY = 0.46
 FIG3_M_MAX = 50  # §4: r' = 7 sampled rows beat m = 50 ≈ 7r' Nyström columns
 
 
-def judge_fig3(df: pd.DataFrame) -> Verdict:
-    """Pourkamali Fig. 3 claim rule, as confidence-interval tests over runs paired by seed.
+def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
+    """Pourkamali Fig. 3 claim rule, as confidence-interval tests over runs paired by seed
+    (the declared rules :data:`FIG3_ERR_RULES`, :data:`FIG3_CLOSE_RULE`,
+    :data:`FIG3_ACC_RULES`, :data:`FIG3_FULL_RULES`; one check per comparison, never pooled).
 
     The paper (§4, segment, r = 2, l = 5) states: sampling r' = 7 rows of the preconditioned
     K "leads to a more accurate decomposition than sampling m = 50 ≈ 7r' columns" with
     Nyström, "very close to the optimal exact eigenvalue decomposition"; the one-pass
     accuracy is "higher than the Nyström decomposition approach"; full kernel k-means
-    reaches 0.46 and both rank-2 methods are more accurate. Checks (95 % intervals of the
-    paired differences):
+    reaches 0.46 and both rank-2 methods are more accurate. Checks:
 
-    1. one-pass error − Nyström error ≤ 0 at every m ≤ 50 of the grid;
-    2. one-pass − exact decomposition error within ±CLOSE (0.02: the paper gives no number;
-       Table 1 of the same paper prints equal errors to two decimals, and 0.02 is about a
-       tenth of the segment error, 0.18 here);
-    3. one-pass accuracy − Nyström accuracy ≥ 0 at every m of the grid;
-    4. one-pass and exact-decomposition accuracy − full kernel k-means accuracy ≥ 0.
+    1. one-pass error − Nyström error < 0 at every m ≤ 50 of the declared grid (smallest
+       effect that counts 0.01, the paper's printed resolution of errors);
+    2. one-pass − exact decomposition error within ±0.02 (half the smallest gap the paper
+       treats as a real difference, Table 1's 0.44 vs 0.40);
+    3. one-pass accuracy − Nyström accuracy > 0 at every m of the grid (smallest effect 0.02);
+    4. one-pass accuracy − full kernel k-means > 0, and exact decomposition − full kernel
+       k-means > 0 (two checks, smallest effect 0.02).
     """
     d = _judged_rows(df)
     if isinstance(d, Verdict):
         return d
-    nys = _order(i for i in set(d["method"]) if i.startswith("nystrom_rr:"))
+    nys = [m for m in FIG3_GRID if _nys(m) in set(d["method"])]
     if "onepass" not in set(d["method"]) or not nys:
         return not_run("one-pass and Nyström rows are both needed")
-    m_of = {m: int(m.split(":")[1]) for m in nys}
-    checks = [Check.of(f"one-pass error below {label(m)}", at_most(_paired(d, "onepass", m, ERR), 0.0))
-              for m in nys if m_of[m] <= FIG3_M_MAX]
-    if "kpca" in set(d["method"]):
-        checks.append(Check.of("one-pass error ≈ exact decomposition's",
-                               within(_paired(d, "onepass", "kpca", ERR), -CLOSE, CLOSE)))
-    checks += [Check.of(f"one-pass accuracy above {label(m)}",
-                        at_least(_paired(d, "onepass", m, "train_accuracy"), 0.0)) for m in nys]
-    if "exact" in set(d["method"]):
-        checks += [Check.of(f"{label(a)} accuracy above full kernel k-means",
-                            at_least(_paired(d, a, "exact", "train_accuracy"), 0.0))
-                   for a in ("onepass", "kpca") if a in set(d["method"])]
-    return judge_checks(checks, f"segment, n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method")
+    checks = [_judge(FIG3_ERR_RULES[m], d, "onepass", _nys(m), ERR, level) for m in FIG3_ERR_RULES]
+    checks.append(_judge(FIG3_CLOSE_RULE, d, "onepass", "kpca", ERR, level))
+    checks += [_judge(FIG3_ACC_RULES[m], d, "onepass", _nys(m), "train_accuracy", level) for m in FIG3_GRID]
+    checks += [_judge(FIG3_FULL_RULES[a], d, a, "exact", "train_accuracy", level) for a in FIG3_FULL_RULES]
+    return judge_checks(checks, f"segment, n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method", level)
+
+
+def setting_fig3(df: pd.DataFrame) -> str:
+    """Fig. 3's setting check: full kernel k-means' accuracy against §4's 0.46 (no spread
+    printed: ±0.005, half its last digit, around our 95 % interval)."""
+    est = observe_fig3(df).get("exact/accuracy")
+    if est is None or not math.isfinite(est.value):
+        return ""
+    ok, text = _setting_line("full kernel k-means accuracy", est, FULL_KKM_ACCURACY, 0.005)
+    return (f"setting {'matches' if ok else 'differs'}: {text} (§4; no spread printed: tolerance ±0.005, half its last "
+            f"digit, around our 95 % interval); the rank-2 curves of Fig. 3 are printed only as a plot")
 
 
 def observe_fig3(df: pd.DataFrame) -> dict[str, Estimate]:
@@ -361,10 +538,11 @@ FIG3 = Entry(
     claim=("on image segmentation data the one-pass method (r' = 7) approximates K better than Nyström "
            "with up to 50 columns, close to the exact decomposition, and clusters more accurately than "
            "Nyström and than full kernel k-means (0.46)"),
-    rule=(f"95% intervals over runs paired by seed: one-pass − Nyström error ≤ 0 for every m ≤ {FIG3_M_MAX} "
-          f"(§4: m = 50 ≈ 7r'); one-pass − exact decomposition error within ±{CLOSE}; one-pass − Nyström "
-          f"accuracy ≥ 0 at every m; one-pass and exact rank-2 accuracy − full kernel k-means ≥ 0 "
-          f"(kktheory/report/pourkamali.py, judge_fig3)"),
+    rule=(f"95% intervals over runs paired by seed, one check per comparison: one-pass − Nyström error < 0 at "
+          f"every m ≤ {FIG3_M_MAX} of the grid (§4: m = 50 ≈ 7r'; smallest effect {WIN_ERR.value}); one-pass − exact "
+          f"decomposition error within ±{CLOSE} (half Table 1's 0.44 vs 0.40); one-pass − Nyström accuracy > 0 at "
+          f"every m (smallest effect {WIN_ACC.value}); one-pass, and exact rank-2, accuracy − full kernel k-means "
+          f"> 0 (two checks); one family, Holm (kktheory/report/pourkamali.py, judge_fig3)"),
     draw=draw_fig3,
     judge=judge_fig3,
     paper_numbers=(PaperNumber("full kernel k-means: accuracy", FULL_KKM_ACCURACY, "§4, Fig. 3 text",
@@ -372,8 +550,11 @@ FIG3 = Entry(
     observe=observe_fig3,
     changes={
         "small": "10 runs instead of 100",
-        "paper": "100 runs as the paper",
+        "paper": "UCI image segmentation (2310 rows, 19 attributes, rows scaled to unit ℓ2 norm) as the paper; "
+                 "100 of 100 runs",
     },
+    rules=(*FIG3_ERR_RULES.values(), FIG3_CLOSE_RULE, *FIG3_ACC_RULES.values(), *FIG3_FULL_RULES.values()),
+    setting=setting_fig3,
 )
 
 ENTRIES = [TABLE1_FIG2, FIG3]

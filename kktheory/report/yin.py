@@ -17,49 +17,72 @@ Nyström (Ours)              Yin Alg. 1, S = I, ``sketch=yin_nystrom``
 kernel columns k_i; Prop. 1 states that k-means on the k_i is kernel k-means (eq. 6). It is
 not: ‖k_i − k_j‖² = (e_i − e_j)ᵀK²(e_i − e_j), a K² geometry, where kernel k-means uses
 (e_i − e_j)ᵀK(e_i − e_j). So the paper's claim "the sketches keep the accuracy of kernel
-k-means" is two claims, judged apart:
+k-means" (§5.1 (2), §5.2) is judged as three separate checks, each a declared
+:class:`~kktheory.report.claims.Rule`:
 
-1. *the sketch tracks its target*: the accuracy of each proposed sketch is that of k-means
-   on the kernel columns (what Thm 2's argument through Lemma 5 is about);
-2. *the target matches kernel k-means*: k-means on the kernel columns has the accuracy of
-   exact kernel k-means (Prop. 1). A failure here is the paper's claim failing, not the
-   sketches'.
+1. *close to kernel k-means* (the paper's words): accuracy of each proposed sketch − exact
+   kernel k-means, equivalent within ±0.08;
+2. *tracks its target* (Thm 2's argument through Lemma 5: R·k_i preserves the k_i): the
+   sketch − k-means on the kernel columns, equivalent within ±0.08;
+3. *target matches kernel k-means* (Prop. 1): k-means on the kernel columns − exact kernel
+   k-means, equivalent within ±0.08; a failure is the paper's Prop. 1 failing, not the
+   sketches.
 
-**Margin.** Both are equivalence tests within ±``SIMILAR`` = 0.08 accuracy: the largest
-difference to kernel k-means that the paper's Table 2 shows and calls "a similar accuracy"
-(§5.2) — segment, Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02. The other
-differences of the proposed sketches in Table 2 are 0–0.04 (mean over the eight data sets
-with a kernel k-means value: Sub-Gaussian −0.015, ROS −0.009, Nyström (Ours) −0.024); the
-baselines' reach 0.05 (Gaussian, segment) and 0.07 (Nyström (Liu), segment). Fig. 1's
-values are not in the text, only its shape ("stable" from m = √n, "similar accuracy to
-the exact kernel k-means", §5.1), so Fig. 1 is judged with the same margin.
+**Which statement each check judges.** Thm 2 needs m = Ω((4 log n − 2 log δ)/(ε − log(1+ε))),
+and ε − log(1+ε) ≈ ε²/2, so at ε = 1/√n it asks m = Ω(n log n) — more than n. The rate
+m = Ω(√n) is Remark 1's (it sets ε = 1/√n and states m = Ω(√n)), and "stable from
+m = √n" is §5.1 (1) citing it. Every check at m = √n (Fig. 1) or m = 150 ≈ √n (Table 2)
+therefore judges Remark 1 and §5's words, not Thm 2 itself, whose condition no run here
+meets.
+
+**Margins.** *Similar* (checks 1–3): ±``SIMILAR`` = 0.08 accuracy, the largest difference to
+kernel k-means that the paper's Table 2 prints and calls "a similar accuracy" (§5.2) —
+segment, Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02. *Stable from
+m = √n* (Fig. 1) has its own two-sided margin ±``PLATEAU`` = 0.04: the largest per-repeat
+standard deviation Table 2 prints for a proposed sketch at a fixed m (covtype, ROS
+0.33 ± 0.04); a change from m = √n to m = 4√n within one such spread is not visible against
+the paper's own repeats. Selections are fixed in advance from the experiment configs'
+declared grids: Fig. 1 judges m = ⌈√n⌉ (x1 of ``m_sqrt_n``) and m = ⌈4√n⌉ (x4, the grid's
+largest); Table 2 judges the paper's m = 150.
+
+**Power.** Each rule's :class:`~kktheory.report.claims.Design` draws runs with the paper's
+effect (0 for "similar", Table 2's own differences for Table 2) and a per-run spread of
+0.02 — Table 2's typical stated sd of a method (mean of the proposed sketches' 0.016,
+rounded up) — at the paper's 5 repeats, or at the run count that reaches power 0.8 where 5
+do not (said in the design's source).
 
 **Speed** is judged only on a timing pass (:mod:`kktheory.timing`): the training times of
-the sweep rows are drawn, never judged. The claims are §5.1 (3), "Our methods (ROS,
-Sub-Gaussian, Nyström) have obvious advantages over other methods in running time", and
-§5.2, "The proposed methods outperform Nytröm (Liu) and Gaussian in time cost"; no factor
-is stated, and Table 2's smallest speed-up is 1.29× (dna: ROS 0.07 s against Nyström (Liu)
-0.09 s), so the test is "faster": the median over the pass's paired rounds of the ratio
-(time of the sketch)/(time of the fastest rival) at most 1. Training time is
-``time_embed + time_cluster`` (the sketch and the clustering; loading the data and
-scoring the partition are not training), in seconds.
+the sweep rows are never judged. The claims are §5.1 (3), "Our methods (ROS, Sub-Gaussian,
+Nyström) have obvious advantages over other methods in running time", and §5.2, "The
+proposed methods outperform Nytröm (Liu) and Gaussian in time cost, which matches our
+theoretical analysis". Neither states a factor, so each is "faster": the median over the
+pass's paired rounds of (time of the sketch)/(time of the rival) at most 1, one check per
+(proposed sketch, rival) pair — "both A and B beat C" is two checks. Table 2 runs
+Nyström (Liu) at its own m = √(nk) (65 / 107 / 107 / 278 on dna / segment / mushrooms /
+pendigits, below the proposed sketches' 150 on the first three): that is the comparison
+the paper's words support (its "theoretical analysis", Table 1, gives Nyström (Liu) the
+dimension √(nk)); the control at equal m (Nyström (Liu) with m = 150, ``yin/method=
+nystrom_liu_m150``) is timed and shown beside it, not counted. Training time is
+``time_embed + time_cluster`` (the sketch and the clustering), in seconds.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from kktheory.report.claims import AT_LEAST, EQUIVALENT, PLATEAU, Design, Margin, Rule
 from kktheory.report.common import (
     SKETCH_COL, DATASET_COL,
     CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker,
     failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
     save_figure, sqrt_n_line,
 )
-from kktheory.report.decide import FAIL, Estimate, within
+from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 
 LABELS = {
@@ -67,6 +90,7 @@ LABELS = {
     "kernel_columns": "k-means on kernel columns",
     "gaussian": "Gaussian",
     "nystrom_liu": "Nyström (Liu)",
+    "nystrom_liu_m150": "Nyström (Liu), m = 150",
     "subgaussian": "Sub-Gaussian",
     "ros": "ROS",
     "yin_nystrom": "Nyström (Ours)",
@@ -77,11 +101,81 @@ BASELINES = ("gaussian", "nystrom_liu")
 #: the target of the proposed sketches (Yin Prop. 1: k-means on the kernel columns k_i)
 TARGET = "kernel_columns"
 ORDER = ("exact", TARGET, "gaussian", "nystrom_liu", "subgaussian", "ros", "yin_nystrom")
-
-#: accuracy: the largest difference to kernel k-means that Yin's Table 2 calls "similar"
-#: (segment: Nyström (Ours) 0.42 ± 0.01, kernel k-means 0.50 ± 0.02)
-SIMILAR = 0.08
 CUTOFF_S = 90.0  # Yin §5.2: a method whose training time exceeds 90 s is stopped
+
+# -- margins, spreads and selections, declared before the data -------------------------------
+SIMILAR_MARGIN = Margin(
+    0.08, "the largest difference to exact kernel k-means that the paper prints and calls "
+          "'a similar accuracy' (§5.2)",
+    "Yin Table 2, segment: Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02")
+SIMILAR = SIMILAR_MARGIN.value
+PLATEAU_MARGIN = Margin(
+    0.04, "'stable' from m = √n: the change up to m = 4√n is within one per-repeat standard deviation of "
+          "a proposed sketch at a fixed m, invisible against the paper's own repeats",
+    "Yin Table 2: the largest sd printed for a proposed sketch (covtype, ROS 0.33 ± 0.04)")
+PLATEAU_DELTA = PLATEAU_MARGIN.value
+#: per-run accuracy sd used to plan every accuracy check (Fig. 1 prints none)
+PLAN_SD = 0.02
+PLAN_SD_SOURCE = ("sd 0.02 per run: Yin Table 2's typical stated sd (the proposed sketches' mean 0.016, "
+                  "rounded up)")
+PAPER_RUNS = 5  # "Each experiment is repeated 5 times" (§5)
+#: Fig. 1's m grid as declared in experiments/yin_fig1.yaml (m_sqrt_n: m = ⌈f·√n⌉)
+FIG1_GRID = (0.125, 0.25, 0.5, 1, 2, 4)
+STABLE_FROM, STABLE_TO = 1, 4  # m = √n (§5.1 (1), Remark 1) and the grid's largest, 4√n
+TABLE2_M = 150  # §5.2: "m = 150"
+
+
+def grid_m(n: int, f: float) -> int:
+    """m = ⌈f·√n⌉, as the config's ``f*sqrt_n`` rule resolves it (kktheory/config.py)."""
+    return math.ceil(f * math.sqrt(n) - 1e-9)
+
+
+def _similar_design(effect: float = 0.0, sd: float = PLAN_SD, source: str = PLAN_SD_SOURCE,
+                    runs: int = PAPER_RUNS) -> Design:
+    """Welch difference of two arms of ``runs`` runs, true difference ``effect`` (the claim)
+    or on the margin's edge (the null)."""
+    null = -SIMILAR if effect <= 0 else SIMILAR
+    return Design("welch", effect, null, (sd, sd), runs, source)
+
+
+REMARK1 = ("judges Remark 1's m = Ω(√n) (Thm 2 itself needs m = Ω(n log n) at ε = 1/√n) and §5.1's words")
+
+
+def _fig1_rules(p: str) -> tuple[Rule, Rule, Rule]:
+    lab = LABELS[p]
+    close = Rule(
+        f"close to kernel k-means: {lab} (m = √n) − {LABELS['exact']}",
+        f"test accuracy of {lab} at m = √n − that of exact kernel k-means, Welch over seeds", EQUIVALENT,
+        SIMILAR_MARGIN, _similar_design(source=f"the paper: 'similar accuracy to the exact kernel k-means' "
+                                               f"(§5.1 (2)), effect 0; {PLAN_SD_SOURCE}; 5 repeats (§5)"),
+        selection=f"m = ⌈√n⌉ (x1 of the declared grid, the paper's 'lower bound m = √n = 100'); {REMARK1}")
+    tracks = Rule(
+        f"tracks its target: {lab} (m = √n) − {LABELS[TARGET]}",
+        f"test accuracy of {lab} at m = √n − that of k-means on the kernel columns, Welch over seeds", EQUIVALENT,
+        SIMILAR_MARGIN, _similar_design(source=f"Thm 2's argument (Lemma 5: R·k_i preserves ‖k_i‖), effect 0; "
+                                               f"{PLAN_SD_SOURCE}; 5 repeats"),
+        selection=f"m = ⌈√n⌉ (x1 of the declared grid); {REMARK1}")
+    stable = Rule(
+        f"stable from √n: {lab}, m = 4√n − m = √n",
+        f"test accuracy of {lab} at m = ⌈4√n⌉ − at m = ⌈√n⌉, Welch over seeds", PLATEAU, PLATEAU_MARGIN,
+        Design("welch", 0.0, PLATEAU_DELTA, (PLAN_SD, PLAN_SD), 7,
+               f"the paper: 'the accuracy of the proposed methods tends to be stable' (§5.1 (1)), effect 0; "
+               f"{PLAN_SD_SOURCE}; the paper's 5 repeats give power ≈ 0.6 against ±{PLATEAU_DELTA}, 7 reach 0.8"),
+        selection=f"m = ⌈√n⌉ and m = ⌈4√n⌉ (x1 and x4, the declared grid's largest); {REMARK1}")
+    return close, tracks, stable
+
+
+FIG1_RULES = {p: _fig1_rules(p) for p in PROPOSED}
+PROP1_RULE = Rule(
+    f"target matches kernel k-means: {LABELS[TARGET]} − {LABELS['exact']}",
+    "test accuracy of k-means on the kernel columns − that of exact kernel k-means, Welch over seeds",
+    EQUIVALENT, SIMILAR_MARGIN,
+    _similar_design(source=f"the paper's Prop. 1 (eq. 6): they are the same, effect 0; {PLAN_SD_SOURCE}; 5 repeats"),
+    selection="both ignore m (one row per seed)")
+
+PROP1_FAILS = ("Yin Prop. 1: k-means on the kernel columns optimises the K² geometry ‖k_i − k_j‖², "
+               "not kernel k-means")
+
 
 def method_of(df: pd.DataFrame) -> pd.Series:
     """The paper's method of each row (the sketch name)."""
@@ -103,66 +197,185 @@ def _with_method(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _similar(name: str, est: Estimate, detail: str = "", cause_detail: str = "") -> Check:
-    """Equivalence of an accuracy difference with 0 within ±SIMILAR (``cause_detail``
-    explains a failure)."""
-    decision = within(est, -SIMILAR, SIMILAR)
-    return Check.of(name, decision, detail, cause_detail=cause_detail if decision.status == FAIL else "")
+def _check(rule: Rule, est: Estimate, detail: str, level: float, name: str = "", fails: str = "") -> Check:
+    """``rule`` judged on ``est``; ``fails`` explains a failure (the cause's detail)."""
+    c = rule.check(est, detail, level=level, name=name)
+    return c if c.passed is not False or not fails else rule.check(est, detail, cause_detail=fails, level=level,
+                                                                   name=name)
 
 
-PROP1_FAILS = ("Yin Prop. 1: k-means on the kernel columns optimises the K² geometry ‖k_i − k_j‖², "
-               "not kernel k-means")
+# -- speed claims --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ControlClaim(SpeedClaim):
+    """A timing comparison shown beside the paper's claim and not counted (a control: it
+    says where a speed difference comes from, it is not what the paper asserts). Its rule is
+    marked ``sanity`` — the shared API's only "shown, never counted" flag."""
+
+    @property
+    def rule(self) -> Rule:
+        from dataclasses import replace
+
+        return replace(super().rule, sanity=True)
+
+
+FASTER_WHY = "the paper states no factor: faster is a median ratio of times below 1"
+TIMING_SD = 0.2
+TIMING_SD_SOURCE = ("log-spread 0.2 of a per-round ratio: planning value for sub-second timings alternated in one "
+                    "process on a shared 2-CPU machine")
+#: Yin Table 2's time ratio (proposed / baseline) on the data set least favourable to the
+#: proposed sketch (protein … covtype are all more favourable), the design's effect
+TABLE2_RATIO = {
+    ("subgaussian", "gaussian"): (0.50, "dna 0.06 / 0.12 s"), ("subgaussian", "nystrom_liu"): (0.67, "dna 0.06 / 0.09 s"),
+    ("ros", "gaussian"): (0.58, "dna 0.07 / 0.12 s"), ("ros", "nystrom_liu"): (0.78, "dna 0.07 / 0.09 s"),
+    ("yin_nystrom", "gaussian"): (0.33, "dna 0.04 / 0.12 s"), ("yin_nystrom", "nystrom_liu"): (0.44, "dna 0.04 / 0.09 s"),
+}
+TIMING_ROUNDS = 10  # the timing pass's rounds (python -m kktheory.timing, default)
+
+
+def _table2_claim(p: str, b: str) -> SpeedClaim:
+    ratio, where = TABLE2_RATIO[(p, b)]
+    return SpeedClaim(
+        f"faster: {LABELS[p]} (m = 150) than {LABELS[b]}" + (" (m = √(nk))" if b == "nystrom_liu" else " (m = 150)"),
+        (p,), (b,), 1.0, FASTER_WHY, "Yin §5.2: 'the proposed methods outperform Nytröm (Liu) and Gaussian in "
+                                    "time cost'", ratio, TIMING_SD, _rounds(ratio),
+        f"the paper's least favourable ratio, Table 2 {where}; {TIMING_SD_SOURCE}"
+        + ("; the pass's 10 rounds give power 0.79, 12 reach 0.8 (python -m kktheory.timing --rounds 12)"
+           if _rounds(ratio) > TIMING_ROUNDS else ""))
+
+
+def _rounds(ratio: float) -> int:
+    """Rounds at which a claim with the paper's ratio reaches power 0.8 (10, the pass's
+    default, for every ratio below 0.75; 12 for ROS against Nyström (Liu), 0.78)."""
+    return TIMING_ROUNDS if ratio < 0.75 else 12
+
+
+TABLE2_CLAIMS = tuple(_table2_claim(p, b) for p in PROPOSED for b in BASELINES)
+TABLE2_CONTROLS = tuple(
+    ControlClaim(f"control, not counted: {LABELS[p]} than Nyström (Liu) at equal m = 150", (p,), ("nystrom_liu_m150",),
+                 1.0, "the same bound as the claim, at equal m: whether the speed difference is the method's or m's",
+                 "issue 32: Nyström (Liu) runs at m = √(nk) = 65 / 107 / 107 on dna / segment / mushrooms, below 150",
+                 TABLE2_RATIO[(p, "nystrom_liu")][0], TIMING_SD, _rounds(TABLE2_RATIO[(p, "nystrom_liu")][0]),
+                 f"as the claim against Nyström (Liu); {TIMING_SD_SOURCE}")
+    for p in PROPOSED)
+FIG1_RIVALS = ("exact", "gaussian", "nystrom_liu")
+FIG1_CLAIMS = tuple(
+    SpeedClaim(f"faster: {LABELS[p]} (m = √n) than {LABELS[r]}" + {"exact": "", "gaussian": " (m = √n)",
+                                                                  "nystrom_liu": " (m = √(nk))"}[r],
+               (p,), (r,), 1.0, FASTER_WHY + " ('obvious advantages over other methods in running time' is read as "
+                                            "faster at the 95 % level; Fig. 1 draws times on a log scale, no values)",
+               "Yin §5.1 (3)", 0.5, TIMING_SD, TIMING_ROUNDS,
+               f"planning value: twice as fast (the paper prints no time for Fig. 1); {TIMING_SD_SOURCE}")
+    for p in PROPOSED for r in FIG1_RIVALS)
+
+#: what the clock can resolve: the cost of timing itself and the fixed cost of the smallest job
+TIMER_FLOOR = ("timer floor (measured once here, 2026-11-25, one thread): a perf_counter pair costs 60 ns; one "
+               "fit of the smallest job, the pass's own call on 60 dna points (Nyström (Liu), m = 14), takes "
+               "0.006 s (median of 11; 0.004 s at best): the pass's times of 0.015–0.05 s on dna and segment are "
+               "only 2.5–8× that fixed cost and measure overhead (Python, k-means++ restarts) as much as the "
+               "methods")
 
 
 # -- Fig. 1 ------------------------------------------------------------------------------
+def _timing_pass(name: str) -> pd.DataFrame | None:
+    """The committed timing pass of an entry (paper_figs/rows/timing/NAME.parquet), or None."""
+    from kktheory import timing
+    from kktheory.reproduce import COMMITTED_ROWS
+
+    return timing.load(COMMITTED_ROWS, name)
+
+
 def draw_fig1(df: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Test accuracy (mean, 95% CI) and training time (geometric mean, 95% CI on the log
-    scale) vs m, over seeds; kernel k-means and its Prop. 1 target (k-means on the kernel
-    columns), which do not depend on m, as horizontal lines with their bands."""
+    """(a) Test accuracy (mean, 95% CI over seeds) vs m from the sweep's rows; kernel k-means
+    and its Prop. 1 target (k-means on the kernel columns), which do not depend on m, as
+    horizontal lines with their bands. (b) Training time from the entry's timing pass
+    (median and interquartile range over the pass's alternated rounds at m = √n, Nyström
+    (Liu) at its m = √(nk), kernel k-means without m) — the times that are judged; the sweep
+    rows' times are not drawn (the caption says why)."""
     plt = pyplot()
     d = _with_method(df)
     n = int(d["n"].iloc[0])
-    fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2))
-    for ax, col, ylabel in ((axes[0], "test_accuracy", "test accuracy"),
-                            (axes[1], "train_time", "training time (s, log scale)")):
-        for i, meth in enumerate(ORDER):
-            sub = d[d["method"] == meth]
-            if sub.empty:
-                continue
-            s = mean_ci(sub, "m", col, log=col == "train_time")
-            color, marker = color_marker(meth, i)
-            if meth in ("exact", TARGET):  # no m: a horizontal line with its band
-                mu, lo, hi = _pooled(sub[col], log=col == "train_time")
-                ax.axhline(mu, color=color, lw=1.6, ls="-" if meth == "exact" else "-.",
-                           label=LABELS[meth] + (" (Prop. 1 target)" if meth == TARGET else ""))
-                ax.axhspan(lo, hi, color=color, alpha=0.12, lw=0)
-            elif len(s) == 1:  # Nyström (Liu) at its own m = √(nk)
-                band(ax, s["m"].to_numpy(), s, f"{LABELS[meth]} (m = √(nk))", meth, i, errorbars=True)
-            else:
-                band(ax, s["m"].to_numpy(), s, LABELS[meth], meth, i)
-        sqrt_n_line(ax, n)
-        ax.set_xscale("log")
-        grid_ticks(ax, d["m"].unique())
-        ax.set_xlabel("sketch dimension m (log scale)")
-        ax.set_ylabel(ylabel)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    ax = axes[0]
+    for i, meth in enumerate(ORDER):
+        sub = d[d["method"] == meth]
+        if sub.empty:
+            continue
+        s = mean_ci(sub, "m", "test_accuracy")
+        color, _ = color_marker(meth, i)
+        if meth in ("exact", TARGET):  # no m: a horizontal line with its band
+            mu, lo, hi = _pooled(sub["test_accuracy"])
+            ax.axhline(mu, color=color, lw=1.6, ls="-" if meth == "exact" else "-.",
+                       label=LABELS[meth] + (" (Prop. 1 target)" if meth == TARGET else ""))
+            ax.axhspan(lo, hi, color=color, alpha=0.12, lw=0)
+        elif len(s) == 1:  # Nyström (Liu) at its own m = √(nk)
+            band(ax, s["m"].to_numpy(), s, f"{LABELS[meth]} (m = √(nk))", meth, i, errorbars=True)
+        else:
+            band(ax, s["m"].to_numpy(), s, LABELS[meth], meth, i)
+    sqrt_n_line(ax, n)
+    ax.axvspan(grid_m(n, STABLE_FROM), grid_m(n, STABLE_TO), color="0.5", alpha=0.07, lw=0)
+    ax.set_xscale("log")
+    grid_ticks(ax, d["m"].unique())
+    ax.set_xlabel("sketch dimension m (log scale)")
+    ax.set_ylabel("test accuracy")
+    ax.set_title("(a) test accuracy, 95% CI over seeds (sweep rows); shaded: √n ≤ m ≤ 4√n", fontsize=9.5)
     if _same_partitions(d, "ros", "yin_nystrom"):
-        axes[0].text(0.98, 0.02, "ROS as printed (S = D·A on the sampled rows) is an isometry of\n"
-                     "Nyström (Ours): the same accuracies, its line hides the other",
-                     transform=axes[0].transAxes, ha="right", va="bottom", fontsize=7.5, color="0.3")
-    axes[1].set_yscale("log")
-    axes[0].set_title("(a) test accuracy")
-    axes[1].set_title("(b) training time of the sweep's runs (drawn; speed is judged on a timing pass)")
+        ax.text(0.98, 0.02, "ROS as printed (S = D·A on the sampled rows) is an isometry of\n"
+                "Nyström (Ours): the same accuracies, its line hides the other",
+                transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5, color="0.3")
+    _draw_fig1_times(axes[1], _timing_pass("yin_fig1"), d, n)
     seeds = d["seed"].nunique()
     fig.suptitle(
         f"Yin et al. Fig. 1 — synthetic hypercube mixture, n = {n} train / "
-        f"{int(d['n_test'].iloc[0])} test, k = {int(d['k'].iloc[0])}; 95% CI over {seeds} seed(s) "
-        f"(time: geometric mean)",
+        f"{int(d['n_test'].iloc[0])} test, k = {int(d['k'].iloc[0])}; accuracy over {seeds} seed(s)",
         fontsize=10,
     )
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.12))
+    fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.13))
     fig.tight_layout()
     return save_figure(fig, out_dir, "yin_fig1")
+
+
+def _draw_fig1_times(ax, timing: pd.DataFrame | None, d: pd.DataFrame, n: int) -> None:
+    """Panel (b): the timing pass's median time per method at its m, with the IQR."""
+    ax.set_title("(b) training time, timing pass (judged): median, IQR", fontsize=9.5)
+    ax.set_xlabel("sketch dimension m (log scale)")
+    ax.set_ylabel("training time (s, log scale)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    if timing is None or timing.empty:
+        ax.text(0.5, 0.5, "no timing pass committed\n(python -m kktheory.timing yin_fig1)", ha="center",
+                va="center", transform=ax.transAxes)
+        return
+    ok = timing[timing["status"] == "ok"]
+    for i, meth in enumerate(ORDER):
+        g = ok[ok["method"] == meth]
+        if g.empty:
+            continue
+        q1, med, q3 = np.percentile(g["seconds"], [25, 50, 75])
+        color, marker = color_marker(meth, i)
+        m = int(g["m"].iloc[0]) if meth != "exact" else grid_m(int(g["n"].iloc[0]), 1)
+        ax.errorbar([m], [med], yerr=[[med - q1], [q3 - med]], color=color, marker=marker, ms=7, capsize=3,
+                    ls="none")
+        ax.annotate(f"{LABELS[meth]}\n{med:.2g} s", (m, med), textcoords="offset points", xytext=(6, 4),
+                    fontsize=7, color=color)
+    pass_n = int(ok["n"].iloc[0])
+    sqrt_n_line(ax, pass_n, label=False)
+    grid_ticks(ax, sorted(set(ok["m"].astype(int)) | {grid_m(pass_n, 1)}))
+    ax.set_xlim(30, 1500)
+    rounds, threads = int(ok["round"].max()), int(ok["threads"].iloc[0])
+    sweep = d[(d["m"] == grid_m(n, 1)) & d["method"].isin(["ros", "exact"])]
+    sw = {m: g["train_time"].median() for m, g in sweep.groupby("method")} if "train_time" in sweep else {}
+    note = (f"pass: n = {pass_n}, {rounds} rounds alternating the methods in one process, {threads} thread"
+            f"{'s' if threads > 1 else ''}, {str(ok['created'].min())[:10]}.")
+    if sw and pass_n == n:
+        note += (f"\nNot drawn: the sweep rows' times (e.g. ROS {fmt(sw.get('ros', math.nan), 2)} s, kernel "
+                 f"k-means {fmt(sw.get('exact', math.nan), 2)} s at m = √n), taken one job after another\n"
+                 f"with 2 BLAS threads and other jobs sharing the 2 CPUs: almost all of the gap is "
+                 f"the clustering step\n(ROS: sketch 0.02 s in both), a load effect that the pass avoids "
+                 f"(its cause was not isolated further).")
+    elif pass_n != n:
+        note += f"\nThe pass is at n = {pass_n}, the rows at n = {n}."
+    ax.text(0.0, -0.2, note, transform=ax.transAxes, fontsize=6.8, va="top", color="0.25")
 
 
 def _same_partitions(d: pd.DataFrame, a: str, b: str) -> bool:
@@ -177,29 +390,31 @@ def _pooled(x: pd.Series, log: bool = False) -> tuple[float, float, float]:
     return float(s["mean"]), float(s["lo"]), float(s["hi"])
 
 
-def _no_target(name: str) -> Check:
-    return Check(name, None, "no row of k-means on the kernel columns (the Prop. 1 target): "
-                             "the sweep needs yin/method=kernel_columns",
-                 cause=CAUSE_INCONCLUSIVE, cause_detail="target not run")
+def _no_target(rule: Rule, name: str = "") -> Check:
+    return Check(name or rule.name, None, "no row of k-means on the kernel columns (the Prop. 1 target): "
+                                          "the sweep needs yin/method=kernel_columns",
+                 cause=CAUSE_INCONCLUSIVE, cause_detail="target not run", rule=rule)
 
 
-def judge_fig1(df: pd.DataFrame) -> Verdict:
-    """Yin Fig. 1 claim rule: equivalence tests within ±SIMILAR (0.08) accuracy.
+def _absent(rule: Rule, why: str) -> Check:
+    return Check(rule.name, None, why, cause=CAUSE_INCONCLUSIVE, cause_detail="rows absent", rule=rule)
 
-    With m₀ the smallest grid m ≥ √n and m_max the largest, per proposed sketch P
-    (Sub-Gaussian, ROS, Nyström (Ours)):
 
-    1. *the sketch tracks its target*: mean test accuracy of P over all its runs at
-       m ≥ √n − that of k-means on the kernel columns (Welch) in [−0.08, 0.08];
-    2. *stable from √n*: accuracy of P at m_max − at m₀ (Welch) in [−0.08, 0.08] (the
-       paper: from m = √n on "the accuracy of the proposed methods tends to be stable",
-       i.e. larger m gives a "similar accuracy");
+def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
+    """Yin Fig. 1 claim rule: the declared rules :data:`FIG1_RULES` and :data:`PROP1_RULE`.
 
-    and once: 3. *the target matches kernel k-means*: accuracy of k-means on the kernel
-    columns − exact kernel k-means in [−0.08, 0.08]; a failure is Prop. 1 failing, the
-    paper's claim, not the sketches. Speed is judged on the timing pass (``timing`` of
+    Per proposed sketch P (Sub-Gaussian, ROS, Nyström (Ours)), with m₀ = ⌈√n⌉ and
+    m₁ = ⌈4√n⌉ taken from the declared grid (never from the rows):
+
+    1. *close to kernel k-means*: acc(P, m₀) − acc(exact) in ±0.08 (Welch, §5.1 (2));
+    2. *tracks its target*: acc(P, m₀) − acc(k-means on kernel columns) in ±0.08;
+    3. *stable from √n*: acc(P, m₁) − acc(P, m₀) in ±0.04 (PLATEAU, §5.1 (1));
+
+    and once: 4. *target matches kernel k-means*: acc(kernel columns) − acc(exact) in ±0.08
+    (Prop. 1; a failure is the paper's). Speed is judged on the timing pass (``timing`` of
     the entry). Runs are the seeds; the data draw is fixed (``data_seed``), as in the
-    paper, so the intervals are over the sketches' and k-means' randomness.
+    paper, so the intervals are over the sketches' and k-means' randomness. The checks at
+    m = √n judge Remark 1 and §5.1, not Thm 2 (module docstring).
     """
     d = _with_method(df)
     if d.empty:
@@ -212,48 +427,54 @@ def judge_fig1(df: pd.DataFrame) -> Verdict:
     if not present:
         return not_run("none of the proposed sketches (subgaussian, ros, yin_nystrom) ran")
     n = int(d["n"].iloc[0])
+    m0, m1 = grid_m(n, STABLE_FROM), grid_m(n, STABLE_TO)
     acc = {meth: g["test_accuracy"] for meth, g in d.groupby("method")}
-    target = acc.get(TARGET)
-    tracks, stable = [], []
-    seen = []
+    exact, target = acc["exact"], acc.get(TARGET)
+    close, tracks, stable, seen = [], [], [], []
     for p in present:
+        r_close, r_tracks, r_stable = FIG1_RULES[p]
         sub = d[d["method"] == p]
-        big = sub[sub["m"] >= math.sqrt(n) - 1e-9]
-        name = f"tracks its target: {LABELS[p]} (m ≥ √n) − {LABELS[TARGET]}"
-        if big.empty:
-            tracks.append(Check(name, None, f"no m ≥ √n = {math.sqrt(n):.0f} in the grid"))
+        a0, a1 = sub.loc[sub["m"] == m0, "test_accuracy"], sub.loc[sub["m"] == m1, "test_accuracy"]
+        if a0.empty:
+            close.append(_absent(r_close, f"no row at m = {m0}"))
+            tracks.append(_absent(r_tracks, f"no row at m = {m0}"))
+            stable.append(_absent(r_stable, f"no row at m = {m0}"))
             continue
-        ms = sorted(big["m"].unique())
-        m0, m1 = int(ms[0]), int(ms[-1])
-        seen.append(f"{LABELS[p]} {fmt(big['test_accuracy'].mean())}")
-        tracks.append(_no_target(name) if target is None else _similar(
-            name, Estimate.difference(big["test_accuracy"], target),
-            f"runs at m ∈ {{{', '.join(str(int(m)) for m in ms)}}}; margin ±{SIMILAR} (Table 2's largest "
-            "difference called similar)"))
-        stable.append(_similar(
-            f"stable from √n: {LABELS[p]}, m = {m1} − m = {m0}",
-            Estimate.difference(big.loc[big["m"] == m1, "test_accuracy"], big.loc[big["m"] == m0, "test_accuracy"]),
-            f"accuracy {fmt(big.loc[big['m'] == m0, 'test_accuracy'].mean())} at m = {m0}, "
-            f"{fmt(big.loc[big['m'] == m1, 'test_accuracy'].mean())} at m = {m1}"))
-    name = f"target matches kernel k-means: {LABELS[TARGET]} − {LABELS['exact']}"
-    matches = _no_target(name) if target is None else _similar(
-        name, Estimate.difference(target, acc["exact"]), "the paper's Prop. 1 (eq. 6) says they are the same",
-        PROP1_FAILS)
-    observed = (f"n = {n}; test accuracy: kernel k-means {fmt(acc['exact'].mean())}, "
+        seen.append(f"{LABELS[p]} {fmt(a0.mean())} at m = {m0}")
+        close.append(_check(r_close, Estimate.difference(a0, exact),
+                            f"{LABELS[p]} {fmt(a0.mean())}, kernel k-means {fmt(exact.mean())}", level))
+        tracks.append(_no_target(r_tracks) if target is None else _check(
+            r_tracks, Estimate.difference(a0, target), f"{LABELS[p]} {fmt(a0.mean())}, target {fmt(target.mean())}",
+            level))
+        stable.append(_absent(r_stable, f"no row at m = {m1}") if a1.empty else _check(
+            r_stable, Estimate.difference(a1, a0),
+            f"accuracy {fmt(a0.mean())} at m = {m0}, {fmt(a1.mean())} at m = {m1}", level))
+    matches = _no_target(PROP1_RULE) if target is None else _check(
+        PROP1_RULE, Estimate.difference(target, exact), "the paper's Prop. 1 (eq. 6) says they are the same", level,
+        fails=PROP1_FAILS)
+    observed = (f"n = {n}; test accuracy: kernel k-means {fmt(exact.mean())}, "
                 + (f"{LABELS[TARGET]} {fmt(target.mean())}, " if target is not None else "")
-                + f"proposed sketches at m ≥ √n: {', '.join(seen)}")
-    return judge_checks([*tracks, matches, *stable], observed)
+                + f"proposed sketches: {', '.join(seen)}")
+    return judge_checks([*close, *tracks, matches, *stable], observed, level)
+
+
+def setting_fig1(df: pd.DataFrame) -> str:
+    """Fig. 1's setting check: the paper prints no number for Fig. 1 (its values are only
+    drawn), so only the specification can be compared."""
+    d = _with_method(df)
+    n = int(d["n"].iloc[0]) if len(d) else 0
+    ex = d.loc[d["method"] == "exact", "test_accuracy"] if len(d) else pd.Series(dtype=float)
+    return ("setting matches: the specification of §5.1 is followed (k centres in {−1, 1}⁸, N(centre, I) points in "
+            f"equal clusters, exp(−‖x − x′‖²/8), n = {n} train and test, 5 repeats); the paper prints no accuracy "
+            "or time for Fig. 1 (only the drawing), so no absolute number could be compared and k (not stated) "
+            f"is 10 here; exact kernel k-means reaches {fmt(ex.mean())} here")
 
 
 FIG1_TIMING = TimingPlan(
     method_key="yin/method",
     methods=("exact", "gaussian", "nystrom_liu", "subgaussian", "ros", "yin_nystrom"),
     fix=("seed=0", "m_sqrt_n=x1"),
-    claims=tuple(
-        SpeedClaim(f"faster: {LABELS[p]} (m = √n) than kernel k-means, Gaussian (m = √n) and Nyström (Liu)",
-                   (p,), ("exact", "gaussian", "nystrom_liu"))
-        for p in PROPOSED
-    ),
+    claims=FIG1_CLAIMS,
     labels=LABELS,
 )
 
@@ -262,27 +483,28 @@ FIG1 = Entry(
     title="Yin et al. 2022, Fig. 1",
     claim=("on the synthetic mixture, test accuracy of the proposed sketches is stable from "
            "m = √n on and close to exact kernel k-means, and they train far faster"),
-    rule=(f"equivalence tests (95% CI of a Welch difference over seeds inside ±{SIMILAR} accuracy, the "
-          f"largest difference to kernel k-means that Yin's Table 2 calls similar: segment, Nyström (Ours) "
-          f"0.42 vs 0.50), in two groups — the sketch tracks its target: each proposed sketch at m ≥ √n vs "
-          f"k-means on the kernel columns k_i (Prop. 1's target); the target matches kernel k-means: "
-          f"kernel columns vs exact (a failure is Prop. 1 failing) — and stable from √n: accuracy at the "
-          f"largest m vs the first m ≥ √n; speed (\"obvious advantages over other methods in running time\", "
-          f"§5.1) on a timing pass only (methods alternated in one process at the paper's n, median of the "
-          f"per-round ratio to the fastest of kernel k-means, Gaussian and Nyström (Liu) ≤ 1, inconclusive "
-          f"above a load of 0.75 per CPU) (kktheory/report/yin.py, judge_fig1; kktheory/timing.py)"),
+    rule=(f"per proposed sketch, Welch differences over seeds at the declared m = ⌈√n⌉: close to kernel k-means "
+          f"(vs exact, equivalent within ±{SIMILAR}: Table 2's largest difference called similar) and tracks its "
+          f"target (vs k-means on the kernel columns, ±{SIMILAR}); stable from √n (m = ⌈4√n⌉ vs ⌈√n⌉, two-sided "
+          f"plateau within ±{PLATEAU_DELTA}: Table 2's largest per-repeat sd of a proposed sketch); once, Prop. 1 "
+          f"(kernel columns vs exact, ±{SIMILAR}); these judge Remark 1's m = √n, not Thm 2 (which needs "
+          f"m = Ω(n log n) at ε = 1/√n); speed (§5.1 (3)) per (sketch, rival) pair on a timing pass only (median "
+          f"per-round ratio ≤ 1; inconclusive above a load of 0.75 per CPU); one family, Holm "
+          f"(kktheory/report/yin.py, judge_fig1; kktheory/timing.py)"),
     draw=draw_fig1,
     judge=judge_fig1,
     changes={
         "small": "n = 2000 train / 2000 test and 3 seeds instead of 10,000 / 10,000 and 5 repeats",
-        "paper": "as the paper (10,000 / 10,000, 5 repeats); k = 10 (the paper does not state k); "
-                 "m grid 0.125–4·√n; Nyström (Liu) at its own m = √(nk)",
+        "paper": "synthetic data as specified in §5.1, n = 10,000 / 10,000 as the paper, 5 of 5 repeats; k = 10 "
+                 "(the paper does not state k); m grid 0.125–4·√n; Nyström (Liu) at its own m = √(nk)",
     },
     paper_numbers=(
         PaperNumber("m from which the accuracy of the proposed sketches is stable (m = √n; the paper's figure "
                     "gives no other number)", 100, "§5.1, summary (1)"),
     ),
     timing=FIG1_TIMING,
+    rules=(*(r for p in PROPOSED for r in FIG1_RULES[p]), PROP1_RULE, *(c.rule for c in FIG1_CLAIMS)),
+    setting=setting_fig1,
 )
 
 
@@ -474,27 +696,92 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return [md, tex]
 
 
-def judge_table2(df: pd.DataFrame) -> Verdict:
+def _paper_close(p: str) -> tuple[float, float, int]:
+    """Yin Table 2's own average of acc(p) − acc(kernel k-means) over the data sets where both
+    are printed, the standard error of that average at 5 repeats with the printed sds, and
+    the number of data sets."""
+    diffs, var = [], []
+    for cells in PAPER_TABLE2.values():
+        e, c = cells[0], cells[PAPER_METHODS.index(p)]
+        if e is not None and c is not None:
+            diffs.append(c[1] - e[1])
+            var.append((c[2] ** 2 + e[2] ** 2) / PAPER_RUNS)
+    return float(np.mean(diffs)), math.sqrt(sum(var)) / len(diffs), len(diffs)
+
+
+#: the data sets of Table 2 on which k-means on the kernel columns fits the memory budget
+#: (three n × n arrays; a8a and larger are refused, experiments/yin_table2.yaml)
+TARGET_DATASETS = ("dna", "segment", "mushrooms", "pendigits")
+
+
+def _table2_rules(p: str) -> tuple[Rule, Rule]:
+    lab = LABELS[p]
+    eff, se, count = _paper_close(p)
+    close = Rule(
+        f"close to kernel k-means: {lab} − {LABELS['exact']} (average over data sets)",
+        f"mean over the data sets run of the Welch difference acc({lab}) − acc(kernel k-means), standard error "
+        f"of the average of independent estimates", EQUIVALENT, SIMILAR_MARGIN,
+        Design("known", round(eff, 4), -SIMILAR, (round(se, 4),), PAPER_RUNS,
+               f"the paper's own average difference {eff:+.3f} over its {count} data sets with a kernel k-means "
+               f"value (Table 2), standard error {se:.4f} from its printed sds at 5 repeats"),
+        selection=f"m = {TABLE2_M} (§5.2); every data set of Table 2 with rows of both methods; the average, "
+                  f"because the paper's own table calls a cell at −0.08 (segment) similar")
+    tracks = Rule(
+        f"tracks its target: {lab} − {LABELS[TARGET]} (average over data sets)",
+        f"mean over the data sets run of the Welch difference acc({lab}) − acc(k-means on the kernel columns)",
+        EQUIVALENT, SIMILAR_MARGIN,
+        Design("known", 0.0, -SIMILAR, (round(math.sqrt(len(TARGET_DATASETS) * 2 * PLAN_SD**2 / PAPER_RUNS)
+                                               / len(TARGET_DATASETS), 4),), PAPER_RUNS,
+               f"Thm 2's argument (Lemma 5), effect 0; {PLAN_SD_SOURCE}, both arms, over the "
+               f"{len(TARGET_DATASETS)} data sets where the target fits in memory"),
+        selection=f"m = {TABLE2_M}; the data sets {', '.join(TARGET_DATASETS)} (the target's three n × n arrays); "
+                  f"judges Remark 1's m ≈ √n, not Thm 2's m = Ω(n log n)")
+    return close, tracks
+
+
+TABLE2_RULES = {p: _table2_rules(p) for p in PROPOSED}
+TABLE2_PROP1 = {
+    ds: Rule(f"target matches kernel k-means: {LABELS[TARGET]} − {LABELS['exact']} [{ds}]",
+             f"acc(k-means on the kernel columns) − acc(kernel k-means) on {ds}, Welch over runs", EQUIVALENT,
+             SIMILAR_MARGIN,
+             _similar_design(0.0, max(PAPER_TABLE2[ds][0][2], 0.01) if PAPER_TABLE2[ds][0] else PLAN_SD,
+                             f"the paper's Prop. 1 (eq. 6): the same, effect 0; sd per run "
+                             + (f"{PAPER_TABLE2[ds][0][2]:.2f}, kernel k-means on {ds} in Table 2"
+                                if PAPER_TABLE2[ds][0] else PLAN_SD_SOURCE) + "; 5 repeats"),
+             selection="Prop. 1 is an identity the paper asserts for every data set: one check per data set")
+    for ds in DATASETS
+}
+COVERAGE_RULE = Rule(
+    "data sets of the paper run", "the number of Table 2's nine data sets with rows here", AT_LEAST,
+    Margin(9, "the claim is made over the nine data sets of Table 2 ('the 9 real datasets', §5.2), covtype's "
+              "'our proposed methods can obtain small training time' among them", "Yin §5.2, Table 2"),
+    selection="the data sets of Table 2; one missing leaves the claim undecided (the files are not on this "
+              "machine), never failed")
+
+
+def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Yin Table 2 claim rule ("these methods give a similar accuracy as the exact kernel
-    k-means", §5.2): equivalence tests within ±SIMILAR (0.08) of averages over data sets.
+    k-means", §5.2): the declared rules :data:`TABLE2_RULES`, :data:`TABLE2_PROP1` and
+    :data:`COVERAGE_RULE`.
 
     A per-data-set difference is the Welch difference of the runs' test accuracies; an
     average over the data sets where both methods ran has the standard error of the
-    average of independent estimates (:meth:`Estimate.average`). The sketches' check is
-    averaged because the paper's own table has a cell at its largest difference (segment,
-    Nyström (Ours) −0.08): "similar accuracy" is the table's claim, not every cell's. Two
-    groups:
+    average of independent estimates (:meth:`Estimate.average`). The accuracy checks of
+    the sketches are averaged because the paper's own table has a cell at its largest
+    difference (segment, Nyström (Ours) −0.08): "similar accuracy" is the table's claim,
+    not every cell's. Three groups:
 
-    1. *the sketch tracks its target*, per proposed sketch P: average of acc(P) − acc(k-means
-       on the kernel columns) in [−0.08, 0.08];
-    2. *the target matches kernel k-means*, per data set: acc(k-means on the kernel columns)
-       − acc(kernel k-means) in [−0.08, 0.08] — Prop. 1 is an identity the paper asserts
-       for every data set, so it is tested on each (a failure is the paper's claim failing).
+    1. *close to kernel k-means*, per proposed sketch P: average of acc(P) − acc(kernel
+       k-means) in [−0.08, 0.08] (the paper's words);
+    2. *tracks its target*, per P: average of acc(P) − acc(k-means on the kernel columns)
+       in [−0.08, 0.08] (Thm 2's argument);
+    3. *the target matches kernel k-means*, per data set: acc(kernel columns) − acc(kernel
+       k-means) in [−0.08, 0.08] — Prop. 1 (a failure is the paper's claim failing).
 
     Speed ("outperform Nyström (Liu) and Gaussian in time cost") is judged on the timing
     pass (``timing`` of the entry), never on the rows' times. Data sets the paper uses
-    whose files are not on this machine make one inconclusive check (cause *stand-in
-    data*): the claim is judged on the others only.
+    whose files are not on this machine leave :data:`COVERAGE_RULE` undecided (cause
+    *stand-in data*): the claim is judged on the others only.
     """
     cells = table2_cells(df)
     if cells.empty or not (cells["status"] != "missing").any() or _with_method(df).empty:
@@ -514,47 +801,92 @@ def judge_table2(df: pd.DataFrame) -> Verdict:
                 texts.append(f"{ds} {e.value:+.3f}")
         return ests, f"average over {len(ests)} data set(s) ({', '.join(texts)})"
 
-    checks: list[Check] = []
+    close, tracks = [], []
     for p in PROPOSED:
         if not (d["method"] == p).any():
             continue
-        name = f"tracks its target: {LABELS[p]} − {LABELS[TARGET]}"
+        r_close, r_tracks = TABLE2_RULES[p]
+        ests, text = pairs(p, "exact")
+        close.append(_check(r_close, Estimate.average(ests), text, level) if ests
+                     else _absent(r_close, "no data set with both"))
         ests, text = pairs(p, TARGET)
-        checks.append(_similar(name, Estimate.average(ests), text) if ests else _no_target(name))
-    name = f"target matches kernel k-means: {LABELS[TARGET]} − {LABELS['exact']}"
+        tracks.append(_check(r_tracks, Estimate.average(ests), text, level) if ests else _no_target(r_tracks))
     both = [ds for ds in datasets if (ds, TARGET) in acc and (ds, "exact") in acc]
-    checks += [_similar(f"{name} [{ds}]", Estimate.difference(acc[(ds, TARGET)], acc[(ds, "exact")]),
-                        "the paper's Prop. 1 (eq. 6) says they are the same", PROP1_FAILS) for ds in both]
+    prop1 = [_check(TABLE2_PROP1[ds], Estimate.difference(acc[(ds, TARGET)], acc[(ds, "exact")]),
+                    "the paper's Prop. 1 (eq. 6) says they are the same", level, fails=PROP1_FAILS)
+             for ds in both if ds in TABLE2_PROP1]
     if not both:
-        checks.append(_no_target(name))
+        prop1.append(_no_target(PROP1_RULE))
+    checks: list[Check] = [*close, *tracks, *prop1]
     absent = [ds for ds in _order_datasets(cells["dataset"].unique()) if ds not in set(datasets)]
     no_data = [ds for ds in absent if (cells.loc[cells["dataset"] == ds, "status"] == "missing").any()]
-    if no_data:
+    other = [ds for ds in absent if ds not in no_data]
+    if absent:
+        why = "; ".join([*(f"{ds}: data not on this machine" for ds in no_data),
+                         *(f"{ds}: {cells.loc[cells['dataset'] == ds, 'why'].iloc[0]}" for ds in other)])
         checks.append(Check(
-            "data sets of the paper not run", None,
-            f"{', '.join(no_data)}: data not on this machine; accuracy and speed are judged on "
-            f"{', '.join(datasets)} only (covtype's claim, the proposed methods finishing where the others "
-            f"cannot, is not checked without it)",
-            cause=CAUSE_STAND_IN, cause_detail=f"{', '.join(no_data)} not available offline",
-        ))
-    if other := [ds for ds in absent if ds not in no_data]:
-        why = "; ".join(f"{ds}: {cells.loc[cells['dataset'] == ds, 'why'].iloc[0]}" for ds in other)
-        checks.append(Check("data sets not run", None, why, cause=CAUSE_INCONCLUSIVE,
-                            cause_detail=f"{', '.join(other)} not run here"))
+            COVERAGE_RULE.name, None,
+            f"{len(datasets)} of 9 run; not run: {', '.join(absent)} ({why}); accuracy and speed are judged on {', '.join(datasets)} only "
+            f"(covtype's claim, the proposed methods finishing where the others cannot, is not checked without it)",
+            cause=CAUSE_STAND_IN if no_data and not other else CAUSE_INCONCLUSIVE,
+            cause_detail=f"{', '.join(absent)} not run here", rule=COVERAGE_RULE))
     observed = f"data sets run: {', '.join(datasets)}"
     if absent:
         observed += f"; not run: {', '.join(absent)}"
-    return judge_checks(checks, observed)
+    return judge_checks(checks, observed, level)
+
+
+#: readings of §5.2's bandwidth and of the data tried against the paper's absolute numbers
+#: (exact kernel k-means test accuracy; small probes, 2026-11-25; kktheory's runs for the
+#: first four, a plain kernel k-means with k-means++ for the others, 2 seeds each)
+SETTING_READINGS = (
+    "readings tried (exact kernel k-means test accuracy, dna / segment / mushrooms / pendigits, 2 seeds each; "
+    "paper 0.50 / 0.50 / 0.64 / 0.11): σ² = Σ_ij‖x_i − x_j‖²/n as printed (kktheory's bandwidth=yin, "
+    "exp(−d²/σ²)) 0.78 / 0.67 / 0.89 / 0.77; normalised by n² (bandwidth=yin_n2) 0.72 / 0.68 / 0.89 / 0.67; "
+    "each with rows scaled to unit ℓ2 norm 0.72 / 0.68 / 0.89 / 0.72 and 0.73 / 0.67 / 0.89 / 0.68; σ not "
+    "squared (exp(−d²/σ)) 0.69 / 0.57 / 0.71 / 0.66; σ² taken as a precision (exp(−σ²d²), K ≈ I) 0.53 / 0.14 "
+    "/ 0.52 / 0.10, i.e. every test point in one cluster (the majority share: 0.525 / 0.143 / 0.518 / 0.104) — "
+    "this last reading matches pendigits (0.11) and is near dna (0.50) and a8a's majority (0.759 vs 0.75) "
+    "but not segment (0.50) or mushrooms (0.64); no reading reproduces the paper's absolute numbers, so no "
+    "variant is offered and the relative claims are judged in the setting as printed")
+
+
+def setting_table2(df: pd.DataFrame) -> str:
+    """Yin Table 2's setting check: the baselines' test accuracy (kernel k-means, Gaussian,
+    Nyström (Liu)) against the paper's, per data set, with tolerance twice the paper's own
+    printed sd of that cell (the spread of one of its repeats; two sds cover a repeat's
+    value with ≈ 95 %); a data set matches when every baseline's mean lies within it."""
+    cells = table2_cells(df)
+    ok = cells[cells["status"] == "ok"] if len(cells) else cells
+    parts, matched = [], []
+    for ds in _order_datasets(ok["dataset"].unique() if len(ok) else []):
+        if ds not in PAPER_TABLE2:
+            continue
+        bits, fine = [], True
+        for meth in ("exact", "gaussian", "nystrom_liu"):
+            paper = PAPER_TABLE2[ds][PAPER_METHODS.index(meth)]
+            c = ok[(ok["dataset"] == ds) & (ok["method"] == meth)]
+            if paper is None or c.empty:
+                continue
+            here, tol = float(c["accuracy"].iloc[0]), 2 * paper[2]
+            fine &= abs(here - paper[1]) <= tol
+            bits.append(f"{LABELS[meth]} {here:.3f} vs {paper[1]:.2f} ± {tol:.2f}")
+        (matched if fine else parts).append(f"{ds} {'matches' if fine else 'differs'} ({'; '.join(bits)})")
+    if not parts and not matched:
+        return ""
+    head = "setting differs" if parts else "setting matches"
+    return (f"{head}: baselines' test accuracy here vs the paper's Table 2 (tolerance: twice the paper's printed sd "
+            f"of the cell) — {'; '.join(parts + matched)}. The paper's pendigits 0.11 (10 classes) and a8a 0.75 / "
+            f"w7a 0.97 are the majority or chance rates of those data sets. {SETTING_READINGS}")
 
 
 TABLE2_TIMING = TimingPlan(
     method_key="yin/method",
-    methods=(*BASELINES, *PROPOSED),
+    methods=(*BASELINES, "nystrom_liu_m150", *PROPOSED),
     fix=("seed=0",),
     group=DATASET_COL,
     cutoff_s=CUTOFF_S,
-    claims=(SpeedClaim("faster: Sub-Gaussian, ROS and Nyström (Ours) than Gaussian and Nyström (Liu)",
-                       PROPOSED, BASELINES),),
+    claims=(*TABLE2_CLAIMS, *TABLE2_CONTROLS),
     labels=LABELS,
 )
 
@@ -565,24 +897,30 @@ TABLE2 = Entry(
            "kernel k-means and train faster than Gaussian and Nyström (Liu)"),
     rule=(f"equivalence tests on Welch differences of test accuracy, 95% CI inside ±{SIMILAR} (the largest "
           f"difference to kernel k-means that the paper's Table 2 calls similar: segment, Nyström (Ours) 0.42 vs "
-          f"0.50), in two groups — the sketch tracks its target: each proposed sketch vs k-means on the kernel "
-          f"columns (Prop. 1's target), averaged over data sets; the target matches kernel k-means: kernel "
-          f"columns vs exact on each data set (a failure is Prop. 1 failing); speed (\"outperform Nyström (Liu) "
-          f"and Gaussian in time cost\", §5.2) per data set on a timing pass only (median per-round ratio of the "
-          f"slowest proposed sketch to the fastest baseline ≤ 1; a baseline stopped at {CUTOFF_S:.0f} s counts as "
-          f"slower; inconclusive above a load of 0.75 per CPU); data sets not on this machine: inconclusive, "
-          f"stand-in data (kktheory/report/yin.py, judge_table2; kktheory/timing.py)"),
+          f"0.50), in three groups — close to kernel k-means: each proposed sketch vs exact, averaged over data "
+          f"sets; tracks its target: each proposed sketch vs k-means on the kernel columns (Prop. 1's target), "
+          f"averaged; Prop. 1: kernel columns vs exact on each data set (a failure is Prop. 1 failing); speed "
+          f"(\"outperform Nyström (Liu) and Gaussian in time cost\", §5.2) per data set and per (sketch, baseline) "
+          f"pair on a timing pass only (median per-round ratio ≤ 1; Nyström (Liu) at its own m = √(nk) as run by "
+          f"the paper; the same at equal m = 150 shown as a control, not counted; a baseline stopped at "
+          f"{CUTOFF_S:.0f} s counts as slower; inconclusive above a load of 0.75 per CPU); data sets not on this "
+          f"machine: undecided, stand-in data; one family, Holm (kktheory/report/yin.py, judge_table2; "
+          f"kktheory/timing.py). {TIMER_FLOOR}"),
     draw=draw_table2,
     judge=judge_table2,
     changes={
         "small": "training sets subsampled to n = 1400 (test 600) and 2 repeats instead of 70 % of "
                  "each data set and 5 repeats",
-        "paper": "70/30 split of each data set as in the paper, 5 repeats; data sets not on this "
-                 "machine are not run",
+        "paper": "LIBSVM files, 70/30 split and m = 150 as the paper, 5 of 5 repeats; 5 of 9 data sets (dna, "
+                 "segment, mushrooms, pendigits, a8a; protein, w7a, connect4 and covtype are not on this machine); "
+                 "k-means on the kernel columns (not in the paper) only where its n × n arrays fit",
     },
     paper_numbers=_paper_numbers_table2(),
     observe=observe_table2,
     timing=TABLE2_TIMING,
+    rules=(*(r for p in PROPOSED for r in TABLE2_RULES[p]), *TABLE2_PROP1.values(), COVERAGE_RULE,
+           *(c.rule for c in (*TABLE2_CLAIMS, *TABLE2_CONTROLS))),
+    setting=setting_table2,
 )
 
 ENTRIES = [FIG1, TABLE2]
