@@ -73,12 +73,13 @@ def approximation_error(kernel: Kernel, X: np.ndarray, F: np.ndarray, budget: in
     One pass over row blocks of K, each block's residual K_b − F_b Fᵀ summed directly in
     float64 (no cancellation between ‖K‖² and tr(FᵀKF)); a block takes a sixth of the
     budget in the kernel's dtype, with its float64 copy and F_b Fᵀ at most 5/6 in all.
-    O(n²(d + r)) time.
+    O(n²(d + r)) time. The column side is X's rows whole (``X[:]``: rows on disk,
+    :class:`~kktheory.datasets.disk_rows.DiskRows`, are read once — n is small for this pass).
     0 when FFᵀ = K exactly (also for K = 0).
     """
     F = np.asarray(F, dtype=np.float64)
     k2 = e2 = 0.0
-    for sl, block in kernel.row_blocks(X, X, budget // 6):
+    for sl, block in kernel.row_blocks(X, X[:], budget // 6):
         E = np.array(block, dtype=np.float64)
         k2 += float(np.einsum("ij,ij->", E, E))
         E -= F[sl] @ F.T

@@ -15,7 +15,9 @@ exact kernel k-means (K stored)     n²·itemsize (``sketch.allow_blocked=true``
 exact reference                     n²·itemsize (``reference=exact:blocked``)    build_spec
 exact kernel features (eigh)        3·n²·8 (centroids=projected)                exact
 power, KPCA s≥n/2, kernel_columns   1–2 × n²·itemsize (kernel_columns: 3 ×)     sketches
-nystrom_rr with P ≠ uniform         n²·itemsize (C = K·P), plus 3·n·m·8          nystrom_rr
+nystrom_rr                          3·n·m·8 (C, R, B); P ≠ uniform adds         nystrom_rr
+                                    n²·itemsize (C = K·P); uniform above the
+                                    budget streams: n·s·itemsize + a block
 exact ridge leverage scores         2·n²·8                                      nystrom_rls
 Nyström                             n·m (features) + a block; K_{n,m_max} for   nystrom
                                     a list of m only when 2·n·m_max fits

@@ -23,7 +23,8 @@ describes uniform sampling as i.i.d. with replacement; we draw it without replac
 ``nystrom`` sketch, so that ``uniform`` with c columns is the first c of one permutation.
 
 Every matrix exposes ``right(A)`` = A·P (A with n columns), ``left(M)`` = P·M (M with c
-rows), ``support()`` (the rows of P that may be nonzero), ``dense()`` (tests, small n) and
+rows), ``support()`` (the rows of P that may be nonzero), ``left_on_support(M)`` (those
+rows of P·M; column sampling never forms the other n − c), ``dense()`` (tests, small n) and
 ``arrays()``, its randomness as a run stores it (names prefixed ``sketch_`` by the sketch):
 column sampling ``P_scale`` (c; the sampled indices are the sketch's landmarks), SRHT
 ``P_signs`` (n) and ``P_columns`` (c), CountSketch ``P_signs`` and ``P_buckets`` (n each),
@@ -70,6 +71,12 @@ class SketchingMatrix:
     def support(self) -> np.ndarray | None:
         """Sorted indices of the rows of P that may be nonzero (None: all rows)."""
         return None
+
+    def left_on_support(self, M: np.ndarray) -> np.ndarray:
+        """(P·M)[support()] — all n rows when the support is None."""
+        support = self.support()
+        PM = self.left(M)
+        return PM if support is None else PM[support]
 
     def dense(self) -> np.ndarray:
         """P as a dense n × c float64 matrix."""
@@ -121,6 +128,14 @@ class ColumnSampling(SketchingMatrix):
 
     def support(self) -> np.ndarray:
         return np.unique(self.idx)
+
+    def left_on_support(self, M: np.ndarray) -> np.ndarray:
+        """(P·M)[support()] without the n × M.shape[1] array: |support| rows, the same sums."""
+        support, inverse = np.unique(self.idx, return_inverse=True)
+        M = np.asarray(M, dtype=np.float64)
+        out = np.zeros((len(support), M.shape[1]))
+        np.add.at(out, inverse.reshape(-1), M * self.scale[:, None])
+        return out
 
     def arrays(self) -> dict[str, np.ndarray]:
         """``P_scale`` (c): P[idx_j, j] = scale_j (idx: the sketch's landmarks)."""

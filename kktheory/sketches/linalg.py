@@ -7,8 +7,9 @@
   feature matrix F (Wang et al. 2019, Alg. 2 step 2), so that B·Bᵀ = (F·Fᵀ)_s, the best
   rank-s approximation of F·Fᵀ. V_s comes from the c × c Gram matrix FᵀF
   (:func:`gram_f64`, accumulated in float64 over row chunks whatever F's dtype;
-  :func:`right_singular`): O(nc²) time, O(c²) extra memory (an SVD of F would also hold
-  an n × c factor).
+  :func:`right_singular`, :func:`gram_eigh` for a FᵀF summed over row blocks of an F that
+  is never held): O(nc²) time, O(c²) extra memory (an SVD of F would also hold an n × c
+  factor).
 - :func:`fix_signs`: a deterministic sign for each column (its entry of largest modulus
   is made positive), so that eigen- and singular vectors, defined up to sign, give the
   same features whatever LAPACK returns.
@@ -75,13 +76,19 @@ def gram_f64(F: np.ndarray) -> np.ndarray:
     return G
 
 
-def right_singular(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(σ², V): squared singular values of F (descending) and its right singular vectors
-    (columns, signs fixed), from the eigendecomposition of FᵀF in float64."""
-    G = gram_f64(F)
+def gram_eigh(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(σ², V) from a Gram matrix G = FᵀF (float64): its eigenvalues, descending — the
+    squared singular values of F — and eigenvectors — F's right singular vectors (columns,
+    signs fixed). G may have been accumulated over row blocks of an F never held whole."""
     with small_dense(len(G)):
         ev, V = np.linalg.eigh(G)
     return ev[::-1], fix_signs(np.ascontiguousarray(V[:, ::-1]))
+
+
+def right_singular(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(σ², V): squared singular values of F (descending) and its right singular vectors
+    (columns, signs fixed), from the eigendecomposition of FᵀF in float64 (:func:`gram_eigh`)."""
+    return gram_eigh(gram_f64(F))
 
 
 def reduce_rank(F: np.ndarray, s: int) -> tuple[np.ndarray, np.ndarray]:

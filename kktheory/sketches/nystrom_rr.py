@@ -37,6 +37,18 @@ Cost: uniform O(ncd + c³ + nc²) time, O(nc) memory; other P add K (O(n²d) tim
 and the product K·P (Table 2's time column). Deviations: uniform sampling is without
 replacement (see :mod:`kktheory.sketching_matrices`); eigenvalues of W below
 ``eig_cutoff``·λ_max are dropped even inside the top ℓ.
+
+Out of core (uniform P, when C, R and B — 3 × n × c float64 — do not fit the memory
+budget; :meth:`NystromRR.streams`): C = K(X, X_S)·diag(√(n/c)) is never held. W = Pᵀ K P
+comes from the c landmark rows alone; pass 1 reads the training rows in blocks (rows on
+disk too, :class:`~kktheory.datasets.disk_rows.DiskRows`), computes each block C_b of C
+and sums the ℓ × ℓ matrix RᵀR = Σ_b (C_b E)ᵀ(C_b E) in float64 (E = U_{W,ℓ} Λ_{W,ℓ}^{-1/2}),
+whose top-s eigenvectors are V_s (:func:`~kktheory.sketches.projection.rank_restricted_map`);
+pass 2 is the training features B = C·(E V_s), block by block into the n × s output
+(:meth:`~kktheory.sketches.projection.KernelProjection.transform`). Same landmarks and
+the same B as in memory up to round-off (V_s's signs are fixed the same way); the kernel
+blocks are computed twice (O(2ncd + ncℓ + nℓ² + ncs) time), memory the n × s features, a
+kernel block with its R_b and O(c²) (:meth:`NystromRR.streamed_bytes`).
 """
 
 from __future__ import annotations
@@ -56,6 +68,7 @@ from kktheory.sketches.projection import (
     KernelProjection,
     check_eig_cutoff,
     rank_restricted,
+    rank_restricted_map,
     require_kernel_matrix,
 )
 from kktheory.sketching_matrices import (
@@ -85,6 +98,9 @@ class NystromRR(KernelProjection):
     not_from_landmark_rows = "its rank restriction needs the kernel columns of all n rows together"
 
     rank_restricted = True
+    #: uniform P reads the rows in blocks and by index (streamed or not); any other P needs
+    #: the n × n kernel matrix, refused by the budget long before rows stay on disk
+    reads_rows_in_blocks = True
 
     def ranks(self, c: int) -> tuple[int, int]:
         """(s, ℓ) for sketch size c."""
@@ -107,16 +123,42 @@ class NystromRR(KernelProjection):
             )
         check_eig_cutoff("sketch.eig_cutoff", p.eig_cutoff)
         n = self.ctx.n
-        memory.require(
-            3 * n * m * 8, self.ctx.budget,
-            f"the rank-restricted Nyström sketch (C = K·P, its kernel columns and R: 3 × {n}×{m})",
-            "use a smaller n or m",
-        )
+        if self.streams(m):
+            memory.require(
+                self.streamed_bytes(m), self.ctx.budget,
+                f"the streamed rank-restricted Nyström sketch (the {n}×{s} features, a kernel "
+                f"block of {m} columns with its R block, W and RᵀR)",
+                "use a smaller n or sketch.s",
+            )
+        else:
+            memory.require(
+                self.in_memory_bytes(m), self.ctx.budget,
+                f"the rank-restricted Nyström sketch (C = K·P, its kernel columns and R: 3 × {n}×{m})",
+                "use a smaller n or m",
+            )
         if needs_full_kernel(p.P):
             require_kernel_matrix(
                 self.ctx.n, self.ctx.dtype, self.ctx.budget,
                 f"sketch.P={p.P} forms C = K·P from all of K", "use sketch.P=uniform for large n",
             )
+
+    def in_memory_bytes(self, c: int) -> int:
+        """C, its kernel columns and R held at once: 3 × n × c float64."""
+        return 3 * self.ctx.n * c * 8
+
+    def streams(self, c: int) -> bool:
+        """Whether sketch size c is fitted out of core (module docstring): uniform P and
+        the in-memory arrays above the budget. Runs that fit in memory keep that path."""
+        return self.params.P == "uniform" and self.in_memory_bytes(c) > self.ctx.budget
+
+    def streamed_bytes(self, c: int) -> int:
+        """What the streamed fit holds at once: the n × s features (the run's dtype), one
+        kernel block of c columns (rows sized by the budget) and its R_b (ℓ columns), and
+        W, its eigenvectors and E (3 × c², float64) with RᵀR and its eigenvectors (3 × ℓ²)."""
+        s, ell = self.ranks(c)
+        itemsize = np.dtype(self.ctx.dtype).itemsize
+        rows = memory.block_rows(c, itemsize, self.ctx.budget, self.ctx.n)
+        return self.ctx.n * s * itemsize + rows * (c + ell) * itemsize + 3 * (c * c + ell * ell) * 8
 
     def sketching_matrix(
         self, X: np.ndarray, kernel: Kernel, c: int, rng: np.random.Generator, K: np.ndarray | None
@@ -132,6 +174,8 @@ class NystromRR(KernelProjection):
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "NystromRR":
         K = self.full_kernel(X, kernel)
         P = self.sketching_matrix(X, kernel, m, rng, K)
+        if self.streams(m):
+            return self.fit_streamed(X, kernel, P)
         return self.fit_sketch(X, kernel, P, P.kernel_sketch(kernel, X, self.ctx.budget, K))
 
     def full_kernel(self, X: np.ndarray, kernel: Kernel) -> np.ndarray | None:
@@ -151,15 +195,36 @@ class NystromRR(KernelProjection):
         s, ell = self.ranks(P.c)
         W = P.right(C.T).T  # Pᵀ C = Pᵀ K P
         M, B = rank_restricted(C, W, ell, s, self.params.eig_cutoff)
-        support = P.support()
-        coef = P.left(M)
-        if support is not None:
-            coef = coef[support]
-        self.set_map(X, kernel, support, coef, train_features=B.astype(kernel.dtype, copy=False))
+        return self.set_projection(X, kernel, P, M, B.astype(kernel.dtype, copy=False))
+
+    def fit_streamed(self, X: np.ndarray, kernel: Kernel, P: ColumnSampling) -> "NystromRR":
+        """Steps 1–2 of Alg. 2 out of core (module docstring): W from the landmark rows, V_s
+        from RᵀR summed over row blocks of C (pass 1); the features B = C·M are the second
+        pass, over the same blocks, when they are first asked for (``transform``)."""
+        s, ell = self.ranks(P.c)
+        scale = P.scale.astype(kernel.dtype)
+        X_S = X[P.idx]
+        W = (kernel(X_S, X_S) * scale) * P.scale[:, None]  # Pᵀ K P: rows S of C = K·P, scaled
+
+        def blocks() -> Iterator[np.ndarray]:
+            for _, block in kernel.row_blocks(X, X_S, self.ctx.budget, desc="nystrom_rr RᵀR"):
+                block *= scale
+                yield block
+
+        M = rank_restricted_map(blocks(), W, ell, s, self.params.eig_cutoff)
+        return self.set_projection(X, kernel, P, M, None)
+
+    def set_projection(
+        self, X: np.ndarray, kernel: Kernel, P: SketchingMatrix, M: np.ndarray, B: np.ndarray | None
+    ) -> "NystromRR":
+        """The map b(x) = Mᵀ Pᵀ κ(X, x) on P's support (module docstring), with the training
+        features B = C·M when they were computed (else by ``transform``), and P's arrays."""
+        self.set_map(X, kernel, P.support(), P.left_on_support(M), train_features=B)
         if isinstance(P, ColumnSampling):
             self.landmarks_ = P.idx
         self.P_arrays_ = {f"sketch_{name}": a for name, a in P.arrays().items()}
-        self.info_.update(s=s, ell=ell, s_used=int(B.shape[1]))
+        s, ell = self.ranks(P.c)
+        self.info_.update(s=s, ell=ell, s_used=int(M.shape[1]))
         return self
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -168,16 +233,21 @@ class NystromRR(KernelProjection):
 
     @classmethod
     def nested(cls, job: NestedFit) -> Iterator[tuple[int, "NystromRR"]]:
-        """Uniform P: one permutation and one K_{n,c_max} for all c (prefixes).
+        """Uniform P: one permutation for all c (prefixes), and one K_{n,c} for the largest
+        c held in memory; a c that streams (:meth:`streams`) reads its own kernel blocks.
         Other P: K formed once, a fresh P per c from the same stream."""
         params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
         n = len(X)
         if params.P == "uniform":
             P_max = ColumnSampling.uniform(n, max(ms), make_rng())
-            K_cols = kernel.matrix(X, X[P_max.idx], ctx.budget)
+            held = [c for c in ms if not probe.streams(c)]
+            K_cols = kernel.matrix(X, X[P_max.idx[: max(held)]], ctx.budget) if held else None
             for c in ms:
                 P = ColumnSampling(n, P_max.idx[:c], np.full(c, np.sqrt(n / c)))
+                if probe.streams(c):
+                    yield c, cls(params, ctx).fit_streamed(X, kernel, P)
+                    continue
                 C = K_cols[:, :c] * P.scale.astype(K_cols.dtype)  # the run's dtype
                 yield c, cls(params, ctx).fit_sketch(X, kernel, P, C)
             return

@@ -16,10 +16,14 @@ Also here, written once for every sketch that needs them:
   relative eigenvalue cutoff (the pseudo-inverse square root used by Nyström);
 - :func:`rank_restricted` — Wang et al. 2019 Alg. 2 steps 1–2: from C = K·P and
   W = Pᵀ·K·P, R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} and B = R V_s, so that BBᵀ = (C W_ℓ⁺ Cᵀ)_s;
+  :func:`rank_restricted_map` the same map from row blocks of C that are never held
+  together (RᵀR summed over the blocks);
 - :func:`require_kernel_matrix` — the memory check before a sketch forms all of K.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -27,7 +31,7 @@ from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, row_sq_norms
 from kktheory.sketches.base import Sketch
-from kktheory.sketches.linalg import right_singular
+from kktheory.sketches.linalg import gram_eigh, gram_f64
 from kktheory.threads import small_dense
 
 
@@ -76,15 +80,40 @@ def rank_restricted(
     cutoff), R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} (R Rᵀ = C W_ℓ⁺ Cᵀ) and V_s holds the top-s
     right singular vectors of R, so M = U_{W,ℓ} Λ_{W,ℓ}^{-1/2} V_s (c × s'), s' =
     min(s, rank R). V_s and the squared singular values come from RᵀR (ℓ × ℓ, float64,
-    :func:`~kktheory.sketches.linalg.right_singular`); R and B stay in C's dtype.
-    Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
+    :func:`~kktheory.sketches.linalg.gram_f64`, :func:`top_right_singular`); R and B stay
+    in C's dtype. Cost O(c³ + n·c·ℓ + n·ℓ²); memory O(n·ℓ).
     """
     E = whitening(W, eig_cutoff, ell)
     R = C @ E.astype(C.dtype, copy=False)
-    ev, V = right_singular(R)  # ev: eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
-    r = min(s, int(np.sum(ev > eig_cutoff * ev[0])) if ev.size and ev[0] > 0 else 0)
-    V = V[:, :r]
+    V = top_right_singular(gram_f64(R), s, eig_cutoff)
     return E @ V, R @ V.astype(R.dtype, copy=False)
+
+
+def rank_restricted_map(
+    C_blocks: Iterable[np.ndarray], W: np.ndarray, ell: int, s: int, eig_cutoff: float
+) -> np.ndarray:
+    """M (c × s') of :func:`rank_restricted` (Wang et al. 2019, Alg. 2 steps 1–2) from the
+    row blocks C_b of C, one at a time, for a C too large to hold.
+
+    With E = U_{W,ℓ} Λ_{W,ℓ}^{-1/2}, R = C·E and RᵀR = Σ_b (C_b E)ᵀ(C_b E) (ℓ × ℓ, each
+    block's product summed in float64, :func:`~kktheory.sketches.linalg.gram_f64`); V_s
+    from RᵀR as in :func:`rank_restricted`, M = E·V_s. The features B = C·M are then a
+    second pass over the blocks (:meth:`KernelProjection.transform`). Cost O(n·c·ℓ + n·ℓ²
+    + c³); memory one block, its R_b and O(c²) — never n × c.
+    """
+    E = whitening(W, eig_cutoff, ell)
+    G = np.zeros((E.shape[1], E.shape[1]))
+    for C_b in C_blocks:
+        G += gram_f64(C_b @ E.astype(C_b.dtype, copy=False))
+    return E @ top_right_singular(G, s, eig_cutoff)
+
+
+def top_right_singular(G: np.ndarray, s: int, eig_cutoff: float) -> np.ndarray:
+    """V_s: the top-s eigenvectors of the Gram matrix G = RᵀR (R's right singular vectors,
+    signs fixed), only those with eigenvalue > eig_cutoff·λ_max (s' = min(s, rank R) columns)."""
+    ev, V = gram_eigh(G)  # ev: eigenvalues of R Rᵀ = C W_ℓ⁺ Cᵀ
+    r = min(s, int(np.sum(ev > eig_cutoff * ev[0])) if ev.size and ev[0] > 0 else 0)
+    return V[:, :r]
 
 
 class KernelProjection(Sketch):
