@@ -13,7 +13,10 @@ where the rows are:
 - ``lifted_risks(method, kernel, X_train, labelings, X_test, make_rng)``: the lifted
   centroids' risks of every partition, in one pass;
 - the attributes ``exact_lifted_risks`` (exact risks up to ``risk_exact_limit``, else
-  estimated) and ``features_in_memory`` (features are a NumPy array here);
+  estimated), ``features_in_memory`` (features are a NumPy array here) and
+  ``reads_sources`` (the run's data are drawn with their rows left in the data set's
+  files, :class:`~kktheory.datasets.sources.RowSource`, and ``inputs`` reads them where
+  they are computed);
 - for the estimator, whatever array it is given: ``native_input(X, n_features)``, X
   checked (with ``n_features`` columns, when given) if it is of the backend's own kind (a
   Dask array), None otherwise (then it is validated as a NumPy array); and, for a fitted
@@ -59,6 +62,8 @@ class Backend(Protocol):
     #: whether a partition's features are a NumPy array in this process (then the row adds
     #: the feature-space diagnostics, :meth:`kktheory.experiment.RowWriter.kept_features`)
     features_in_memory: bool
+    #: whether ``inputs`` takes the rows as sources read where they are computed (module docstring)
+    reads_sources: bool
 
     def check(self, method: Method) -> None: ...
 
@@ -102,6 +107,7 @@ class NumpyBackend:
     name = "numpy"
     exact_lifted_risks = True
     features_in_memory = True
+    reads_sources = False  # rows in memory, or DiskRows read in blocks by this process
 
     def check(self, method: Method) -> None:
         """Nothing beyond the method's own checks."""

@@ -243,9 +243,12 @@ def check_disk_rows(spec: RunSpec) -> None:
     :class:`kktheory.datasets.disk_rows.DiskRows`, read block by block. The methods that
     only read rows in blocks and by index accept them: the uniform Nyström sketches
     (``Sketch.reads_rows_in_blocks``) with projected centroids (computed from the
-    features), no reference solution, no bound checks, no population evaluation, the
-    NumPy backend. Anything else is refused here, naming the first field that does not
-    apply, before any data are drawn.
+    features), no reference solution, no bound checks, no population evaluation. With
+    ``backend=dask`` the workers read the rows from the file in chunks and the client never
+    holds them, so the sketch and the centroids are the Dask backend's to check
+    (:func:`kktheory.dask_backend.check`); the reference, bounds and population stay
+    refused. Anything else is refused here, naming the first field that does not apply,
+    before any data are drawn.
     """
     if not spec.dataset.rows_on_disk(spec.n):
         return
@@ -253,14 +256,14 @@ def check_disk_rows(spec: RunSpec) -> None:
            f"(n > dataset.in_memory_max={getattr(spec.dataset, 'in_memory_max', None)}) and are read in blocks")
     readers = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.reads_rows_in_blocks]
     ref = spec.reference.kind
+    chunked = spec.backend == "dask"  # read by the workers in chunks
     checks = [
-        ("sketch", spec.sketch.name, spec.sketch.name in readers, f"one of {', '.join(readers)}"),
-        ("centroids", spec.centroids, spec.centroids == "projected", "projected"),
+        ("sketch", spec.sketch.name, chunked or spec.sketch.name in readers, f"one of {', '.join(readers)}"),
+        ("centroids", spec.centroids, chunked or spec.centroids == "projected", "projected"),
         ("reference", spec.cfg.reference,
          ref == "none" or ref == "auto" and not gram_fits(spec.n, spec.dtype, spec.budget), "none"),
         ("bounds", ",".join(spec.bounds.names), not spec.bounds.names, "none"),
         ("population.test_n", spec.population.test_n, not spec.population.test_n, "0"),
-        ("backend", spec.backend, spec.backend == "numpy", "numpy"),
     ]
     for name, value, ok, allowed in checks:
         if not ok:

@@ -28,7 +28,7 @@ DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
 #: (section title, modules) in the order a run goes through them
 PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Data sets", ("datasets.base", "datasets.synthetic", "datasets.mnist", "datasets.augmented_mnist",
-                   "datasets.disk_rows", "datasets.libsvm", "datasets.segment")),
+                   "datasets.disk_rows", "datasets.sources", "datasets.libsvm", "datasets.segment")),
     ("Kernels and kernel blocks", ("kernels", "gram", "spectrum")),
     ("Sketches", ("sketches.base", "sketches.nystrom", "sketches.nystrom_rls", "sketches.nystrom_rr",
                   "sketches.kpca", "sketches.power", "sketches.yin", "sketches.projection", "sketches.ros",

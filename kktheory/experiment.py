@@ -51,8 +51,8 @@ from kktheory.backends import Backend, backend_of
 from kktheory.bounds.engine import BoundEngine, feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
 from kktheory.config import RunSpec, build_spec, check_centroids
-from kktheory.datasets import DATASETS, Dataset
-from kktheory.datasets.base import check_loaded
+from kktheory.datasets import Dataset
+from kktheory.datasets.base import check_loaded, load
 from kktheory.errors import ConfigError
 from kktheory.gram import approximation_error
 from kktheory.identity import row_identity, warm_start_from
@@ -246,10 +246,11 @@ class RunOutcome:
     skipped: list[str] = field(default_factory=list)
 
 
-def load_data(spec: RunSpec) -> Dataset:
-    """The data draw of the run (seeded by data_seed)."""
-    loader = DATASETS.get(spec.dataset.name).impl
-    return loader(spec.dataset, spec.n, spec.n_test, spec.k, component_rng(spec.data_seed, "data"))
+def load_data(spec: RunSpec, sources: bool = False) -> Dataset:
+    """The data draw of the run (seeded by data_seed); ``sources``: its rows left to be read
+    where they are computed, where the data set can (:func:`kktheory.datasets.base.load`)."""
+    return load(spec.dataset.name, spec.dataset, spec.n, spec.n_test, spec.k,
+                component_rng(spec.data_seed, "data"), sources)
 
 
 def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -320,7 +321,7 @@ def _compute(
 ) -> RunOutcome:
     """Load the data, then fit, evaluate and store every m of ``todo``."""
     t0 = time.perf_counter()
-    data = load_data(spec)
+    data = load_data(spec, method.ops.reads_sources)
     check_loaded(data, spec.n, spec.n_test)
     X_train, X_test = method.inputs(data.X_train), method.inputs(data.X_test)
     kernel = method.fit_kernel(X_train)

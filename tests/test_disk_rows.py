@@ -142,7 +142,7 @@ def test_augmented_test_set_deforms_the_test_digits(synthetic_mnist, tmp_path: P
     (("centroids=lifted",), "centroids="),
     (("reference=exact",), "reference="),
     (("bounds=[trace]",), "bounds="),
-    (("backend=dask",), "backend="),
+    (("backend=dask", "reference=exact"), "reference="),
 ])
 def test_everything_that_would_read_the_rows_whole_is_refused(overrides, field, tmp_path: Path):
     base = ["dataset=augmented_mnist", "dataset.in_memory_max=100", "n=500", "centroids=projected", "reference=none",
@@ -150,4 +150,5 @@ def test_everything_that_would_read_the_rows_whole_is_refused(overrides, field, 
     with pytest.raises(ConfigError, match=f"^config error: {field}.*stay on disk"):
         build_spec(make_cfg(*base, *overrides))
     build_spec(make_cfg(*base))  # the accepted setting
+    build_spec(make_cfg(*base, "backend=dask", "centroids=lifted", "sketch=nystrom_liu"))  # the workers read the rows
     assert not os.listdir(tmp_path)

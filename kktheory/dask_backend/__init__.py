@@ -4,6 +4,19 @@
 :class:`kktheory.experiment.Method` with the training points X as a Dask array of row
 chunks (one chunk across the columns):
 
+- data (:func:`as_rows_array`): a run draws its data with the rows left in the data set's
+  files (``load_data(spec, sources=True)``, :mod:`kktheory.datasets.sources`): the client
+  draws the labels, the split and the subsample, and every chunk of X (and of the test
+  points) is a task that reads its rows [a, b) in the worker process computing it — a row
+  range of the augmented-MNIST ``.npy`` file; for MNIST, LIBSVM and the other table data
+  sets, the worker reads and parses the source once per process and selects its rows.
+  The task graph holds file names, configs and row bounds; the rows equal, bit for bit,
+  those the NumPy backend holds in memory. The files must be at the same path for the
+  client and the workers (a shared filesystem). Data sets generated from the run's seed
+  (``yin_hypercube``, the rings, ``moons``) are drawn on the client, as their points come
+  from one sequence of the stream, and arrays given to the estimator are held by the
+  caller: their chunks are scattered to the workers (client → workers, not through the
+  scheduler's graph);
 - kernel: the bandwidth rules need (1/n) Σ_i ‖x_i − x̄‖² only, a chunked reduction;
 - sketch: the landmarks are drawn on the client from the run's "sketch" stream, exactly as
   the in-memory sketch draws them, and only their m rows are gathered; the sketch is fitted
@@ -29,16 +42,19 @@ chunks (one chunk across the columns):
   points) are gathered. Projected centroids and bound checks need the n × m features in
   one place and are refused.
 
-Nothing gathers an n × m array: the client holds the landmark rows, the n training labels,
-the sampled points and k × m centroid sums. The training labels (n integers) are gathered,
-as the row's ``train_labels`` are stored.
+Nothing gathers an n × m or n × d array: the client holds the landmark rows, the n
+training labels, the sampled points and k × m centroid sums. The training labels (n
+integers) are gathered, as the row's ``train_labels`` are stored; the per-chunk steps that
+need them afterwards (the feature objective, the risk's cross sums) receive their chunk's
+slice of the labels or of the membership matrix in the graph.
 
 Where it runs: ``dask_scheduler=tcp://host:8786`` connects a ``distributed.Client`` to an
 existing cluster for the run (started e.g. with ``dask scheduler`` and ``dask worker
 tcp://host:8786``, or by dask-jobqueue on SLURM); null (default) uses the Dask scheduler
 active in the process — the local threaded scheduler, or a ``distributed.Client`` the
 caller created (the estimator always uses the active one). ``dask_chunk_rows`` sets the
-rows per chunk when the data arrive as a NumPy array. Dask, distributed and dask-ml are the
+rows per chunk of a data set's rows (read from its files or scattered); a Dask array given
+to the estimator keeps its own. Dask, distributed and dask-ml are the
 optional extra ``pip install -e ".[dask]"``; they are imported only when this backend runs.
 """
 
@@ -57,6 +73,7 @@ from kktheory.dask_backend.chunks import (
     DaskRows,
     cluster_means,
     feature_objective,
+    from_source,
     is_dask,
     lifted_distances,
     lifted_many,
@@ -64,7 +81,9 @@ from kktheory.dask_backend.chunks import (
     persisted,
     require_dask,
     rows_of,
+    scattered,
 )
+from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel, make_kernel
 from kktheory.risk import Rows
@@ -166,13 +185,19 @@ def session(address: str | None) -> Iterator[Any]:
 
 # -- data ----------------------------------------------------------------------------------
 def as_rows_array(X: Any, chunk_rows: int) -> Any:
-    """X as a persisted Dask array of row chunks (one chunk across the columns)."""
-    da = require_dask()
-    if is_dask(X):
-        X = X.rechunk({1: -1})
-    else:
-        X = np.asarray(X)
-        X = da.from_array(X, chunks=(min(chunk_rows, max(1, len(X))), X.shape[1]))
+    """X as a Dask array of row chunks (one chunk across the columns), ``chunk_rows`` rows
+    per chunk unless X is a Dask array already:
+
+    - a :class:`~kktheory.datasets.sources.RowSource` (a data set's files): one task per
+      chunk that reads it on the worker computing it (:func:`~kktheory.dask_backend.chunks.from_source`),
+      not persisted;
+    - a Dask array: one chunk across the columns, persisted;
+    - a NumPy array held by the client: its chunks scattered to the workers
+      (:func:`~kktheory.dask_backend.chunks.scattered`), persisted.
+    """
+    if isinstance(X, RowSource):
+        return from_source(X, chunk_rows)
+    X = X.rechunk({1: -1}) if is_dask(X) else scattered(np.asarray(X), chunk_rows)
     return persisted(X.persist())
 
 
@@ -285,6 +310,7 @@ class DaskBackend:
     name = "dask"
     exact_lifted_risks = False  # the subsampling estimator at every n
     features_in_memory = False  # persisted chunks on the workers
+    reads_sources = True  # the data set's rows read from its files by the workers
 
     def check(self, method: "Method") -> None:
         check(method)
@@ -297,6 +323,7 @@ class DaskBackend:
             yield client
 
     def inputs(self, X: Any, method: "Method") -> Any:
+        """:func:`as_rows_array`: a data set's rows read by the workers, other rows scattered."""
         return as_rows_array(X, method.chunk_rows)
 
     def fit_kernel(self, method: "Method", X: Any) -> Kernel:

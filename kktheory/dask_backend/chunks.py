@@ -8,12 +8,14 @@ the rows of sampled points. Dask is imported inside the functions (optional extr
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from kktheory import geometry, risk
+from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError
 from kktheory.geometry import sq_dist_to_centroids
 from kktheory.kernels import Kernel
@@ -48,24 +50,77 @@ def _compute(*values: Any) -> Any:
     return dask.compute(*values)
 
 
-def persisted(X: Any) -> Any:
-    """Block until a persisted collection is computed (distributed persists in the background)."""
+def active_client() -> Any:
+    """The distributed.Client computations go to, or None (the local scheduler)."""
     try:
-        from distributed import default_client, wait
+        from distributed import default_client
     except ImportError:
-        return X
+        return None
     try:
-        default_client()
-    except ValueError:  # no client: persist already computed synchronously
-        return X
-    wait(X)
+        return default_client()
+    except ValueError:
+        return None
+
+
+def persisted(X: Any) -> Any:
+    """Block until a persisted collection is computed (distributed persists in the background;
+    without a client, persist already computed synchronously)."""
+    if active_client() is not None:
+        from distributed import wait
+
+        wait(X)
     return X
 
 
+def _row_ranges(n: int, chunk_rows: int) -> list[tuple[int, int]]:
+    step = max(1, min(chunk_rows, n))
+    return [(a, min(a + step, n)) for a in range(0, n, step)]
+
+
+def _read_rows(source: RowSource, start: int, stop: int) -> np.ndarray:
+    """The task of one chunk: rows [start, stop) of the source, read by the process running it."""
+    return source.rows(start, stop)
+
+
+def from_source(source: RowSource, chunk_rows: int) -> Any:
+    """The rows of a :class:`~kktheory.datasets.sources.RowSource` as a Dask array of row
+    chunks: one task per chunk, ``source.rows(a, b)``, which reads the chunk from the data
+    set's files in the worker process that runs it. The graph holds the pickled source (its
+    file names and parameters, a few hundred bytes) and the two bounds per chunk — nothing
+    of size n. Not persisted: every pass over X reads its chunks again (memory: the chunks
+    being computed; the operating system's page cache keeps the file)."""
+    da = require_dask()
+    from dask.base import tokenize
+
+    n, d = source.shape
+    ranges = _row_ranges(n, chunk_rows)
+    name = "rows-" + tokenize(pickle.dumps(source), chunk_rows)
+    graph = {(name, i, 0): (_read_rows, source, a, b) for i, (a, b) in enumerate(ranges)}
+    chunks = (tuple(b - a for a, b in ranges), (d,))
+    return da.Array(graph, name, chunks, meta=np.empty((0, d), dtype=source.dtype))
+
+
+def scattered(X: np.ndarray, chunk_rows: int) -> Any:
+    """A NumPy array held by the client as a Dask array of row chunks: with a distributed
+    client the chunks are scattered to the workers (sent to them directly, outside the
+    task graph, which holds only references); with the local scheduler ``from_array``."""
+    da = require_dask()
+    ranges = _row_ranges(len(X), chunk_rows)
+    client = active_client()
+    if client is None or not ranges:
+        return da.from_array(X, chunks=(ranges[0][1] if ranges else 1, X.shape[1]))
+    futures = client.scatter([X[a:b] for a, b in ranges])
+    return da.concatenate([da.from_delayed(f, shape=(b - a, X.shape[1]), dtype=X.dtype)
+                           for f, (a, b) in zip(futures, ranges)])
+
+
 def mean_sq_dist_to_mean(X: Any) -> float:
-    """(1/n) Σ_i ‖x_i − x̄‖² of a Dask array, by chunked reductions (float64)."""
+    """(1/n) Σ_i ‖x_i − x̄‖² of a Dask array, float64: two passes over the chunks (the mean,
+    then the centred squares), each a separate computation, so that rows read from files
+    are released after each chunk's partial sums."""
     X = X.astype(np.float64)
-    centred = X - X.mean(axis=0)
+    mean = X.mean(axis=0).compute()
+    centred = X - mean
     return float((centred * centred).sum().compute()) / X.shape[0]
 
 

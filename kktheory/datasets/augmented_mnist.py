@@ -131,7 +131,7 @@ from typing import Optional
 
 import numpy as np
 
-from kktheory.datasets.base import DATASETS, Dataset, DatasetConfig, subsample
+from kktheory.datasets.base import DATASETS, ROW_SOURCES, Dataset, DatasetConfig, subsample
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.datasets.mnist import N_TEST, N_TRAIN, mnist_arrays
 from kktheory.errors import ConfigError, DataError
@@ -410,14 +410,18 @@ def as_unit_float32(pixels: np.ndarray) -> np.ndarray:
 
 @DATASETS.register("augmented_mnist", AugmentedMnistConfig)
 def augmented_mnist(
-    params: AugmentedMnistConfig, n: int, n_test: int, k: int, rng: np.random.Generator
+    params: AugmentedMnistConfig, n: int, n_test: int, k: int, rng: np.random.Generator, sources: bool = False,
 ) -> Dataset:
     """n augmented training images (float32 in [0, 1], in memory or :class:`DiskRows`) and
-    n_test test images: original MNIST test digits (float64) or augmented ones (float32)."""
+    n_test test images: original MNIST test digits (float64) or augmented ones (float32).
+
+    ``sources=True`` (``backend=dask``): the generated files' rows as :class:`DiskRows`
+    whatever n (read in row ranges by the workers, :mod:`kktheory.datasets.sources`); the
+    original MNIST test digits (at most 10,000) stay in memory."""
     validate(params)
     images, labels, info = mnist_arrays(params.data_dir, params.download)
     report = generate(images[:N_TRAIN], params, n)
-    if params.rows_on_disk(n):
+    if sources or params.rows_on_disk(n):
         X_train = DiskRows(report.path, n)
     else:
         X_train = as_unit_float32(np.load(report.path, mmap_mode="r")[:n])
@@ -425,13 +429,16 @@ def augmented_mnist(
     if params.test_set == "augmented":
         test = np.arange(n_test)  # positions in the test stream; image j deforms test digit j mod 10000
         made = generate(images[N_TRAIN:], params, n_test, "test")
-        X_test = as_unit_float32(np.load(made.path, mmap_mode="r")[:n_test])
+        X_test = DiskRows(made.path, n_test) if sources else as_unit_float32(np.load(made.path, mmap_mode="r")[:n_test])
         y_test = labels[N_TRAIN + test % N_TEST]
     else:
         test = N_TRAIN + subsample(np.arange(N_TEST), n_test, "n_test", "augmented_mnist", rng)
         X_test, y_test = images[test] / 255.0, labels[test]
     info = dict(info, **{f"augment_{key}": v for key, v in asdict(report).items()})
     return Dataset("augmented_mnist", X_train, y_train, X_test, y_test, np.arange(n), test, info)
+
+
+ROW_SOURCES.add("augmented_mnist")
 
 
 def save_sample_grid(path: str, source: np.ndarray, labels: np.ndarray, params: AugmentedMnistConfig,

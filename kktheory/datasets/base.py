@@ -43,11 +43,20 @@ Cost: O(N) for the split and the draws, O((n + n_test)·d) for the copies (the s
 stays in its own dtype; only the selected rows become float64).
 
 Data folder of the data sets that need files: :func:`resolve_data_dir`.
+
+Called with ``sources=True`` (the loaders named in :data:`ROW_SOURCES`; ``backend=dask``),
+a loader returns the draw with its rows not read: ``X_train`` and ``X_test`` are
+:class:`~kktheory.datasets.sources.RowSource` objects that a worker turns into rows
+[a, b) by reading the files itself (:class:`TableRows` here for the table data sets),
+while the labels and indices are drawn on the caller's side as in memory.
 """
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +65,7 @@ from typing import Any, Optional
 import numpy as np
 from omegaconf import MISSING
 
+from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError, DataError
 from kktheory.registry import Registry
 
@@ -98,7 +108,10 @@ class FileConfig(SplitConfig):
 
 @dataclass
 class Dataset:
-    """Train and test arrays (rows are points) with labels 0..C−1 and source indices."""
+    """Train and test arrays (rows are points) with labels 0..C−1 and source indices.
+
+    ``X_train``, ``X_test``: NumPy arrays, or :class:`~kktheory.datasets.sources.RowSource`
+    objects (rows on disk, or read where they are computed: module docstring)."""
 
     name: str
     X_train: np.ndarray
@@ -130,19 +143,34 @@ Loader = Callable[[DatasetConfig, int, int, int, np.random.Generator], Dataset]
 DATASETS: Registry[Loader] = Registry("dataset")
 TABLES: dict[str, Callable[[Any], Table]] = {}
 """The table reader of every table data set, by registered name (full source, no draw)."""
+ROW_SOURCES: set[str] = set()
+"""The data sets whose loader also takes ``sources=True`` (module docstring)."""
+
+
+def load(name: str, params: DatasetConfig, n: int, n_test: int, k: int, rng: np.random.Generator,
+         sources: bool = False) -> Dataset:
+    """The data draw of the data set ``name``; with ``sources`` its rows as
+    :class:`~kktheory.datasets.sources.RowSource` objects where the data set has them
+    (:data:`ROW_SOURCES`), else as its loader makes them."""
+    loader = DATASETS.get(name).impl
+    if sources and name in ROW_SOURCES:
+        return loader(params, n, n_test, k, rng, sources=True)
+    return loader(params, n, n_test, k, rng)
 
 
 def register_table(name: str, config_cls: type) -> Callable[[Callable[[Any], Table]], Callable[[Any], Table]]:
     """Register ``read(params) -> Table`` as the data set ``name`` (loader = read + finish)."""
 
     def deco(read: Callable[[Any], Table]) -> Callable[[Any], Table]:
-        def loader(params: SplitConfig, n: int, n_test: int, k: int, rng: np.random.Generator) -> Dataset:
+        def loader(params: SplitConfig, n: int, n_test: int, k: int, rng: np.random.Generator,
+                   sources: bool = False) -> Dataset:
             validate_split(params)
-            return finish(name, read(params), params, n, n_test, rng)
+            return finish(name, read(params), params, n, n_test, rng, sources)
 
         loader.__doc__ = read.__doc__
         DATASETS.register(name, config_cls)(loader)
         TABLES[name] = read
+        ROW_SOURCES.add(name)
         return read
 
     return deco
@@ -296,10 +324,19 @@ def _select(table: Table, rows: np.ndarray, params: SplitConfig, col_norms: Opti
     return X
 
 
-def finish(
-    name: str, table: Table, params: SplitConfig, n: int, n_test: int, rng: np.random.Generator
-) -> Dataset:
-    """Split, subsample and preprocess a table (steps 1–4 of the module docstring)."""
+@dataclass
+class Draw:
+    """The rows of a table that a data draw uses (steps 1–3 of the module docstring), the
+    column norms of ``normalize=l2_columns`` (None otherwise) and what the draw reports."""
+
+    train: np.ndarray
+    test: np.ndarray
+    col_norms: Optional[np.ndarray]
+    info: dict[str, Any]
+
+
+def draw(name: str, table: Table, params: SplitConfig, n: int, n_test: int, rng: np.random.Generator) -> Draw:
+    """Scan, split and subsample a table (steps 1–3 of the module docstring)."""
     kept = check_finite(name, table.X, params.drop_nonfinite)
     y = table.y[kept]
     n_own = None if table.n_own_train is None else int(np.searchsorted(kept, table.n_own_train))
@@ -311,10 +348,86 @@ def finish(
         col_norms = column_norms(table.X[kept] if len(kept) < len(table.X) else table.X, table.divisor)
     info = dict(table.info, split=split, train_pool=len(train_pool), test_pool=len(test_pool),
                 dropped_rows=len(table.X) - len(kept))
-    return Dataset(
-        name, _select(table, train, params, col_norms), table.y[train],
-        _select(table, test, params, col_norms), table.y[test], train, test, info,
-    )
+    return Draw(train, test, col_norms, info)
+
+
+def finish(
+    name: str, table: Table, params: SplitConfig, n: int, n_test: int, rng: np.random.Generator,
+    sources: bool = False,
+) -> Dataset:
+    """Split, subsample and preprocess a table (steps 1–4 of the module docstring); with
+    ``sources`` the rows are :class:`TableRows` (selected and scaled where they are read)."""
+    stream = copy.deepcopy(rng)  # the data stream at its start, which TableRows repeat the draw from
+    d = draw(name, table, params, n, n_test, rng)
+    if sources:
+        X_train, X_test = (TableRows(name, params, n, n_test, stream, part, (size, table.X.shape[1])).kept(table, d)
+                           for part, size in (("train", n), ("test", n_test)))
+    else:
+        X_train, X_test = (_select(table, rows, params, d.col_norms) for rows in (d.train, d.test))
+    return Dataset(name, X_train, table.y[d.train], X_test, table.y[d.test], d.train, d.test, d.info)
+
+
+_DRAWS: dict[bytes, tuple[Table, Draw]] = {}
+_DRAWS_LOCK = threading.Lock()
+DRAWS_KEPT = 2  # (table, draw) pairs a process keeps for TableRows
+
+
+@dataclass(frozen=True, eq=False)
+class TableRows(RowSource):
+    """Rows of a table data set's draw, read where they are computed
+    (:mod:`kktheory.datasets.sources`).
+
+    Holds the data set's name and config, n, n_test, the data stream at its start and the
+    part (``train`` or ``test``), nothing of size n. The reading process reads the table
+    (``TABLES[name](params)``: the files of the config's data folder, which must be at the
+    same path there), repeats :func:`draw` with a copy of the stream and selects and scales
+    rows [a, b) of the part as :func:`finish` does, so they equal the in-memory rows bit for
+    bit. The table and the draw are kept per process (the last :data:`DRAWS_KEPT` draws),
+    so a worker reads and parses the files once for all its chunks of both parts.
+    """
+
+    name: str
+    params: Any
+    n: int
+    n_test: int
+    stream: np.random.Generator
+    part: str
+    shape: tuple[int, int]
+    dtype = np.dtype(np.float64)
+
+    def key(self) -> bytes:
+        """What identifies the draw (the same for both parts)."""
+        return pickle.dumps((self.name, self.params, self.n, self.n_test, self.stream.bit_generator.state))
+
+    def kept(self, table: Table, d: Draw) -> "TableRows":
+        """This source, with the draw already made in this process kept for its reads."""
+        with _DRAWS_LOCK:
+            _keep(self.key(), table, d)
+        return self
+
+    def drawn(self) -> tuple[Table, Draw]:
+        """The table and the draw: kept by this process, else read and drawn now."""
+        key = self.key()
+        with _DRAWS_LOCK:  # one reader per process; the others wait for its table
+            if key not in _DRAWS:
+                import kktheory.datasets  # noqa: F401  (registers every table reader)
+
+                table = TABLES[self.name](self.params)
+                _keep(key, table, draw(self.name, table, self.params, self.n, self.n_test,
+                                       copy.deepcopy(self.stream)))
+            return _DRAWS[key]
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        table, d = self.drawn()
+        idx = d.train if self.part == "train" else d.test
+        return _select(table, idx[start:stop], self.params, d.col_norms)
+
+
+def _keep(key: bytes, table: Table, d: Draw) -> None:
+    _DRAWS.pop(key, None)
+    _DRAWS[key] = (table, d)
+    while len(_DRAWS) > DRAWS_KEPT:
+        _DRAWS.pop(next(iter(_DRAWS)))
 
 
 def check_loaded(data: Dataset, n: int, n_test: int) -> None:

@@ -18,6 +18,10 @@ would silently allocate the n × d array this class exists to avoid.
 
 The values equal the in-memory loader's float32 conversion bit for bit: ``float32(pixel)
 / float32(255)`` (division, not multiplication by the rounded reciprocal).
+
+A DiskRows is also a :class:`~kktheory.datasets.sources.RowSource`: pickled, it is the
+file's name, header offset, shape and divisor, so ``backend=dask`` sends it to the workers,
+which read their row ranges from the file themselves (:meth:`DiskRows.rows`).
 """
 
 from __future__ import annotations
@@ -27,17 +31,16 @@ from typing import Any
 
 import numpy as np
 
+from kktheory.datasets.sources import RowSource
 
-class DiskRows:
+
+class DiskRows(RowSource):
     """Rows of an n × d uint8 ``.npy`` file (C order), read on demand as float32 / divisor.
 
     ``n`` ≤ the file's row count takes the first n rows (a prefix of a larger file).
     """
 
-    ndim = 2
-    dtype = np.dtype(np.float32)
-    #: uint8 values divided by a finite divisor are finite: the run's NaN/inf scan is skipped
-    finite = True
+    dtype = np.dtype(np.float32)  # uint8 / a finite divisor: finite, so the NaN/inf scan is skipped
 
     def __init__(self, path: str | Path, n: int | None = None, divisor: float = 255.0) -> None:
         self.path = str(path)
@@ -54,9 +57,6 @@ class DiskRows:
             raise ValueError(f"{self.path}: {rows} rows asked, the file holds {shape[0]}")
         self.shape = (int(rows), int(shape[1]))
         self.divisor = np.float32(divisor)
-
-    def __len__(self) -> int:
-        return self.shape[0]
 
     @property
     def nbytes_float32(self) -> int:
@@ -95,6 +95,10 @@ class DiskRows:
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             raise IndexError(f"row indices outside 0..{n - 1}")
         return self._scaled(self._read_rows(idx))
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """Rows [start, stop) (``self[start:stop]``): one read of the file's row range."""
+        return self[start:stop]
 
     def _scaled(self, raw: np.ndarray) -> np.ndarray:
         out = raw.astype(np.float32)
