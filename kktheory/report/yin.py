@@ -851,7 +851,7 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
 #: (exact kernel k-means test accuracy; small probes, 2026-11-25; kktheory's runs for the
 #: first four, a plain kernel k-means with k-means++ for the others, 2 seeds each)
 SETTING_READINGS = (
-    "readings tried (exact kernel k-means test accuracy, dna / segment / mushrooms / pendigits, 2 seeds each; "
+    "Readings tried (exact kernel k-means test accuracy, dna / segment / mushrooms / pendigits, 2 seeds each; "
     "paper 0.50 / 0.50 / 0.64 / 0.11): σ² = Σ_ij‖x_i − x_j‖²/n as printed (kktheory's bandwidth=yin, "
     "exp(−d²/σ²)) 0.78 / 0.67 / 0.89 / 0.77; normalised by n² (bandwidth=yin_n2) 0.72 / 0.68 / 0.89 / 0.67; "
     "each with rows scaled to unit ℓ2 norm 0.72 / 0.68 / 0.89 / 0.72 and 0.73 / 0.67 / 0.89 / 0.68; σ not "
