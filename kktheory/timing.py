@@ -285,6 +285,8 @@ def portable_config(cfg: Any) -> str:
     """The job's composed config as YAML without ``results_dir`` — where this machine keeps
     its results is not part of what was timed, and a committed pass must name no machine's
     path."""
+    from omegaconf import OmegaConf
+
     plain = OmegaConf.to_container(cfg, resolve=True)
     plain.pop("results_dir", None)
     return OmegaConf.to_yaml(OmegaConf.create(plain))
@@ -300,7 +302,7 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
     if not fast or not slow:
         absent = [plan.label(m) for m in claim.fast + claim.slow if m not in set(g["method"])]
         return Check(title, None, f"not in the pass: {', '.join(absent)}; {pass_text}",
-                     cause=CAUSE_INCONCLUSIVE, cause_detail="method not timed")
+                     cause=CAUSE_INCONCLUSIVE, cause_detail="method not timed", rule=claim.rule)
     stopped_fast = [m for m in fast if m in status]
     running_slow = [m for m in slow if m not in status]
     scale = str(g["scale"].iloc[0])

@@ -166,6 +166,11 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
             out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="",
                              detail=f"{c.detail}; fails alone (p = {c.p_fail:.2g}) but not after Holm's "
                                     f"correction over {len(tested)} checks")
+    broken = [c.name for c in out if c.sanity and c.passed is False]
+    if broken:  # true by construction, yet failed: the implementation or the setting is wrong
+        observed = (f"⚠ sanity check(s) failed — {', '.join(broken)}: they hold by construction, so the "
+                    f"implementation or the setting is wrong; the verdict below is not to be trusted"
+                    + (f"\n{observed}" if observed else ""))
     judged = [out[i] for i in counted]
     if not judged:
         return Verdict(NOT_RUN, observed or "only sanity checks", tuple(out))

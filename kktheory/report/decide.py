@@ -193,7 +193,8 @@ class Estimate:
         lower end exceeds b exactly when P(Bin(r, b) ≥ successes) < (1 − level)/2); an
         interval given directly (bootstrap, order statistics) uses the normal equivalent of
         the half-interval on the boundary's side, so that the p-value crosses (1 − LEVEL)/2
-        exactly where the interval does. nan when undecidable.
+        exactly where the interval does (the lower half for "above", whose pass needs the
+        interval's lower end beyond b; the upper half for "below"). nan when undecidable.
         """
         if not self.decidable or not math.isfinite(boundary):
             return math.nan
@@ -204,7 +205,7 @@ class Estimate:
         gap = self.value - boundary
         if self.bounds is not None:
             lo, hi = self.bounds
-            half = (self.value - lo) if (gap > 0) == (side == "above") else (hi - self.value)
+            half = (self.value - lo) if side == "above" else (hi - self.value)
             se = half / float(stats.norm.ppf(0.5 + LEVEL / 2))
             dist = stats.norm
         else:
