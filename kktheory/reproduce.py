@@ -31,9 +31,9 @@ lacks (:func:`read_committed`) and writes no run file.
 ``--decide`` (paper scale) is the sequential decision (:func:`decide`,
 :mod:`kktheory.report.sequential`): while a counted check is undecided with its estimate on
 the claim's side and the predicted compute fits ``--budget-min`` (default 60 minutes), seeds
-are added to the entry's sweep and the entry is judged again at the next look's
-alpha-spending level; the looks are committed in ``rows/looks/<entry>.json`` and a later
-redraw judges at the last look.
+are added to the entry's sweep (to the part the OVERRIDEs select, when given) and the entry
+is judged again, on all its rows, at the next look's alpha-spending level; the looks are
+committed in ``rows/looks/<entry>.json`` and a later redraw judges at the last look.
 
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
@@ -63,7 +63,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -616,20 +616,23 @@ def pending_text(name: str) -> str:
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
-              level: float = LEVEL, looks: str = "") -> Verdict:
+              level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = ()) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
     ``level`` is the confidence level of this look (a sequential decision's
-    :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design) and ``looks``
-    the record of the looks so far, printed in INDEX."""
+    :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design), ``looks`` the
+    record of the looks so far, printed in INDEX, and ``parts`` the override sets of the
+    seeds a sequential decision added to parts of the sweep (their rows join the sweep's)."""
     t0 = time.perf_counter()
     cfg_name = config_name(entry.sweep_name, scale)
     # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
-    seeds_only = all(o.partition("=")[0].lstrip("+~") == "seed" for o in overrides)  # e.g. a sequential look
-    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and seeds_only else ())]
+    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
+    sweeps = [(cfg_name, tuple(overrides)), *((c, ()) for c in cfg_names[1:]),
+              *((cfg_name, tuple(o)) for o in parts)]
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
-        f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}")
-    plans = [plan_sweep(c, results_dir, overrides if c == cfg_name else ()) for c in cfg_names]
+        f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}"
+        + (f"; {len(parts)} part(s) added by a sequential decision" if parts else ""))
+    plans = [plan_sweep(c, results_dir, o) for c, o in sweeps]
     save = None
     committed = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
@@ -648,12 +651,14 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
                 export_figure_table(entry.sweep_name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
 
     sweep = SweepResult(rows=pd.DataFrame())
-    for name, plan in zip(cfg_names, plans):
+    for (name, over), plan in zip(sweeps, plans):
         before = sweep.rows
         after = None if save is None else (
             lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
-        sweep = sweep.joined(run_sweep(name, results_dir, overrides if name == cfg_name else (), execute, log,
+        sweep = sweep.joined(run_sweep(name, results_dir, over, execute, log,
                                        after_job=after, plan=plan, committed=committed))
+    if parts and not sweep.rows.empty and "run_id" in sweep.rows:  # a part may repeat a job of the sweep
+        sweep = replace(sweep, rows=sweep.rows.drop_duplicates("run_id", ignore_index=True))
     if save is not None and (sweep.ran or not committed_rows_path(entry.sweep_name, out_dir / "rows").exists()):
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
@@ -717,60 +722,75 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
 
 def _look_of(entry: Entry, scale: str, overrides: Sequence[str]) -> dict[str, Any]:
     """The last recorded look of an entry judged sequentially (paper scale, no overrides):
-    its seeds as an override, its level and the looks' text — so that a redraw judges the
+    the parts its looks added, its level and the looks' text — so that a redraw judges the
     committed rows as the sequential decision did. Empty for the fixed design."""
     looks = read_looks(COMMITTED_ROWS, entry.name) if scale == "paper" and not overrides else []
     if not looks:
         return {}
-    return {"overrides": [f"seed=range({looks[-1].runs})"], "level": looks[-1].level, "looks": looks_text(looks)}
+    return {"parts": [x.part for x in looks if x.part], "level": looks[-1].level, "looks": looks_text(looks)}
 
 
-def _seeds(rows: pd.DataFrame) -> int:
-    """Runs per setting of an entry's rows: the number of distinct seeds (0 when none)."""
-    ok = ok_rows(rows)
-    return int(ok["seed"].nunique()) if "seed" in ok and not ok.empty else 0
+def _selected(entry: Entry, results_dir: Path, select: Sequence[str]) -> tuple[pd.DataFrame, int]:
+    """The committed rows of the part of the entry's sweep that ``select`` picks, and its
+    number of jobs."""
+    rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
+    plan = plan_sweep(config_name(entry.sweep_name, "paper"), results_dir, select)
+    ids = {i for job in plan.jobs for i in job.ids}
+    return ok_rows(rows[rows["run_id"].isin(ids)]), len(plan.jobs)
 
 
-def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float, log=log) -> Verdict:
+def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
+           select: Sequence[str] = (), log=log) -> Verdict:
     """The sequential decision of one entry at paper scale (:mod:`kktheory.report.sequential`).
 
-    Look j judges the rows at level :func:`~kktheory.report.decide.look_level` (j); while a
-    counted check is undecided with its estimate on the claim's side, the next look's seeds
-    (:func:`~kktheory.report.sequential.next_runs`) are added when their predicted compute —
-    the rows' compute seconds per seed times the seeds to add — fits what is left of
-    ``budget_min``. Every look is recorded in ``rows/looks/<entry>.json`` beside the rows.
+    Look j judges every row of the entry at level :func:`~kktheory.report.decide.look_level`
+    (j). While a counted check is undecided with its estimate on the claim's side, the next
+    look's run count (:func:`~kktheory.report.sequential.next_runs`) is reached by adding the
+    seeds between the two counts to the sweep — to the part of it that ``select`` (overrides
+    of sweep axes, e.g. ``yin_table2/data=pendigits``) picks, the whole sweep by default —
+    when the predicted compute (the selected rows' compute seconds per job, times the jobs
+    to add) fits what is left of ``budget_min``. Each look is recorded, with the part added
+    before it, in ``rows/looks/<entry>.json`` beside the rows; a redraw judges them all at
+    the last look.
     """
     looks = read_looks(COMMITTED_ROWS, entry.name)
-    runs = looks[-1].runs if looks else _seeds(read_committed(entry.sweep_name, results_dir, lambda _: None)
-                                                 if committed_rows_path(entry.sweep_name).exists() else pd.DataFrame())
+    parts = [x.part for x in looks if x.part]
     left = budget_min * 60.0
+    added: list[str] = []
     while True:
         j = len(looks) + 1
         level = look_level(j)
         t0 = time.perf_counter()
-        over = [f"seed=range({runs})"] if runs else []
-        pending = [*looks, Look(j, runs, level, 0, "judging")]
-        verdict = reproduce(entry, "paper", results_dir, out_dir, over, True, log, level, looks_text(pending))
+        now = Look(j, 0, level, 0, "being judged", time.strftime("%Y-%m-%d %H:%M"), added)
+        verdict = reproduce(entry, "paper", results_dir, out_dir, (), True, log, level,
+                            looks_text([*looks, now]), parts)
         left -= time.perf_counter() - t0
+        rows, jobs_now = _selected(entry, results_dir, select)
+        runs = _runs(rows)
         wait = waiting(verdict)
-        looks.append(Look(j, runs, level, len(wait), verdict.status, time.strftime("%Y-%m-%d %H:%M")))
+        looks.append(replace(now, runs=runs, undecided=len(wait), status=verdict.status))
         write_looks(out_dir / "rows", entry.name, looks)
         nxt = next_runs(wait, runs, j + 1)
         if nxt is None:
-            log(f"{entry.name}: decided at look {j} ({runs} runs per setting)")
+            log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
-        rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
-        per_seed = _compute_time(ok_rows(rows)) / max(runs, 1)
-        cost = per_seed * (nxt - runs)
+        part = [*select, f"seed=range({runs},{nxt})"]
+        jobs = len(plan_sweep(config_name(entry.sweep_name, "paper"), results_dir, part).jobs)
+        cost = _compute_time(rows) / max(jobs_now, 1) * jobs
         if cost > left:
-            log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs, "
-                f"predicted {cost / 60:.0f} min > {left / 60:.0f} min left of the budget: stopped")
+            log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs "
+                f"({jobs} jobs), predicted {cost / 60:.0f} min > {left / 60:.0f} min left of the budget: stopped")
             break
-        log(f"{entry.name}: look {j + 1} with {nxt} runs per setting (predicted {cost / 60:.0f} min)")
-        runs = nxt
-    # the INDEX text with the final looks (the last look's verdict, judged again from the store)
-    return reproduce(entry, "paper", results_dir, out_dir, [f"seed=range({runs})"] if runs else [], False, log,
-                     looks[-1].level, looks_text(looks))
+        log(f"{entry.name}: look {j + 1} with {nxt} runs ({jobs} jobs, predicted {cost / 60:.0f} min)")
+        parts.append(part)
+        added = part
+    return reproduce(entry, "paper", results_dir, out_dir, (), False, log, looks[-1].level, looks_text(looks), parts)
+
+
+def _runs(rows: pd.DataFrame) -> int:
+    """Runs per setting of an entry's rows: the most seeds of a setting (0 when none)."""
+    per = runs_per_setting(rows)
+    return int(per.split("–")[-1]) if per else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -800,9 +820,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"config error: name=None: one of all, {', '.join(entries)} (--list describes them)",
               file=sys.stderr)
         return 2
-    if args.decide and (args.scale != "paper" or args.no_run or args.overrides):
-        print("config error: --decide: only with --scale paper, without --no-run and without overrides "
-              "(it chooses the seeds itself)", file=sys.stderr)
+    if args.decide and (args.scale != "paper" or args.no_run or len(names) > 1
+                        or any(o.partition("=")[0].lstrip("+~") == "seed" for o in args.overrides)):
+        print("config error: --decide: one entry, with --scale paper, without --no-run and without a seed "
+              "override (it chooses the seeds; other overrides select the part of the sweep that gets them)",
+              file=sys.stderr)
         return 2
     if not args.budget_min > 0:
         print(f"config error: --budget-min={args.budget_min:g}: a number of minutes > 0", file=sys.stderr)
@@ -831,7 +853,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t1 = time.perf_counter()
         try:
             if args.decide:
-                verdict = decide(entries[name], results_dir, out_dir, args.budget_min)
+                verdict = decide(entries[name], results_dir, out_dir, args.budget_min, args.overrides)
             else:
                 verdict = reproduce(entries[name], args.scale, results_dir, out_dir, args.overrides,
                                     execute=not args.no_run, **_look_of(entries[name], args.scale, args.overrides))

@@ -147,3 +147,20 @@ def test_equivalence_size_is_on_the_margin(shape):
                 Design("welch", 0.0, 0.02, (0.01, 0.01), 20, "test"))
     assert rule.power(reps=REPS) >= POWER_TARGET
     assert rule.size(reps=REPS) <= SIZE_LIMIT
+
+
+def test_next_runs_grows_toward_the_largest_need_and_looks_round_trip(tmp_path):
+    from kktheory.report.common import Check
+    from kktheory.report.sequential import Look, looks_text, next_runs, read_looks, write_looks
+
+    waiting = [Check("a", None, "x", runs_needed=14), Check("b", None, "y", runs_needed=12)]
+    n = next_runs(waiting, 10, 2)
+    assert 14 < n <= 20  # the stricter level of look 2 asks for more than 14; at most doubling
+    assert next_runs([Check("a", None, "x", runs_needed=400)], 10, 2) == 20
+    assert next_runs([Check("c", None, "z")], 10, 2) is None  # points against its claim: no runs asked
+    looks = [Look(1, 10, look_level(1), 2, "inconclusive", "t"),
+             Look(2, 16, look_level(2), 0, "reproduced", "t", ["seed=range(10,16)"])]
+    write_looks(tmp_path, "e", looks)
+    assert read_looks(tmp_path, "e") == looks
+    text = looks_text(looks)
+    assert "look 2 (added seed=range(10,16)): 16 runs" in text and "97.5%" in text

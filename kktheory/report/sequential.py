@@ -1,15 +1,17 @@
 """The sequential decision: more runs for undecided checks, with error control under optional stopping.
 
-``python -m kktheory.reproduce NAME --decide [--budget-min B]`` judges an entry, and while a
-counted check is undecided with its estimate on the claim's side, adds seeds to the entry's
-sweep and judges again. Deciding when to look again from the data inflates the error of a
+``python -m kktheory.reproduce NAME --decide [--budget-min B] [OVERRIDE ...]`` judges an
+entry, and while a counted check is undecided with its estimate on the claim's side, adds
+seeds to the entry's sweep — or to the part of it the overrides select (e.g.
+``yin_table2/data=pendigits``: the checks waiting for runs are there) — and judges again,
+always on all of the entry's rows. Deciding when to look again from the data inflates the error of a
 fixed-level test; the looks therefore use the alpha-spending levels of
 :func:`~kktheory.report.decide.look_level`: look j (the first included) tests at
 α_j = α/(j(j + 1)), and Σ_j α_j = α bounds, by the union bound, the probability that any
 look of any length of the sequence makes a false decision — whatever rule chose the looks.
 
 The looks of an entry are recorded in ``paper_figs/rows/looks/<entry>.json`` (look, runs,
-level, undecided checks) and printed in INDEX; a later redraw of the entry judges the rows
+level, undecided checks, the seeds added before it) and printed in INDEX; a later redraw of the entry judges the rows
 at its last look's seeds and level, so the committed verdict is the sequential one.
 
 The next look's run count (:func:`next_runs`) is the largest "runs needed" among the
@@ -23,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kktheory.report.common import Check, Verdict
@@ -43,6 +45,7 @@ class Look:
     undecided: int
     status: str
     when: str = ""
+    part: list[str] = field(default_factory=list)  # overrides of the seeds added before this look
 
 
 def waiting(verdict: Verdict) -> list[Check]:
@@ -93,7 +96,8 @@ def looks_text(looks: Sequence[Look]) -> str:
     """INDEX's line: the design and every look."""
     if not looks:
         return ""
-    parts = [f"look {x.look}: {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
+    parts = [f"look {x.look}" + (f" (added {' '.join(x.part)})" if x.part else "")
+             + f": {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
              + (f", {x.undecided} check(s) undecided" if x.undecided else "") for x in looks]
     return ("sequential decision (alpha spending α_j = 0.05/(j(j+1)) over looks, "
             "kktheory/report/sequential.py); " + "; ".join(parts))
