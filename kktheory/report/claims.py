@@ -21,7 +21,8 @@ Shapes (each a 95 % confidence-interval test; :mod:`kktheory.report.decide`):
   Clopper–Pearson interval.
 
 A rule marked ``sanity`` holds by construction (linear algebra, a rank that makes a
-method exact): it is shown and never counted toward a verdict.
+method exact), one marked ``control`` locates an effect (the same comparison at equal m):
+both are shown and never counted toward a verdict.
 
 Power and size (:meth:`Rule.power`, :meth:`Rule.size`) are simulated from the rule's
 design: runs drawn with the claimed effect (the paper's own, or the smallest that counts)
@@ -111,7 +112,9 @@ class Rule:
 
     ``quantity`` says what is estimated and how (e.g. "NMI(c = 1600) − NMI(c = 400) at
     s = 20, Welch over runs"); ``selection`` every choice fixed in advance. ``sign`` is
-    the direction of an ``exceeds`` claim (+1 a rise, −1 a fall).
+    the direction of an ``exceeds`` claim (+1 a rise, −1 a fall). ``sanity`` marks a check
+    that holds by construction, ``control`` a comparison shown beside the claim to locate
+    an effect (e.g. the same timing at equal m); neither is counted.
     """
 
     name: str
@@ -122,6 +125,14 @@ class Rule:
     selection: str = ""
     sanity: bool = False
     sign: float = 1.0
+    control: bool = False
+
+    @property
+    def counted(self) -> bool:
+        """Whether the check counts toward the verdict: sanity checks (true by construction)
+        and controls (shown to say where an effect comes from, not what the paper asserts)
+        are shown, never counted."""
+        return not (self.sanity or self.control)
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -195,8 +206,9 @@ class Rule:
         and the design with its power at ``runs`` (the rows' run count) and ``level``
         (``power`` False: the design only, no simulation)."""
         m = self.margin
-        if self.design is None or self.sanity:
-            text = "— (sanity: holds by construction, not counted)" if self.sanity else "—"
+        if self.design is None or not self.counted:
+            text = ("— (sanity: holds by construction, not counted)" if self.sanity else
+                    "— (control: shown, not counted)" if self.control else "—")
         else:
             d = self.design
             r = runs or d.runs
@@ -219,10 +231,10 @@ def rules_table(rules: Sequence[Rule], runs: dict[str, int] | None = None, level
         return ""
     runs = runs or {}
     header = RULES_HEADER if power else RULES_HEADER.replace("power at the rows' run count", "power design")
-    counted = [r for r in rules if not r.sanity]
-    sanity = [r for r in rules if r.sanity]
+    counted = [r for r in rules if r.counted]
     lines = [header, *(r.table_row(runs.get(r.name), level, power) for r in counted)]
-    if sanity:
-        lines += ["", "Sanity checks (shown, not counted):", "", header,
-                  *(r.table_row(runs.get(r.name), level, power) for r in sanity)]
+    for title, group in (("Sanity checks (true by construction; shown, not counted):", [r for r in rules if r.sanity]),
+                         ("Controls (shown, not counted):", [r for r in rules if r.control and not r.sanity])):
+        if group:
+            lines += ["", title, "", header, *(r.table_row(runs.get(r.name), level, power) for r in group)]
     return "\n".join(lines)

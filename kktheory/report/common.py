@@ -102,8 +102,14 @@ class Check:
         return self.rule is not None and self.rule.sanity
 
     @property
+    def counted(self) -> bool:
+        """Whether the check counts toward the verdict (not a sanity check, not a control)."""
+        return self.rule is None or self.rule.counted
+
+    @property
     def mark(self) -> str:
-        return ("sanity " if self.sanity else "") + {True: "✓", False: "✗", None: "?"}[self.passed]
+        role = "sanity " if self.sanity else "" if self.counted else "control "
+        return role + {True: "✓", False: "✗", None: "?"}[self.passed]
 
     @property
     def why(self) -> str:
@@ -156,7 +162,7 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     """
     if not checks:
         return not_run("no check could be evaluated")
-    counted = [i for i, c in enumerate(checks) if not c.sanity]
+    counted = [i for i, c in enumerate(checks) if c.counted]
     tested = [i for i in counted if math.isfinite(checks[i].p_fail)]
     keep = dict(zip(tested, holm([checks[i].p_fail for i in tested], 1 - level)))
     out = list(checks)

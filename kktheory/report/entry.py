@@ -42,6 +42,7 @@ class SpeedClaim:
     design_sd: float = 0.2
     design_rounds: int = 10
     design_source: str = "planning value: twice as fast, 20 % round-to-round spread"
+    control: bool = False  # shown beside the claims to locate an effect (e.g. at equal m), not counted
 
     @property
     def rule(self) -> Rule:
@@ -50,7 +51,7 @@ class SpeedClaim:
                     Margin(self.bound, self.why, self.source),
                     Design("median", self.design_ratio, self.bound, (self.design_sd,), self.design_rounds,
                            self.design_source),
-                    selection="a dedicated timing pass at the paper's n, never sweep rows")
+                    selection="a dedicated timing pass at the paper's n, never sweep rows", control=self.control)
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ class Look:
 
 def waiting(verdict: Verdict) -> list[Check]:
     """Counted checks that more runs could decide: undecided, with a run count on the claim's side."""
-    return [c for c in verdict.checks if not c.sanity and c.passed is None and c.runs_needed]
+    return [c for c in verdict.checks if c.counted and c.passed is None and c.runs_needed]
 
 
 def next_runs(checks: Sequence[Check], have: int, look: int, growth: float = GROWTH) -> int | None:
