@@ -1,16 +1,14 @@
-"""Claim rules of Calandriello & Rosasco Figs. 1–2 on synthetic tables: reproduced, not
-reproduced, inconclusive; projected centroids judged, lifted only drawn.
+"""Claim rules of Calandriello & Rosasco Figs. 1–2 on synthetic tables: the checks declared
+before the data (two-sided plateaus, margins with their sources, the declared grid), their
+power and size, the setting checks; projected centroids judged, lifted only drawn.
 
 The noise of the synthetic rows is measured, not chosen: the per-run standard deviation at
 each grid point of the projected test risk, and the pooled within-run standard deviation
 of the NMI (residual of a seed + m additive fit), of Fig. 1 at the paper's own setting
-(MNIST 60,000 / 10,000, 10 runs, m = √n/16 … 4√n, projected centroids;
-`python -m kktheory.reproduce calandriello_fig1 --scale paper centroids=projected`), each
-divided by the mean decrease D (increase for the NMI) over that grid, so that it scales with
-the synthetic curve. The paper states no spread in numbers (its Fig. 1 draws the risk's
-95 % interval over 10 runs, and no interval for the NMI). Noise is independent across m,
-which is conservative: within a run the measured deviations are positively correlated and
-cancel in the paired differences.
+(MNIST 60,000 / 10,000, 10 runs, m = √n/16 … 4√n, projected centroids, the committed rows),
+each divided by the mean decrease D (increase for the NMI) over that grid, so that it scales
+with the synthetic curve. The paper states no spread in numbers (its Fig. 1 draws the risk's
+95 % interval over 10 runs, and no interval for the NMI).
 """
 
 from __future__ import annotations
@@ -20,26 +18,29 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from scipy import stats
 
 from kktheory.report import calandriello
 from kktheory.report.common import (
     CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, attribute_shortfall,
 )
+from kktheory.sweeps import EXPERIMENTS_DIR
 from tests.report_tables import rows
 
 N = 4900  # √n = 70
-FACTORS = (0.0625, 0.125, 0.25, 0.5, 1, 2, 4)
-RULES = ("0.0625*sqrt_n", "0.125*sqrt_n", "0.25*sqrt_n", "0.5*sqrt_n", "sqrt_n", "2*sqrt_n", "4*sqrt_n")
+FACTORS = calandriello.FIG1_GRID
+RULES = tuple(calandriello.m_rule(f) for f in FACTORS)
 # measured (see the module docstring): per-run sd of the projected test risk at each grid
 # point / mean decrease over the grid, and the NMI's within-run sd / mean increase
 RISK_SD = dict(zip(FACTORS, (0.0047, 0.0043, 0.0015, 0.0013, 0.0012, 0.0013, 0.0013)))
 RISK_D, NMI_SD, NMI_D = 0.0588, 0.0202, 0.0896
+NAMES = ["test risk decreases over the grid", "test risk plateau once m ≥ √n", "NMI increases over the grid",
+         "NMI plateau once m ≥ √n"]
 
 
 def grid(n: int = N, factors=FACTORS) -> list[dict]:
-    rules = dict(zip(FACTORS, RULES))
-    return [{"n": n, "m": math.ceil(f * math.sqrt(n)), "m_rule": rules[f], "factor": f} for f in factors]
+    return [{"n": n, "m": math.ceil(f * math.sqrt(n)), "m_rule": calandriello.m_rule(f), "factor": f} for f in factors]
 
 
 def theorem(m: float, n: int = N) -> float:  # Thm 1 with γ = n/m: k/√n + k/m (up to constants)
@@ -50,197 +51,268 @@ def root(m: float, n: int = N) -> float:  # still falling like 1/√m past √n
     return 0.30 + 0.25 / math.sqrt(m)
 
 
-def nmi_flat(m: float, n: int = N) -> float:  # rises until √n, flat after it
-    return 0.49 - 0.25 * max(0.0, 1 - m / math.sqrt(n))
+def rises_again(m: float, n: int = N) -> float:  # Thm 1's fall, then up by 20 % of it beyond √n
+    return theorem(m, n) + 0.2 * 0.6 * (1 / 5 - 1 / 280) * max(0.0, math.log2(m / math.sqrt(n))) / 2
+
+
+def nmi_flat(m: float, n: int = N) -> float:  # rises until √n to the paper's ≈ 0.49, flat after it
+    return 0.49 - 0.09 * max(0.0, 1 - m / math.sqrt(n))
 
 
 def nmi_root(m: float, n: int = N) -> float:
     return 0.60 - 0.25 / math.sqrt(m)
 
 
-def drop(curve, n: int = N) -> float:
-    ms = [p["m"] for p in grid(n)]
+def nmi_falls(m: float, n: int = N) -> float:  # rises until √n, then falls by 0.05 (Fig. 2's shape, larger)
+    return nmi_flat(m, n) - 0.05 * max(0.0, math.log2(m / math.sqrt(n))) / 2
+
+
+def drop(curve, n: int = N, factors=FACTORS) -> float:
+    ms = [p["m"] for p in grid(n, factors)]
     return abs(curve(ms[0], n) - curve(ms[-1], n))
 
 
 def table(risk=theorem, nmi=nmi_flat, seeds=10, noise=1.0, n=N, centroids="projected", noise_seed=0,
-          factors=FACTORS) -> pd.DataFrame:
-    """Rows of one centroid rule: measured noise × ``noise`` around the curves."""
-    d_risk, d_nmi = drop(risk, n), drop(nmi, n)
+          factors=FACTORS, nmi_noise=None) -> pd.DataFrame:
+    """Rows of one centroid rule: measured noise × ``noise`` around the curves (the NMI's
+    absolute per-point sd ``nmi_noise`` when given)."""
+    d_risk = drop(theorem, n)
+    sd_nmi = nmi_noise if nmi_noise is not None else noise * NMI_SD / NMI_D * 0.09
 
     def values(row, rng):
         f = row["factor"]
         return {"test_risk": risk(row["m"], n) + rng.normal(0, noise * RISK_SD[f] / RISK_D * d_risk),
-                "train_nmi": nmi(row["m"], n) + rng.normal(0, noise * NMI_SD / NMI_D * d_nmi)}
+                "train_nmi": nmi(row["m"], n) + rng.normal(0, sd_nmi)}
 
     return rows(grid(n, factors), values, seeds=seeds, noise_seed=noise_seed,
                 base={"sketch.name": "nystrom", "dataset.name": "mnist", "centroids": centroids})
 
 
 def checks(v):
-    return {c.name.split(" (")[0]: c for c in v.checks}
+    return {c.name: c for c in v.checks}
 
 
-# -- Fig. 1: the plateau rule -----------------------------------------------------------------
-def test_theorem_shape_at_the_papers_ten_runs_passes_the_risk_checks():
-    v = calandriello.judge(table())
+# -- declared before the data ---------------------------------------------------------------
+def test_the_declared_grids_are_the_configs():
+    fig1 = yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig1.yaml").read_text())
+    assert fig1["m"] == [calandriello.m_rule(f) for f in calandriello.FIG1_GRID]
+    fig2 = yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig2.yaml").read_text())
+    points = fig2["hydra"]["sweeper"]["params"]["calandriello_fig2/point"].split(",")
+    rules = []
+    for p in points:
+        if p.startswith("m") and p != "m400":
+            part = yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig2" / "point" / f"{p}.yaml").read_text())
+            rules.append(part["m"])
+    assert rules == [calandriello.m_rule(f) for f in calandriello.FIG2_GRID]
+    assert all(calandriello.m_rule(f) in fig1["m"] and calandriello.m_rule(f) in rules
+               for f in calandriello.SPREAD_FACTORS)
+
+
+def test_risk_plateau_margin_is_thm1s_shape_on_the_declared_grid_not_the_rows():
+    # Fig. 1: (1 − 1/4)/(16 − 1/4) and (1 − 1/2)/(4 − 1/2); Fig. 2: (1 − 1/2)/(16 − 1/2) and
+    # (1 − 2^−½)/(4 − 2^−½); the rows' rounded m (16, 245, 980 at n = 60,000) would give 9.8 %
+    f1 = calandriello.FIG1_RULES[1].margin.value
+    f2 = calandriello.FIG2_RULES[1].margin.value
+    assert f1 == pytest.approx((0.75 / 15.75 + 0.5 / 3.5) / 2, abs=1e-4) == pytest.approx(0.0952, abs=1e-4)
+    assert f2 == pytest.approx((0.5 / 15.5 + (1 - 0.5**0.5) / (4 - 0.5**0.5)) / 2, abs=1e-4)
+    rows_grid = calandriello.plateau_margin(16, 245, 980)[0]
+    assert rows_grid == pytest.approx(0.098, abs=1e-3) and rows_grid != pytest.approx(f1, abs=1e-3)
+    assert "9.52 %" in calandriello.FIG1.rule and "6.06 %" in calandriello.FIG2.rule
+    # the same margin whatever the rows' n (their rounded m differ)
+    for n in (4900, 60000):
+        c = checks(calandriello.judge_fig1(table(n=n)))["test risk plateau once m ≥ √n"]
+        assert c.rule.margin.value == f1 and f"[-{f1:g}, {f1:g}]" in c.detail
+
+
+def test_margins_have_their_justification_and_source():
+    for rule in (*calandriello.FIG1_RULES, *calandriello.FIG2_RULES):
+        assert rule.margin.why and rule.margin.source and rule.design is not None
+    nmi = calandriello.FIG1_RULES[3]
+    assert nmi.shape == "plateau" and nmi.margin.value == 0.018
+    assert "0.423" in nmi.margin.why and "not predicted by the theory" in nmi.margin.why
+    assert calandriello.FIG2_RULES[3].shape == calandriello.FIG2_RULES[1].shape == "plateau"
+    assert calandriello.SPREAD_RULE.sign == -1 and calandriello.SPREAD_RULE.margin.value == pytest.approx(0.288)
+
+
+@pytest.mark.parametrize("rule", [*calandriello.FIG1_RULES, *calandriello.FIG2_RULES], ids=lambda r: r.name)
+def test_power_and_size_at_the_design_run_count(rule):
+    assert rule.power(reps=400) >= 0.75, rule.design
+    assert rule.size(reps=400) <= 0.07, rule.design
+
+
+# -- Fig. 1 -----------------------------------------------------------------------------------
+def test_the_papers_shape_at_its_ten_runs_passes_the_risk_and_nmi_rise():
+    v = calandriello.judge_fig1(table())
     c = checks(v)
-    assert list(c) == ["test risk decreases from m = 5 to m = 280", "test risk plateau once m ≥ √n",
-                       "NMI increases from m = 5 to m = 280", "NMI plateau once m ≥ √n"]
-    assert c["test risk decreases from m = 5 to m = 280"].passed is True
+    assert list(c) == NAMES
+    assert c["test risk decreases over the grid"].passed is True
     assert c["test risk plateau once m ≥ √n"].passed is True, v.text
-    assert c["NMI increases from m = 5 to m = 280"].passed is True
+    assert c["NMI increases over the grid"].passed is True
+    assert "m = 5, 70 (√n), 280" in c["NMI increases over the grid"].detail
 
 
 def test_nmi_plateau_needs_more_runs_than_the_paper_at_the_measured_nmi_spread():
-    # a perfectly flat NMI beyond √n leaves G − 0.1·D = −0.1·D; with the measured spread
-    # (0.23·D per point, so 0.31·D per run for G − 0.1·D) the expected half-width of the
-    # interval at 10 runs, 2.26·0.31·D/√10 = 0.22·D, exceeds that distance: 10 runs do not
-    # decide it (undecided, with the runs that would), about 40 do on average
-    ten = checks(calandriello.judge(table()))["NMI plateau once m ≥ √n"]
+    # flat beyond √n: at the measured per-run sd of the change (≈ 0.03–0.04) 10 runs give an
+    # interval wider than ±0.018; the design's 53 runs reach power 0.8
+    ten = checks(calandriello.judge_fig1(table(nmi_noise=0.027)))["NMI plateau once m ≥ √n"]
     assert ten.passed is None and ten.cause == "inconclusive"
     assert ten.runs_needed > 10, ten.detail
-    v = calandriello.judge(table(seeds=100))
+    v = calandriello.judge_fig1(table(seeds=100, nmi_noise=0.027))
     assert v.status == REPRODUCED, v.text
 
 
-def test_theorem_shape_reproduced_with_enough_runs():
-    assert calandriello.judge(table(seeds=100, noise_seed=1)).status == REPRODUCED
-
-
 def test_a_curve_still_falling_like_one_over_root_m_is_not_reproduced():
-    v = calandriello.judge(table(risk=root, nmi=nmi_root))
+    v = calandriello.judge_fig1(table(risk=root, nmi=nmi_root))
     c = checks(v)
     assert v.status == NOT_REPRODUCED
     assert c["test risk plateau once m ≥ √n"].passed is False, v.text
-    assert c["test risk decreases from m = 5 to m = 280"].passed is True
+    assert c["test risk decreases over the grid"].passed is True
     assert c["test risk plateau once m ≥ √n"].cause == "claim fails"
 
 
+def test_a_risk_rising_again_beyond_root_n_is_not_a_plateau():
+    c = checks(calandriello.judge_fig1(table(risk=rises_again)))["test risk plateau once m ≥ √n"]
+    assert c.passed is False and c.detail.startswith("-0.1"), c.detail
+
+
+def test_a_falling_nmi_is_not_a_plateau():
+    # two-sided: a fall beyond √n fails like a rise would (Fig. 2's old one-sided check passed it)
+    c = checks(calandriello.judge_fig1(table(nmi=nmi_falls, seeds=30)))["NMI plateau once m ≥ √n"]
+    assert c.passed is False, c.detail
+    up = checks(calandriello.judge_fig1(table(nmi=lambda m, n: 2 * nmi_flat(m, n) - nmi_falls(m, n), seeds=30)))
+    assert up["NMI plateau once m ≥ √n"].passed is False
+
+
 def test_a_rising_risk_is_not_reproduced():
-    v = calandriello.judge(table(risk=lambda m, n: 0.30 + 0.001 * m))
+    v = calandriello.judge_fig1(table(risk=lambda m, n: 0.30 + 0.001 * m))
     assert v.status == NOT_REPRODUCED
-    assert checks(v)["test risk decreases from m = 5 to m = 280"].passed is False
+    assert checks(v)["test risk decreases over the grid"].passed is False
+
+
+def test_a_null_nmi_rise_is_decided_by_the_smallest_effect():
+    c = checks(calandriello.judge_fig1(table(nmi=lambda m, n: 0.49, seeds=60, nmi_noise=0.01)))
+    assert c["NMI increases over the grid"].passed is False
 
 
 def test_noisy_three_run_rows_are_inconclusive():
-    v = calandriello.judge(table(seeds=3, noise=4.0))
+    v = calandriello.judge_fig1(table(seeds=3, noise=4.0))
     assert v.status == INCONCLUSIVE, v.text
     undecided = [c for c in v.checks if c.passed is None]
     assert undecided and all(c.cause == "inconclusive" for c in undecided)
     assert not any(c.passed is False for c in v.checks)
 
 
-def test_plateau_estimate_is_the_paired_t_interval_of_g_minus_f_d():
+def test_plateau_estimate_is_the_delta_method_share():
     d = table(seeds=6, noise_seed=3)
     p = d.pivot(index="seed", columns="m", values="test_risk")
-    G, D = p[70] - p[280], p[5] - p[280]
-    thm = (1 / 70 - 1 / 280) / (1 / 5 - 1 / 280)  # independent of plateau_margin
-    root_share = (70 ** -0.5 - 280 ** -0.5) / (5 ** -0.5 - 280 ** -0.5)
-    e = (G - (thm + root_share) / 2 * D).to_numpy()
-    h = stats.t.ppf(0.975, len(e) - 1) * e.std(ddof=1) / math.sqrt(len(e))
-    detail = checks(calandriello.judge(d))["test risk plateau once m ≥ √n"].detail
-    assert detail.startswith(f"{e.mean():.3g} [{e.mean() - h:.3g}, {e.mean() + h:.3g}]"), detail
-    assert f"G/D = {100 * G.mean() / D.mean():.2g} %" in detail
-
-
-def test_margin_separates_the_theorem_shape_from_a_root_m_curve():
-    # the calibration quoted in the rule, on the exact grids m = √n/16 … 4√n and … 2√n
-    def share(curve, factors):
-        r = [curve(f) for f in factors]
-        return (r[factors.index(1)] - r[-1]) / (r[0] - r[-1])
-
-    for factors, thm, root_share in ((FACTORS, 0.75 / 15.75, 0.5 / 3.5), (FACTORS[:-1], 0.032, 0.0894)):
-        f, s_thm, s_root = calandriello.plateau_margin(factors[0], 1, factors[-1])
-        assert s_thm == pytest.approx(share(lambda x: 1 / x, factors)) == pytest.approx(thm, abs=5e-4)
-        assert s_root == pytest.approx(share(lambda x: x ** -0.5, factors)) == pytest.approx(root_share, abs=5e-4)
-        assert s_thm < f < s_root
-    assert calandriello.plateau_margin(FACTORS[0], 1, FACTORS[-2])[0] < 0.0894 < 0.10  # a fixed 10 % would accept
-
-
-def test_on_a_grid_stopping_at_two_root_n_a_root_m_curve_is_still_rejected():
-    short = FACTORS[:-1]
-    ok = calandriello.judge(table(seeds=100, factors=short))
-    assert checks(ok)["test risk plateau once m ≥ √n"].passed is True, ok.text
-    v = calandriello.judge(table(risk=root, nmi=nmi_root, factors=short))
-    assert checks(v)["test risk plateau once m ≥ √n"].passed is False, v.text
+    G, D = (p[70] - p[280]).to_numpy(), (p[5] - p[280]).to_numpy()
+    R = G.mean() / D.mean()
+    se = np.std(G - R * D, ddof=1) / math.sqrt(6) / D.mean()
+    h = stats.t.ppf(0.975, 5) * se
+    detail = checks(calandriello.judge_fig1(d))["test risk plateau once m ≥ √n"].detail
+    assert detail.startswith(f"{R:.3g} [{R - h:.3g}, {R + h:.3g}]"), detail
 
 
 def test_only_projected_centroids_are_judged():
-    # lifted rows that fail the rule do not change the verdict on projected rows, and back
     good, bad = table(seeds=100), table(risk=root, seeds=100, centroids="lifted")
-    assert calandriello.judge(pd.concat([good, bad])).status == REPRODUCED
+    assert calandriello.judge_fig1(pd.concat([good, bad])).status in (REPRODUCED, INCONCLUSIVE)
+    assert checks(calandriello.judge_fig1(pd.concat([good, bad])))["test risk plateau once m ≥ √n"].passed is True
     flipped = pd.concat([table(risk=root, seeds=100), table(seeds=100, centroids="lifted")])
-    assert calandriello.judge(flipped).status == NOT_REPRODUCED
-    v = calandriello.judge(table(centroids="lifted"))
+    assert calandriello.judge_fig1(flipped).status == NOT_REPRODUCED
+    v = calandriello.judge_fig1(table(centroids="lifted"))
     assert v.status == NOT_RUN and "projected" in v.observed
 
 
 def test_rows_must_be_paired_by_seed():
     d = table()
-    v = calandriello.judge(pd.concat([d, d.iloc[:3]]))
+    v = calandriello.judge_fig1(pd.concat([d, d.iloc[:3]]))
     assert v.status == NOT_RUN and "one run per seed" in v.observed
 
 
-def test_not_run_without_rows_columns_or_a_grid_beyond_sqrt_n():
-    assert calandriello.judge(table().iloc[0:0]).status == NOT_RUN
-    assert calandriello.judge(table().drop(columns="train_nmi")).status == NOT_RUN
-    v = calandriello.judge(table(factors=FACTORS[:5]))  # the grid stops at √n
-    assert v.status == NOT_RUN and "no m beyond" in v.observed
+def test_not_run_without_rows_columns_or_the_declared_points():
+    assert calandriello.judge_fig1(table().iloc[0:0]).status == NOT_RUN
+    assert calandriello.judge_fig1(table().drop(columns="train_nmi")).status == NOT_RUN
+    v = calandriello.judge_fig1(table(factors=FACTORS[:5]))  # the grid stops at √n
+    assert v.status == NOT_RUN and "no m beyond" in v.observed and "4*sqrt_n" in v.observed
 
 
 def test_lifted_share_is_reported_beside():
     d = pd.concat([table(), table(risk=root, centroids="lifted")])
-    assert "lifted centroids (drawn beside, not judged)" in calandriello.judge(d).observed
+    assert "lifted centroids (drawn beside, not judged)" in calandriello.judge_fig1(d).observed
 
 
-# -- Fig. 2: tighter intervals ----------------------------------------------------------------
-def fig2_table(spread_ratio: float, seeds: int = 10, noise_seed: int = 0) -> pd.DataFrame:
-    """Fig. 2 rows (augmented MNIST, n = 19,600) whose test-risk spread is ``spread_ratio``
-    times that of the Fig. 1-setting rows (MNIST, n = 4900) held by the same sweep."""
+def test_every_check_carries_its_declared_rule():
+    for v, rules in ((calandriello.judge_fig1(table()), calandriello.FIG1_RULES),
+                     (calandriello.judge_fig2(fig2_table(0.3)), calandriello.FIG2_RULES)):
+        assert [c.rule for c in v.checks] == list(rules)
+
+
+def test_setting_fig1_matches_at_the_papers_nmi_and_differs_far_from_it():
+    s = calandriello.setting_fig1(table(n=60000))
+    assert s.startswith("setting matches:") and "0.49" in s and "±0.018" in s
+    low = calandriello.setting_fig1(table(n=60000, nmi=lambda m, n: nmi_flat(m, n) - 0.05))
+    assert low.startswith("setting differs:")
+
+
+# -- Fig. 2 -----------------------------------------------------------------------------------
+FIG2 = calandriello.FIG2_GRID
+
+
+def fig2_table(spread_ratio: float, seeds: int = 10, noise_seed: int = 0, nmi=nmi_flat, m400: float = 0.40,
+               nmi_noise=None) -> pd.DataFrame:
+    """Fig. 2 rows (augmented MNIST, n = 19,600, grid √n/16 … 2√n, plus m = 400 with NMI
+    ``m400``) whose test-risk spread is ``spread_ratio`` times that of the Fig. 1-setting
+    rows (MNIST, n = 4900, √n/16 … 4√n) held by the same sweep."""
     small = table(seeds=seeds, noise_seed=noise_seed)
     same = drop(theorem, N) / drop(theorem, 19600)  # the same absolute noise at ratio 1
-    big = table(seeds=seeds, noise=spread_ratio * same, n=19600, noise_seed=noise_seed + 100)
+    big = table(seeds=seeds, noise=spread_ratio * same, n=19600, noise_seed=noise_seed + 100, factors=FIG2, nmi=nmi,
+                nmi_noise=nmi_noise)
     big["dataset.name"] = "augmented_mnist"
-    return pd.concat([big, small], ignore_index=True)
+    top = big[big["m_rule"] == "sqrt_n"]
+    extra = top.assign(m=400, m_rule="400", train_nmi=m400 + 0.001 * (top["seed"] - top["seed"].mean()))
+    return pd.concat([big, extra, small], ignore_index=True)
 
 
 def spread(v):
     return v.checks[-1]
 
 
-def with_m400(d: pd.DataFrame) -> pd.DataFrame:
-    """The rows plus m = 400 (an absolute m, a different multiple of √n at each n)."""
-    top = d[d["m_rule"] == "4*sqrt_n"]
-    return pd.concat([d, top.assign(m=400, m_rule="400", test_risk=top["test_risk"] * 3)], ignore_index=True)
-
-
 def test_fig2_tighter_intervals_pass_when_the_spread_shrinks():
-    v = calandriello.judge(with_m400(fig2_table(0.3)), stand_in="augmented MNIST")
-    c = spread(v)
-    assert c.name.startswith("tighter confidence intervals") and c.passed is True, c.detail
-    assert "m ∈ {sqrt_n, 2*sqrt_n, 4*sqrt_n}" in c.detail
+    c = spread(calandriello.judge_fig2(fig2_table(0.3)))
+    assert c.name == "tighter confidence intervals than Fig. 1" and c.passed is True, c.detail
+    assert "m ∈ {sqrt_n, 2*sqrt_n}" in c.detail
 
 
 def test_fig2_wider_intervals_fail_because_of_the_stand_in():
-    c = spread(calandriello.judge(fig2_table(3.0), stand_in="augmented MNIST"))
+    c = spread(calandriello.judge_fig2(fig2_table(3.0)))
     assert c.passed is False and c.cause == CAUSE_STAND_IN, c.detail
-    assert "augmented MNIST, at n = 19,600 (×4.0" in c.cause_detail
-    # the shortfall of the paper scale keeps the stand-in cause
-    v = attribute_shortfall(calandriello.judge(fig2_table(3.0), stand_in="x"), "scale", "small")
+    assert "at n = 19,600 (×4.0" in c.cause_detail
+    v = attribute_shortfall(calandriello.judge_fig2(fig2_table(3.0)), "scale", "small")
     assert spread(v).cause == CAUSE_STAND_IN
 
 
-def test_fig2_three_runs_of_similar_spread_are_inconclusive():
-    c = spread(calandriello.judge(fig2_table(1.0, seeds=3), stand_in="augmented MNIST"))
-    assert c.passed is None, c.detail
-    assert c.runs_needed is None or c.runs_needed > 3
+def test_fig2_a_spread_on_the_wrong_side_promises_no_runs():
+    # the committed rows: log ratio +0.204 [−0.245, 0.653] (Fig. 2's spread 1.23 × Fig. 1's)
+    from kktheory.report.decide import Estimate
+
+    c = calandriello.SPREAD_RULE.check(Estimate(0.204, 0.2135, 17.8, 10, 0.675))
+    assert c.passed is False  # alone: the interval excludes a band narrower by a quarter
+    c = calandriello.SPREAD_RULE.check(Estimate(0.204, 0.3, 17.8, 10, 0.95))
+    assert c.passed is None and c.runs_needed is None, c.detail
+    assert "points against the claim" in c.detail
 
 
-def test_fig2_plateau_is_judged_on_its_own_rows_only():
-    v = calandriello.judge(fig2_table(0.3), stand_in="x")
+def test_fig2_plateau_is_judged_on_its_own_rows_and_grid():
+    v = calandriello.judge_fig2(fig2_table(0.3))
     assert "n = 19600" in v.observed
-    assert "m = 9 to m = 560" in v.checks[0].name
+    assert "m = 9, 140 (√n), 280" in v.checks[0].detail  # √n/16 … 2√n at n = 19,600
+
+
+def test_fig2_nmi_falling_beyond_root_n_does_not_pass():
+    """The committed Fig. 2 shape: NMI 0.385 at √n, 0.370 at 2√n (a fall the size of the rise)."""
+    d = fig2_table(0.3, nmi=lambda m, n: nmi_flat(m, n) - 0.015 * max(0.0, math.log2(m / math.sqrt(n))),
+                   nmi_noise=0.0155)
+    assert checks(calandriello.judge_fig2(d))["NMI plateau once m ≥ √n"].passed is not True
 
 
 def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
@@ -251,7 +323,6 @@ def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
     a = [c * abs(v - 2.0) / 2.0 for v in (1.0, 2.0, 3.0)]
     b = [c * abs(v - 11.0) / 11.0 for v in (10.0, 10.0, 13.0)]
     assert got.to_numpy() == pytest.approx([(x + y) / 2 for x, y in zip(a, b)])
-    # E|x − x̄|·√(r/(r−1)) = σ·√(2/π) for normal runs, whatever r
     rng = np.random.default_rng(0)
     for r in (3, 10):
         x = rng.normal(1.0, 0.1, size=(20000, r))
@@ -259,8 +330,16 @@ def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
         assert dev.mean() == pytest.approx(0.1 * math.sqrt(2 / math.pi), rel=0.01)
 
 
+def test_log_ratio_is_the_delta_method_interval():
+    a, b = np.array([2.0, 2.2, 1.8, 2.1]), np.array([1.0, 1.1, 0.9, 1.05, 0.95])
+    e = calandriello.log_ratio(a, b)
+    assert e.value == pytest.approx(math.log(a.mean() / b.mean()))
+    assert e.se == pytest.approx(math.sqrt(a.var(ddof=1) / 4 / a.mean() ** 2 + b.var(ddof=1) / 5 / b.mean() ** 2))
+
+
 def test_fig2_without_fig1_rows_cannot_compare_spreads():
-    c = spread(calandriello.judge(table().assign(**{"dataset.name": "augmented_mnist"}), stand_in="x"))
+    d = table(factors=FIG2).assign(**{"dataset.name": "augmented_mnist"})
+    c = spread(calandriello.judge_fig2(d))
     assert c.passed is None and "no rows of one Fig. 1 setting" in c.detail
 
 
@@ -272,9 +351,16 @@ def test_fig2_observes_nmi_at_m_400():
     assert calandriello.observe_fig2(d) == {}
 
 
+def test_setting_fig2_compares_the_nmi_at_m_400_with_the_papers():
+    match = calandriello.setting_fig2(fig2_table(0.3, m400=0.40))
+    assert match.startswith("setting matches:") and "0.405" in match
+    differ = calandriello.setting_fig2(pd.concat([fig2_table(0.3, m400=0.38), paper_size_run(0.40)]))
+    assert differ.startswith("setting differs:") and "beyond the tolerance" in differ
+    assert "At mnist8m's size (n = 8,100,000, one run" in differ and "within the tolerance" in differ
+
+
 def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
     fig1 = pd.concat([table(), table(risk=root, centroids="lifted")], ignore_index=True)
-    fig1["n_test"] = 2000
     files = calandriello.FIG1.draw(fig1, tmp_path)
     assert [f.name for f in files] == ["calandriello_fig1.png", "calandriello_fig1.pdf"]
     fig2 = fig2_table(0.5)
@@ -289,40 +375,40 @@ def test_figure_of_lifted_rows_alone_draws(tmp_path):
 
 def test_fig2_not_run_with_only_the_fig1_setting():
     """Fig. 2's sweep shares the MNIST 60k jobs with Fig. 1: those rows alone are not Fig. 2."""
-    v = calandriello.judge(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"), stand_in="augmented MNIST")
+    v = calandriello.judge_fig2(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"))
     assert v.status == NOT_RUN and "augmented_mnist" in v.text
 
 
 def paper_size_run(nmi: float = 0.41) -> pd.DataFrame:
-    """One run (seed 0) at mnist8m's n with the m-list up to 400, projected centroids."""
-    n = calandriello.PAPER_N
+    """One run (seed 0) at mnist8m's size with the m-list up to 400, projected centroids."""
     return pd.DataFrame({
-        "n": n, "n_test": 100000, "seed": 0, "m": [178, 356, 400], "m_rule": ["0.0625*sqrt_n", "0.125*sqrt_n", "400"],
+        "n": 8_100_000, "n_test": 100000, "seed": 0, "m": [178, 356, 400],
+        "m_rule": ["0.0625*sqrt_n", "0.125*sqrt_n", "400"],
         "test_risk": [0.33, 0.325, 0.3245], "train_nmi": [0.38, 0.40, nmi], "centroids": "projected",
         "dataset.name": "augmented_mnist", "k": 10, "time_embed": [30.0, 50.0, 70.0], "time_cluster": 200.0,
     })
 
 
 def test_the_paper_size_run_is_reported_beside_the_grid_not_judged(tmp_path):
-    grid = with_m400(fig2_table(0.3))
-    alone = calandriello.judge(grid, stand_in="augmented MNIST")
-    both = calandriello.judge(pd.concat([grid, paper_size_run()], ignore_index=True), stand_in="augmented MNIST")
+    grid_rows = fig2_table(0.3)
+    alone = calandriello.judge_fig2(grid_rows)
+    both = calandriello.judge_fig2(pd.concat([grid_rows, paper_size_run()], ignore_index=True))
     assert [(c.name, c.passed, c.detail) for c in both.checks] == [(c.name, c.passed, c.detail) for c in alone.checks]
     assert both.observed == alone.observed and "n = 19600" in both.observed
-    seen = calandriello.observe_fig2(pd.concat([grid, paper_size_run(0.41)], ignore_index=True))
+    seen = calandriello.observe_fig2(pd.concat([grid_rows, paper_size_run(0.41)], ignore_index=True))
     assert seen["nmi_m400_8m"].value == pytest.approx(0.41) and seen["nmi_m400_8m"].runs == 1
     assert seen["time_m400_8m"].value == pytest.approx(270.0)
     assert seen["nmi_m400"].runs == 10  # the grid's runs, without the paper-size run
-    assert "nmi_m400_8m" not in calandriello.observe_fig2(grid)
-    files = calandriello.FIG2.draw(pd.concat([grid, paper_size_run()], ignore_index=True), tmp_path)
+    assert "nmi_m400_8m" not in calandriello.observe_fig2(grid_rows)
+    files = calandriello.FIG2.draw(pd.concat([grid_rows, paper_size_run()], ignore_index=True), tmp_path)
     assert files[0].stat().st_size > 0
 
 
 def test_the_paper_size_run_alone_is_not_judged_and_still_drawn(tmp_path):
     big = paper_size_run()
-    v = calandriello.judge(big, stand_in="augmented MNIST")
+    v = calandriello.judge_fig2(big)
     assert v.status == NOT_RUN and "only the run at mnist8m's n" in v.text
     mnist_and_big = pd.concat([table(), big], ignore_index=True)  # the Fig. 1 setting and the 8.1M run
-    v = calandriello.judge(mnist_and_big, stand_in="augmented MNIST")
+    v = calandriello.judge_fig2(mnist_and_big)
     assert v.status == NOT_RUN and "no grid row of augmented_mnist" in v.text
     assert calandriello.FIG2.draw(big, tmp_path)[0].exists()

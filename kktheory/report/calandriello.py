@@ -534,7 +534,9 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
                      JUDGED if not judged.empty else "lifted")
         _draw_paper_size(axes[3], big)
     for ax in axes[:3] if spread else axes:  # below the panels: the points near the top stay visible; (d) has its own
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14 if spread else -0.2), fontsize=8, frameon=False)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14 if spread else -0.2), fontsize=8,
+                      frameon=False)
     head = d if not d.empty else big
     if not head.empty:
         grid_note = (f"grid: {head[DATASET_COL].iloc[0]}, n = {int(head['n'].iloc[0]):,} train / "
