@@ -197,3 +197,12 @@ def test_both_entries_draw_the_shared_figure(tmp_path, good):
     a = theory.CALANDRIELLO.draw(good, tmp_path)
     b = theory.YIN.draw(good, tmp_path)
     assert [f.name for f in a] == [f.name for f in b] == ["theory_rates.png", "theory_rates.pdf"]
+
+
+def test_setting_says_nothing_is_compared_and_checks_the_bounded_kernel(good):
+    d = good.assign(**{"kernel.name": "gaussian"})
+    for setting in (theory.setting_calandriello, theory.setting_yin):
+        s = setting(d)
+        assert s.startswith("setting matches:") and "no absolute number" in s
+        assert setting(d.assign(**{"kernel.name": "polynomial"})).startswith("setting differs:")
+    assert theory.CALANDRIELLO.setting is theory.setting_calandriello and theory.YIN.setting is theory.setting_yin
