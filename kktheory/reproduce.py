@@ -820,7 +820,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"config error: name=None: one of all, {', '.join(entries)} (--list describes them)",
               file=sys.stderr)
         return 2
-    if args.decide and (args.scale != "paper" or args.no_run or len(names) > 1
+    if args.decide and (args.scale != "paper" or args.no_run or args.name == "all"
                         or any(o.partition("=")[0].lstrip("+~") == "seed" for o in args.overrides)):
         print("config error: --decide: one entry, with --scale paper, without --no-run and without a seed "
               "override (it chooses the seeds; other overrides select the part of the sweep that gets them)",
