@@ -133,3 +133,32 @@ def test_a_run_reads_on_the_workers_and_writes_the_numpy_rows(augmented, tmp_pat
     np.testing.assert_array_equal(la["landmarks"], lb["landmarks"])
     assert abs(a["train_nmi"] - b["train_nmi"]) < 0.1, (a["train_nmi"], b["train_nmi"])
     assert b["test_risk"] == pytest.approx(a["test_risk"], rel=0.1)
+
+
+def test_arrays_the_client_holds_reach_the_workers_outside_the_graph(cluster) -> None:
+    """Rows drawn on the client (generated data sets), label slices, membership rows and
+    pair positions are scattered to the workers: with the large-graph threshold below the
+    size of each, the chunked steps send no large graph and give the in-memory numbers."""
+    from kktheory.geometry import membership
+    from kktheory.kernels import Kernel
+    from kktheory.risk import Rows
+
+    rng = np.random.default_rng(0)
+    n, k = 20000, 8
+    X, labels = rng.normal(size=(n, 8)), rng.integers(0, k, n)  # X 1.3 MB, Z 1.3 MB, labels 160 kB
+    Z, Y = membership(labels, k), rng.normal(size=(50, 8))
+    ia, ib = rng.integers(0, n, 20000), rng.integers(0, n, 20000)  # pair positions 320 kB
+    kernel = Kernel("gaussian", sigma=2.0)
+    with distributed.Client(cluster), warnings.catch_warnings(record=True) as caught, \
+            dask.config.set({"distributed.admin.large-graph-warning-threshold": "100kB"}):
+        warnings.simplefilter("always")
+        Xd = dask_backend.as_rows_array(X, 4000)
+        rows = dask_backend.DaskRows(Xd)
+        objective = dask_backend.feature_objective(Xd, labels, k)
+        sums = rows.cross_sums(kernel, Y, Z, 2**30, "")
+        pairs = rows.paired(kernel, ia, ib, 2**30)
+    assert not [w for w in caught if "large graph" in str(w.message)], [str(w.message) for w in caught]
+    means = np.stack([X[labels == j].mean(axis=0) for j in range(k)])
+    assert objective == pytest.approx(np.mean(np.sum((X - means[labels]) ** 2, axis=1)), rel=1e-10)
+    np.testing.assert_allclose(sums, Rows(X).cross_sums(kernel, Y, Z, 2**30, ""), rtol=1e-10)
+    np.testing.assert_allclose(pairs, Rows(X).paired(kernel, ia, ib, 2**30), rtol=1e-12)

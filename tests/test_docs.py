@@ -63,8 +63,9 @@ def test_the_extending_page_names_what_exists():
     assert "nested" in vars(GaussianProjection) and hasattr(GaussianProjection, "redraw")
     protocol = {name for name in vars(backends.Backend) if not name.startswith("_")}
     protocol |= set(typing.get_type_hints(backends.Backend))
-    assert protocol == {"name", "exact_lifted_risks", "features_in_memory", "check", "session", "inputs", "fit_kernel", "fit",
-                        "lifted_risks", "native_input", "rows", "features", "distances", "cluster_means"}
+    assert protocol == {"name", "exact_lifted_risks", "features_in_memory", "reads_sources", "check", "session", "inputs",
+                        "fit_kernel", "fit", "lifted_risks", "native_input", "rows", "features", "distances",
+                        "cluster_means"}
     for step in protocol - {"name"}:
         assert f"`{step}" in text, step
         assert hasattr(backends.NumpyBackend, step) and hasattr(DaskBackend, step), step

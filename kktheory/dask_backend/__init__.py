@@ -45,8 +45,11 @@ chunks (one chunk across the columns):
 Nothing gathers an n × m or n × d array: the client holds the landmark rows, the n
 training labels, the sampled points and k × m centroid sums. The training labels (n
 integers) are gathered, as the row's ``train_labels`` are stored; the per-chunk steps that
-need them afterwards (the feature objective, the risk's cross sums) receive their chunk's
-slice of the labels or of the membership matrix in the graph.
+need them afterwards (the feature objective, the risk's cross sums, the sampled pairs) get
+their chunk's slice of the labels, of the membership matrix or of the pair positions
+scattered to the workers (:func:`~kktheory.dask_backend.chunks.shipped`), not inside the
+task graph. What the graphs carry is bounded by the config, not by n: the fitted sketch
+(its m landmark rows) and the ``risk_points`` sampled evaluation points.
 
 Where it runs: ``dask_scheduler=tcp://host:8786`` connects a ``distributed.Client`` to an
 existing cluster for the run (started e.g. with ``dask scheduler`` and ``dask worker

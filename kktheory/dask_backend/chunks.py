@@ -3,7 +3,11 @@
 
 Every function here runs one task per row chunk (or per pair of row chunks) and brings back
 only small results: sums over chunks, k × r cluster sums, the values of sampled pairs, and
-the rows of sampled points. Dask is imported inside the functions (optional extra).
+the rows of sampled points. Where the rows come from: :func:`from_source` (tasks that read a
+data set's files on the workers) or :func:`scattered` (an array the client holds); per-chunk
+arrays of the client (label slices, membership rows, pair positions) reach the tasks through
+:func:`shipped`, so that no graph carries an array of size n. Dask is imported inside the
+functions (optional extra).
 """
 
 from __future__ import annotations
@@ -72,6 +76,16 @@ def persisted(X: Any) -> Any:
     return X
 
 
+def shipped(blocks: list[np.ndarray]) -> list[Any]:
+    """Per-chunk arrays the client holds (slices of the training labels, of the membership
+    matrix) as the chunk tasks take them: scattered to the workers when a distributed client
+    is active — sent to them directly, the graph holding references — else as they are.
+    Keys are fresh (``hash=False``): a scatter of equal data under the key of futures being
+    released (e.g. the same label slices for two steps) would find it lost."""
+    client = active_client()
+    return blocks if client is None or not blocks else client.scatter(blocks, hash=False)
+
+
 def _row_ranges(n: int, chunk_rows: int) -> list[tuple[int, int]]:
     step = max(1, min(chunk_rows, n))
     return [(a, min(a + step, n)) for a in range(0, n, step)]
@@ -106,12 +120,10 @@ def scattered(X: np.ndarray, chunk_rows: int) -> Any:
     task graph, which holds only references); with the local scheduler ``from_array``."""
     da = require_dask()
     ranges = _row_ranges(len(X), chunk_rows)
-    client = active_client()
-    if client is None or not ranges:
+    if active_client() is None or not ranges:
         return da.from_array(X, chunks=(ranges[0][1] if ranges else 1, X.shape[1]))
-    futures = client.scatter([X[a:b] for a, b in ranges])
     return da.concatenate([da.from_delayed(f, shape=(b - a, X.shape[1]), dtype=X.dtype)
-                           for f, (a, b) in zip(futures, ranges)])
+                           for f, (a, b) in zip(shipped([X[a:b] for a, b in ranges]), ranges)])
 
 
 def mean_sq_dist_to_mean(X: Any) -> float:
@@ -135,6 +147,11 @@ def _sq_dist_sum(Fb: np.ndarray, lb: np.ndarray, means: np.ndarray) -> float:
     return float(np.einsum("ij,ij->", diff, diff))
 
 
+def _label_blocks(labels: np.ndarray, off: np.ndarray) -> list[Any]:
+    """The labels of each row chunk (chunk offsets ``off``), :func:`shipped`."""
+    return shipped([labels[off[i] : off[i + 1]] for i in range(len(off) - 1)])
+
+
 def cluster_means(F: Any, labels: np.ndarray, k: int) -> np.ndarray:
     """k × r means of the feature rows over each cluster (0 for empty clusters), float64;
     chunk by chunk for a Dask array."""
@@ -143,9 +160,7 @@ def cluster_means(F: Any, labels: np.ndarray, k: int) -> np.ndarray:
     from dask import delayed
 
     blocks, off = _blocks(F)
-    parts = _compute(*[
-        delayed(_cluster_sums)(b, labels[off[i] : off[i + 1]], k) for i, b in enumerate(blocks)
-    ])
+    parts = _compute(*[delayed(_cluster_sums)(b, lb, k) for b, lb in zip(blocks, _label_blocks(labels, off))])
     sums = sum(p[0] for p in parts)
     counts = sum(p[1] for p in parts)
     return sums / np.maximum(counts, 1.0)[:, None]
@@ -157,9 +172,7 @@ def feature_objective(F: Any, labels: np.ndarray, k: int) -> float:
 
     means = cluster_means(F, labels, k)
     blocks, off = _blocks(F)
-    parts = _compute(*[
-        delayed(_sq_dist_sum)(b, labels[off[i] : off[i + 1]], means) for i, b in enumerate(blocks)
-    ])
+    parts = _compute(*[delayed(_sq_dist_sum)(b, lb, means) for b, lb in zip(blocks, _label_blocks(labels, off))])
     return float(sum(parts)) / F.shape[0]
 
 
@@ -202,8 +215,9 @@ class DaskRows(Rows):
             ]
         return float(sum(_compute(*parts)))
 
-    def _z_blocks(self, Z: np.ndarray) -> list[np.ndarray]:
-        return [Z[self._off[i] : self._off[i + 1]] for i in range(len(self._blocks))]
+    def _z_blocks(self, Z: np.ndarray) -> list[Any]:
+        """The rows of Z (n × k, the client's) of each chunk, :func:`shipped`."""
+        return shipped([Z[self._off[i] : self._off[i + 1]] for i in range(len(self._blocks))])
 
     def cross_sums(self, kernel: Kernel, Y: Any, Z: np.ndarray, budget: int, desc: str) -> Any:
         """κ(Y, X)·Z: one task per (chunk of Y, chunk of X), summed over the chunks of X.
@@ -224,7 +238,8 @@ class DaskRows(Rows):
         return S if is_dask(Y) else np.asarray(S.compute())
 
     def paired(self, kernel: Kernel, ia: np.ndarray, ib: np.ndarray, budget: int) -> np.ndarray:
-        """κ(x_ia[t], x_ib[t]): pairs grouped by (chunk of ia, chunk of ib), one task each."""
+        """κ(x_ia[t], x_ib[t]): pairs grouped by (chunk of ia, chunk of ib), one task each
+        (its pairs' positions within the two chunks :func:`shipped`)."""
         from dask import delayed
 
         ia, ib = np.asarray(ia), np.asarray(ib)
@@ -233,25 +248,23 @@ class DaskRows(Rows):
         group = ca * nb + cb
         order = np.argsort(group, kind="stable")
         keys, starts = np.unique(group[order], return_index=True)
-        tasks = []
+        chunks, positions = [], []
         for key, lo, hi in zip(keys, starts, np.append(starts[1:], len(order))):
             sel = order[lo:hi]
             a, b = divmod(int(key), nb)
-            la, lb = ia[sel] - self._off[a], ib[sel] - self._off[b]
-            if a == b:
-                tasks.append(delayed(_pair_values)(kernel, self._blocks[a], None, la, lb, budget))
-            else:
-                tasks.append(delayed(_pair_values)(kernel, self._blocks[a], self._blocks[b], la, lb, budget))
+            chunks.append((a, b))
+            positions.append(np.stack([ia[sel] - self._off[a], ib[sel] - self._off[b]]))
+        tasks = [delayed(_pair_values)(kernel, self._blocks[a], None if a == b else self._blocks[b], ab, budget)
+                 for (a, b), ab in zip(chunks, shipped(positions))]
         vals = np.empty(len(ia))
         for (lo, hi), v in zip(zip(starts, np.append(starts[1:], len(order))), _compute(*tasks)):
             vals[order[lo:hi]] = v
         return vals
 
 
-def _pair_values(
-    kernel: Kernel, Xa: np.ndarray, Xb: np.ndarray | None, la: np.ndarray, lb: np.ndarray, budget: int
-) -> np.ndarray:
-    """κ(Xa[la[t]], Xb[lb[t]]) (Xb None: the same chunk), through the in-memory Rows."""
+def _pair_values(kernel: Kernel, Xa: np.ndarray, Xb: np.ndarray | None, ab: np.ndarray, budget: int) -> np.ndarray:
+    """κ(Xa[la[t]], Xb[lb[t]]) with (la, lb) = ab (Xb None: the same chunk), through the in-memory Rows."""
+    la, lb = ab
     if Xb is None:
         return Rows(Xa).paired(kernel, la, lb, budget)
     return Rows(np.concatenate([Xa, Xb])).paired(kernel, la, lb + len(Xa), budget)
