@@ -571,10 +571,10 @@ def runs_per_setting(rows: pd.DataFrame) -> str:
 
 
 def scale_label(entry: Entry, scale: str, runs: str) -> str:
-    """The overview's scale column: what the data and n are against the paper's, and the
-    runs per setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 of 10
-    runs"); the bare scale when the entry gives no label."""
-    parts = [entry.label.get(scale, scale)]
+    """The overview's scale column: what the data and n are against the paper's — the
+    entry's label, else the first clause of what the scale changes — and the runs per
+    setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 of 10 runs")."""
+    parts = [entry.label.get(scale) or entry.changes.get(scale, scale).split(";")[0].strip()]
     if runs and entry.paper_runs:
         parts.append(f"{runs} of {entry.paper_runs} runs")
     elif runs:
