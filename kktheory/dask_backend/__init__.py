@@ -48,8 +48,8 @@ integers) are gathered, as the row's ``train_labels`` are stored; the per-chunk 
 need them afterwards (the feature objective, the risk's cross sums, the sampled pairs) get
 their chunk's slice of the labels, of the membership matrix or of the pair positions
 scattered to the workers (:func:`~kktheory.dask_backend.chunks.shipped`), not inside the
-task graph. What the graphs carry is bounded by the config, not by n: the fitted sketch
-(its m landmark rows) and the ``risk_points`` sampled evaluation points.
+task graph, and so are the fitted sketch and the risk's sampled evaluation points, which
+every chunk's task reads.
 
 Where it runs: ``dask_scheduler=tcp://host:8786`` connects a ``distributed.Client`` to an
 existing cluster for the run (started e.g. with ``dask scheduler`` and ``dask worker
@@ -85,6 +85,7 @@ from kktheory.dask_backend.chunks import (
     require_dask,
     rows_of,
     scattered,
+    shipped,
 )
 from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError
@@ -229,12 +230,17 @@ def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Ite
         yield m, cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
 
 
+def _transform(rows: np.ndarray, sketch: Sketch) -> np.ndarray:
+    return sketch.transform(rows)
+
+
 def features(sketch: Sketch, X: Any) -> Any:
-    """sketch.transform of every row chunk of X, computed where the chunk lives (lazy)."""
+    """sketch.transform of every row chunk of X, computed where the chunk lives (lazy); the
+    fitted sketch (its m landmark rows and m × m maps) reaches the workers once,
+    :func:`~kktheory.dask_backend.chunks.shipped`, not in every task."""
     width = sketch.transform(np.zeros((1, X.shape[1]), dtype=X.dtype)).shape[1]
-    return X.map_blocks(
-        sketch.transform, chunks=(X.chunks[0], (width,)), dtype=np.dtype(sketch.ctx.dtype),
-    )
+    (fitted,) = shipped([sketch])
+    return X.map_blocks(_transform, fitted, chunks=(X.chunks[0], (width,)), dtype=np.dtype(sketch.ctx.dtype))
 
 
 class _BelowWarningFrom(logging.Filter):

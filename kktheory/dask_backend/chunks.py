@@ -4,9 +4,10 @@
 Every function here runs one task per row chunk (or per pair of row chunks) and brings back
 only small results: sums over chunks, k × r cluster sums, the values of sampled pairs, and
 the rows of sampled points. Where the rows come from: :func:`from_source` (tasks that read a
-data set's files on the workers) or :func:`scattered` (an array the client holds); per-chunk
-arrays of the client (label slices, membership rows, pair positions) reach the tasks through
-:func:`shipped`, so that no graph carries an array of size n. Dask is imported inside the
+data set's files on the workers) or :func:`scattered` (an array the client holds); what
+else of the client's the tasks read (label slices, membership rows, pair positions, the
+sampled points) reaches them through :func:`shipped`, so that no graph carries an array of
+size n or a copy per task. Dask is imported inside the
 functions (optional extra).
 """
 
@@ -76,11 +77,11 @@ def persisted(X: Any) -> Any:
     return X
 
 
-def shipped(blocks: list[np.ndarray]) -> list[Any]:
-    """Per-chunk arrays the client holds (slices of the training labels, of the membership
-    matrix) as the chunk tasks take them: scattered to the workers when a distributed client
-    is active — sent to them directly, the graph holding references — else as they are.
-    Keys are fresh (``hash=False``): a scatter of equal data under the key of futures being
+def shipped(blocks: list[Any]) -> list[Any]:
+    """Arrays the client holds (slices of the training labels, of the membership matrix, the
+    sampled points; a fitted sketch) as the chunk tasks take them: scattered to the workers
+    when a distributed client is active — sent to them directly, the graph holding
+    references — else as they are. Keys are fresh (``hash=False``): a scatter of equal data under the key of futures being
     released (e.g. the same label slices for two steps) would find it lost."""
     client = active_client()
     return blocks if client is None or not blocks else client.scatter(blocks, hash=False)
@@ -228,7 +229,7 @@ class DaskRows(Rows):
 
         da = require_dask()
         zb = self._z_blocks(Z)
-        ys = list(Y.to_delayed().ravel()) if is_dask(Y) else [Y]
+        ys = list(Y.to_delayed().ravel()) if is_dask(Y) else shipped([np.asarray(Y)])  # one copy for all tasks
         rows = Y.chunks[0] if is_dask(Y) else (len(Y),)
         out = []
         for y, r in zip(ys, rows):
