@@ -1,0 +1,314 @@
+"""Wang, Gittens & Mahoney (2019), Thm 1 with Table 2: the sketch size each sketching matrix
+needs for ‖K − (CW⁺Cᵀ)_s‖_* ≤ (1 + ε)‖K − K_s‖_* (probability ≥ 0.9).
+
+Table 2 gives c only up to constants: uniform μs/ε + μs·log s, leverage s/ε + s·log s,
+Gaussian s/ε, SRHT (s + log n)(1/ε + log s), CountSketch s/ε + s². With every constant 1 the
+grid's rows are already within 1 + ε = 1.1 at c = 80 for every matrix, far below the table's
+c (100–292): one point with constant 1 cannot tell the matrices apart. What the table
+asserts is how c scales, and that is what is judged, on the *empirical* sketch size c*(ε)
+at which a matrix reaches 1 + ε: the c where the mean ratio over runs, interpolated
+piecewise-linearly in (log c, log(ratio − 1)) between the grid's c, crosses 1 + ε. ε is free
+at judging time (every row stores its ratio). Checks, declared before the data
+(:data:`RULES`):
+
+1. in ε, per matrix (five checks): the excess ratio − 1 decays at least like 1/c — the
+   least-squares slope b of log(mean ratio − 1) on log c over the grid's c ≥ 4s
+   (:data:`FIT_C`) is at least 1, i.e. c*(ε) grows no faster than the table's 1/ε
+   (c*(ε) ∝ ε^(−1/b)); percentile bootstrap over runs (whole jobs resampled: a job's c are
+   nested landmark sets of one draw).
+2. in μ: uniform sampling needs at most μ times leverage sampling's c —
+   c*_uniform(ε)/c*_leverage(ε) ≤ μ at ε = :data:`MU_EPS` (0.01, the grid's middle), μ the
+   coherence of K's top-s eigenvectors (:data:`TABLE2_MU`, measured once on PenDigits).
+3. in s, per matrix (five checks): the slope of log c*(ε = 0.1) on log s over
+   s ∈ :data:`S_GRID` is at most the steepest term of the table's order in s over that range
+   (s/ε: 1; s·log s: 1.40; s²: 2). These need rows at s ≠ 10
+   (``experiments/wang_table2_s.yaml``, an extra sweep of the entry); without them they are
+   undecided ("not run").
+
+Sanity (shown, not counted): the ratio is ≥ 1 on every row — a best rank-s approximation
+cannot be beaten (linear algebra; a failure is a bug).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from kktheory.bounds.theory import TABLE2_SKETCHES, wang_table2_c
+from kktheory.report.claims import AT_LEAST, AT_MOST, Design, Margin, Rule
+from kktheory.report.common import (
+    DATASET_COL, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
+    require_columns, save_figure,
+)
+from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.entry import Entry
+from kktheory.report.wang_common import P_COL, S_COL
+
+S_MAIN = 10  # s = k = 10 (experiments/wang_table2.yaml)
+N_PENDIGITS = 7494
+#: the coherence μ of K's top-10 eigenvectors on PenDigits (β = 1), measured once (the rows'
+#: trace_coherence, 2.3713; experiments/wang_table2.yaml)
+TABLE2_MU = 2.37
+C_GRID = (20, 40, 80, 100, 125, 160, 200, 240, 320)  # experiments/wang_table2.yaml
+FIT_C = tuple(c for c in C_GRID if c >= 4 * S_MAIN)  # c ≥ 4s: the excess is below 0.13 from there on
+EPS_SHOWN = (0.1, 0.03, 0.01, 0.003)  # the ε of the figure's c*(ε) panel
+MU_EPS = 0.01
+S_EPS = 0.1
+S_GRID = (5, 10, 20, 40)  # experiments/wang_table2_s.yaml adds s = 5, 20, 40 to the main rows' s = 10
+RUNS = 50
+BOOT = 400  # bootstrap resamples (fixed seed: the verdict is a function of the rows)
+TRACE_EPS = 0.1  # ε of the figure's Table 2 markers (constants 1)
+
+
+def _s_slope_bound(P: str) -> tuple[float, str]:
+    """The steepest log-slope in s, over S_GRID, of a single term of Table 2's order for P."""
+    lo, hi = S_GRID[0], S_GRID[-1]
+    slog = math.log(hi * math.log(hi) / (lo * math.log(lo))) / math.log(hi / lo)  # s·log s: 1.40
+    return {"uniform": (slog, "s·log s"), "leverage": (slog, "s·log s"), "gaussian": (1.0, "s/ε"),
+            "srht": (slog, "s·log s (of (s + log n)(1/ε + log s))"), "countsketch": (2.0, "s²")}[P]
+
+
+DECAY_MARGIN = Margin(
+    1.0, "c = O(·/ε) at fixed s means the excess ε reached at c falls at least like 1/c; a slower decay would "
+    "need more than O(1/ε) columns", "Table 2: every row's c is O(1/ε) at fixed s")
+DECAY_RULES = {
+    P: Rule(f"{P}: the excess decays at least like 1/c (c*(ε) = O(1/ε))",
+            f"slope b of the least-squares line of log(mean ratio − 1) on log c over c ∈ {{{', '.join(map(str, FIT_C))}}}, "
+            f"s = {S_MAIN}; percentile bootstrap over runs ({BOOT} resamples of whole jobs)",
+            AT_LEAST, DECAY_MARGIN,
+            Design("known", 1.5, 1.0, (0.15,), RUNS,
+                   "planning values: a decay like c^(−1.5), bootstrap se 0.15 at 50 runs (no empirical rate in the paper)"),
+            selection=f"s = {S_MAIN}; c ≥ 4s of the config's grid")
+    for P in TABLE2_SKETCHES
+}
+MU_RULE = Rule(
+    f"uniform needs at most μ = {TABLE2_MU} times leverage's c (ε = {MU_EPS})",
+    f"c*_uniform(ε) / c*_leverage(ε) at ε = {MU_EPS}, s = {S_MAIN}; percentile bootstrap over runs",
+    AT_MOST,
+    Margin(TABLE2_MU, "Table 2's uniform size is μ times leverage's (μs/ε + μs·log s against s/ε + s·log s)",
+           "Table 2; μ measured on PenDigits (experiments/wang_table2.yaml)"),
+    Design("known", 1.5, TABLE2_MU, (0.2,), RUNS, "planning values: uniform needing 1.5× leverage's c, bootstrap se 0.2"),
+    selection=f"ε = {MU_EPS} (c* in the middle of the grid), s = {S_MAIN}")
+S_RULES = {
+    P: Rule(f"{P}: c*(ε) grows in s no faster than Table 2's order ({_s_slope_bound(P)[1]})",
+            f"slope of log c*(ε = {S_EPS}) on log s over s ∈ {{{', '.join(map(str, S_GRID))}}}; percentile bootstrap",
+            AT_MOST,
+            Margin(round(_s_slope_bound(P)[0], 2), f"the steepest term of Table 2's order in s, {_s_slope_bound(P)[1]}, "
+                   f"has this log-slope over s = {S_GRID[0]}–{S_GRID[-1]} (each term's constant unknown)", "Table 2"),
+            Design("known", round(_s_slope_bound(P)[0], 2) - 0.3, round(_s_slope_bound(P)[0], 2), (0.1,), 10,
+                   "planning values: a slope 0.3 below the bound, bootstrap se 0.1 at 10 runs per s"),
+            selection=f"ε = {S_EPS}; s ∈ {{{', '.join(map(str, S_GRID))}}} (experiments/wang_table2_s.yaml and the "
+                      "main rows)")
+    for P in TABLE2_SKETCHES
+}
+SANITY_RULE = Rule(
+    "ratio ≥ 1 on every row", "the smallest trace-norm ratio over the rows (up to 1e-9)", AT_LEAST,
+    Margin(1.0, "a best rank-s approximation cannot be beaten in trace norm", "Eckart–Young–Mirsky"), sanity=True)
+RULES = (*DECAY_RULES.values(), MU_RULE, *S_RULES.values(), SANITY_RULE)
+
+
+# -- the empirical c*(ε) -------------------------------------------------------------------------
+def _table(sub: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(grid c, seeds × c matrix of ratios) of one (matrix, s), seeds with every c only."""
+    t = sub.pivot_table(index="seed", columns="m", values="trace_ratio", aggfunc="mean").dropna()
+    return t.columns.to_numpy(float), t.to_numpy(float)
+
+
+def c_star(cs: np.ndarray, mean_ratio: np.ndarray, eps: float) -> float:
+    """The c at which the mean ratio reaches 1 + ε: piecewise-linear interpolation of
+    log(ratio − 1) against log c between grid points (nan when the grid does not bracket it)."""
+    ex = np.log(np.maximum(mean_ratio - 1.0, 1e-300))
+    target = math.log(eps)
+    for i in range(len(cs) - 1):
+        if ex[i] >= target >= ex[i + 1]:
+            if ex[i] == ex[i + 1]:
+                return float(cs[i])
+            w = (ex[i] - target) / (ex[i] - ex[i + 1])
+            return float(math.exp(math.log(cs[i]) + w * (math.log(cs[i + 1]) - math.log(cs[i]))))
+    return math.nan
+
+
+def decay_slope(cs: np.ndarray, mean_ratio: np.ndarray) -> float:
+    """−slope of log(mean ratio − 1) on log c over the declared FIT_C."""
+    keep = np.isin(cs, FIT_C) & (mean_ratio > 1.0)
+    if keep.sum() < 3:
+        return math.nan
+    return float(-np.polyfit(np.log(cs[keep]), np.log(mean_ratio[keep] - 1.0), 1)[0])
+
+
+def _boot(stat, mats: list[np.ndarray], level: float) -> Estimate:
+    """``stat`` of the per-c means of each matrix in ``mats`` (seeds × c), with a percentile
+    bootstrap over seeds (each matrix resampled on its own; fixed seed)."""
+    value = stat(*[m.mean(axis=0) for m in mats])
+    runs = min(len(m) for m in mats)
+    if not math.isfinite(value) or runs < 2:
+        return Estimate(value, math.nan, math.nan, runs, math.nan)
+    rng = np.random.default_rng(0)
+    draws = np.array([stat(*[m[rng.integers(0, len(m), len(m))].mean(axis=0) for m in mats]) for _ in range(BOOT)])
+    draws = draws[np.isfinite(draws)]
+    if len(draws) < BOOT // 2:
+        return Estimate(value, math.nan, math.nan, runs, math.nan)
+    a = (1 - level) / 2
+    lo, hi = np.quantile(draws, [a, 1 - a])
+    return Estimate.bootstrap(value, float(lo), float(hi), runs)
+
+
+# -- figure ------------------------------------------------------------------------------
+def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
+    """(a) the trace-norm ratio vs c per sketching matrix at s = 10, with 1 + ε and Table 2's c
+    (constants 1); (b) the empirical c*(ε) against 1/ε beside Table 2's c (constants 1) —
+    the table's order is a slope of at most 1 in (b)."""
+    plt = pyplot()
+    d = ok_rows(df).dropna(subset=["trace_ratio"])
+    d = d[d[S_COL].astype(float) == S_MAIN]
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.4))
+    ax = axes[0]
+    for i, (p, sub) in enumerate(d.groupby(P_COL)):
+        st = mean_ci(sub, "m", "trace_ratio")
+        band(ax, st["m"].to_numpy(), st, f"{p} ({sub['seed'].nunique()} runs)", str(p), i)
+    ax.axhline(1.0, color="black", lw=1)
+    ax.axhline(1 + TRACE_EPS, color="0.4", ls="--", lw=1, label=f"1 + ε (ε = {TRACE_EPS})")
+    ax.set_xscale("log")
+    grid_ticks(ax, C_GRID)
+    ax.set_xlabel("sketch size c (log scale)")
+    ax.set_ylabel(r"$\|K-(CW^+C^T)_s\|_* \,/\, \|K-K_s\|_*$")
+    ax.set_title(f"(a) ratio vs c, s = {S_MAIN}; mean and 95% CI over runs")
+    ax.legend(title="sketching matrix P", fontsize=7.5)
+    ax = axes[1]
+    inv = np.array([1 / e for e in EPS_SHOWN])
+    for i, (p, sub) in enumerate(d.groupby(P_COL)):
+        cs, mat = _table(sub)
+        if not len(mat):
+            continue
+        color, marker = color_marker(str(p), i)
+        ax.plot(inv, [c_star(cs, mat.mean(axis=0), e) for e in EPS_SHOWN], marker=marker, color=color, label=f"{p}: c*(ε) here")
+        ax.plot(inv, [wang_table2_c(str(p), S_MAIN, N_PENDIGITS, e, TABLE2_MU) for e in EPS_SHOWN], ls=":",
+                color=color, lw=1)
+    ax.plot([], [], ls=":", color="0.3", label="Table 2's c, constants 1 (slope 1)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("1/ε (log scale)")
+    ax.set_ylabel("sketch size c (log scale)")
+    ax.set_title("(b) empirical c*(ε) where the mean ratio reaches 1 + ε")
+    ax.legend(fontsize=7.5)
+    fig.suptitle(f"Wang et al. Thm 1 / Table 2 — {d[DATASET_COL].iloc[0] if len(d) else '?'}, n = "
+                 f"{int(d['n'].iloc[0]) if len(d) else 0}, s = {S_MAIN}", fontsize=10)
+    fig.tight_layout()
+    paths = save_figure(fig, out_dir, "wang_table2")
+    st = d.groupby([P_COL, "m"])["trace_ratio"].mean().unstack("m")
+    cst = {p: [c_star(*(lambda t: (t[0], t[1].mean(axis=0)))(_table(sub)), e) for e in EPS_SHOWN]
+           for p, sub in d.groupby(P_COL)}
+    md = out_dir / "wang_table2.md"
+    md.write_text(
+        "# Wang et al. Thm 1 / Table 2: mean trace-norm ratio per sketching matrix and c (s = 10)\n\n"
+        "| sketching matrix | " + " | ".join(f"c = {int(c)}" for c in st.columns) + " |\n"
+        "|---|" + "---|" * len(st.columns) + "\n"
+        + "".join(f"| {p} | " + " | ".join(f"{v:.4f}" for v in row) + " |\n" for p, row in st.iterrows())
+        + "\nEmpirical c*(ε) (mean ratio reaches 1 + ε; log–log interpolation) beside Table 2's c with constants 1:\n\n"
+        "| sketching matrix | " + " | ".join(f"ε = {e:g}" for e in EPS_SHOWN) + " |\n"
+        "|---|" + "---|" * len(EPS_SHOWN) + "\n"
+        + "".join(f"| {p} | " + " | ".join(
+            f"{fmt(v)} (table {wang_table2_c(str(p), S_MAIN, N_PENDIGITS, e, TABLE2_MU):.0f})"
+            for v, e in zip(vals, EPS_SHOWN)) + " |\n" for p, vals in cst.items())
+    )
+    return [*paths, md]
+
+
+# -- judge -------------------------------------------------------------------------------
+def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
+    """Wang Thm 1 / Table 2: the declared scaling checks of :data:`RULES` (module docstring)."""
+    d = ok_rows(df)
+    if d.empty:
+        return not_run("no row")
+    if (why := require_columns(d, ["trace_ratio", P_COL, S_COL], "needs bounds=[trace]")) is not None:
+        return not_run(why)
+    d = d.dropna(subset=["trace_ratio"]).assign(s=lambda x: x[S_COL].astype(float))
+    main = d[d["s"] == S_MAIN]
+    checks: list[Check] = []
+    tables = {p: _table(sub) for p, sub in main.groupby(P_COL)}
+    for P, rule in DECAY_RULES.items():
+        if P not in tables or not len(tables[P][1]):
+            checks.append(Check(rule.name, None, f"no rows for {P} at s = {S_MAIN}", cause_detail="not run", rule=rule))
+            continue
+        cs, mat = tables[P]
+        est = _boot(lambda m: decay_slope(cs, m), [mat], level)
+        cst = ", ".join(f"c*({e:g}) = {fmt(c_star(cs, mat.mean(axis=0), e))}" for e in EPS_SHOWN)
+        checks.append(rule.check(est, f"{len(mat)} runs; {cst} (Table 2, constants 1: "
+                                      f"{wang_table2_c(P, S_MAIN, N_PENDIGITS, 0.1, TABLE2_MU):.0f} at ε = 0.1)",
+                                 level=level))
+    if {"uniform", "leverage"} <= set(tables):
+        (cu, mu_), (cl, ml) = tables["uniform"], tables["leverage"]
+        est = _boot(lambda a, b: c_star(cu, a, MU_EPS) / c_star(cl, b, MU_EPS), [mu_, ml], level)
+        checks.append(MU_RULE.check(est, f"c*_uniform = {fmt(c_star(cu, mu_.mean(axis=0), MU_EPS))}, c*_leverage = "
+                                         f"{fmt(c_star(cl, ml.mean(axis=0), MU_EPS))} at ε = {MU_EPS}", level=level))
+    else:
+        checks.append(Check(MU_RULE.name, None, "uniform or leverage rows missing", cause_detail="not run", rule=MU_RULE))
+    for P, rule in S_RULES.items():
+        sub = d[d[P_COL] == P]
+        by_s = {int(s): _table(g) for s, g in sub.groupby("s") if int(s) in S_GRID}
+        if len(by_s) < len(S_GRID):
+            have = ", ".join(map(str, sorted(by_s))) or "none"
+            checks.append(Check(rule.name, None, f"s present: {have} of {', '.join(map(str, S_GRID))}",
+                                cause_detail="not run: the rows at other s come from experiments/wang_table2_s.yaml "
+                                             "(an extra sweep of this entry)", rule=rule))
+            continue
+        ss = sorted(by_s)
+        logs = np.log(np.array(ss, float))
+
+        def slope(*means, ss=ss, by_s=by_s):
+            cs_ = [c_star(by_s[s][0], m, S_EPS) for s, m in zip(ss, means)]
+            return float(np.polyfit(logs, np.log(cs_), 1)[0]) if all(map(math.isfinite, cs_)) else math.nan
+
+        est = _boot(slope, [by_s[s][1] for s in ss], level)
+        checks.append(rule.check(est, "c*(0.1) = " + ", ".join(
+            f"{fmt(c_star(by_s[s][0], by_s[s][1].mean(axis=0), S_EPS))} at s = {s}" for s in ss), level=level))
+    for P, sub in d.groupby(P_COL):
+        below = int((sub["trace_ratio"] < 1 - 1e-9).sum())
+        checks.append(Check(f"{P}: ratio ≥ 1 on every row", below == 0,
+                            f"{below} of {len(sub)} row(s) below 1" if below else f"{len(sub)} rows", rule=SANITY_RULE))
+    absent = [p for p in TABLE2_SKETCHES if p not in set(d[P_COL].astype(str))]
+    observed = (f"{d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, s = "
+                f"{', '.join(str(int(s)) for s in sorted(d['s'].unique()))}; runs per matrix at s = {S_MAIN}: "
+                + ", ".join(f"{p} {len(t[1])}" for p, t in tables.items())
+                + (f"; not run: {', '.join(absent)}" if absent else ""))
+    return judge_checks(checks, observed, level)
+
+
+def setting_table2(df: pd.DataFrame) -> str:
+    """Table 2 is theory: no absolute number to match; what the rows' regime is."""
+    d = ok_rows(df).dropna(subset=["trace_ratio"]) if "trace_ratio" in df else ok_rows(df)
+    mu = float(d["trace_coherence"].median()) if "trace_coherence" in d and len(d) else math.nan
+    return ("setting matches: nothing to match — Table 2 is a theory table (sufficient sketch sizes up to constants), "
+            "not an experiment, and prints no number to compare; the rows are PenDigits' training set (7,494 points, "
+            f"Gaussian kernel with eq. (5)'s σ, β = 1), s = k = 10, whose top-10 eigenvectors have coherence μ = "
+            f"{fmt(mu, 3)} (Table 2's μ ∈ [1, n/s])")
+
+
+TABLE2 = Entry(
+    name="wang_table2",
+    title="Wang, Gittens & Mahoney 2019, Thm 1 / Table 2",
+    claim=("the sketch sizes Table 2 lists for the rank-restricted Nyström trace-norm bound of Thm 1 scale as "
+           "it says: c = O(1/ε) at fixed s for every sketching matrix, uniform sampling needs μ times leverage "
+           "sampling's c, and c grows in s as each row's order"),
+    rule=("declared checks (INDEX table above) on the empirical c*(ε) at which the mean ratio reaches 1 + ε: per "
+          "matrix the excess ratio − 1 decays at least like 1/c (fitted slope ≥ 1, bootstrap over runs); "
+          f"c*_uniform/c*_leverage ≤ μ = {TABLE2_MU} at ε = {MU_EPS}; per matrix the slope of log c*(0.1) in log s "
+          "at most the table's order (needs the rows at s = 5, 20, 40); ratio ≥ 1 is a sanity check; Holm over the "
+          "counted checks (kktheory/report/wang_table2.py)"),
+    draw=draw_table2,
+    judge=judge_table2,
+    changes={
+        "small": "PenDigits n = 2000, 3 runs",
+        "paper": "PenDigits training set (7494), s = k = 10, 50 runs per sketching matrix (CountSketch 36: the first "
+                 "commit stopped at the 36 runs that decided the old 'probability ≥ 0.9' check); s = 5, 20, 40 "
+                 "from experiments/wang_table2_s.yaml (10 runs) when run; Table 2 is a theory table, not an "
+                 "experiment of the paper",
+    },
+    rules=RULES,
+    setting=setting_table2,
+    extra_sweeps=("wang_table2_s",),
+)
