@@ -730,12 +730,18 @@ def _look_of(entry: Entry, scale: str, overrides: Sequence[str]) -> dict[str, An
     return {"parts": [x.part for x in looks if x.part], "level": looks[-1].level, "looks": looks_text(looks)}
 
 
-def _selected(entry: Entry, results_dir: Path, select: Sequence[str]) -> tuple[pd.DataFrame, int]:
-    """The committed rows of the part of the entry's sweep that ``select`` picks, and its
-    number of jobs."""
+def _selected(entry: Entry, results_dir: Path, select: Sequence[str],
+              parts: Sequence[Sequence[str]]) -> tuple[pd.DataFrame, int]:
+    """The committed rows of the part of the entry's sweep that ``select`` picks — with the
+    seeds earlier looks added to it (``parts`` that contain ``select``) — and the number of
+    jobs of the selection at the sweep's own seeds."""
     rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
-    plan = plan_sweep(config_name(entry.sweep_name, "paper"), results_dir, select)
+    cfg = config_name(entry.sweep_name, "paper")
+    plan = plan_sweep(cfg, results_dir, select)
     ids = {i for job in plan.jobs for i in job.ids}
+    for part in parts:
+        if set(select) <= set(part):
+            ids |= {i for job in plan_sweep(cfg, results_dir, part).jobs for i in job.ids}
     return ok_rows(rows[rows["run_id"].isin(ids)]), len(plan.jobs)
 
 
@@ -765,10 +771,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         verdict = reproduce(entry, "paper", results_dir, out_dir, (), True, log, level,
                             looks_text([*looks, now]), parts)
         left -= time.perf_counter() - t0
-        rows, jobs_now = _selected(entry, results_dir, select)
+        rows, jobs_now = _selected(entry, results_dir, select, parts)
         runs = _runs(rows)
         wait = waiting(verdict)
-        looks.append(replace(now, runs=runs, undecided=len(wait), status=verdict.status))
+        looks.append(replace(now, runs=runs, undecided=len(wait), status=verdict.status,
+                             when=time.strftime("%Y-%m-%d %H:%M")))
         write_looks(out_dir / "rows", entry.name, looks)
         nxt = next_runs(wait, runs, j + 1)
         if nxt is None:
