@@ -209,7 +209,7 @@ def _share_rule(label: str, col: str, a: str, b: str, datasets: tuple[str, ...],
         "interval of the share",
         SHARE, share,
         SameEstimate("share", effect, share.value, (PAPER_NMI_SD if col == "train_nmi" else OBJ_SD,), cells,
-                     f"planning: a win of 3× the smallest effect in {effect:.0%} of the cells, none in the rest; per-run "
+                     f"the run count is the number of cells; planning: a win of 3× the smallest effect in {effect:.0%} of the cells, none in the rest; per-run "
                      f"sd {PAPER_NMI_SD if col == 'train_nmi' else OBJ_SD:g} ({'the largest NMI sd the paper states' if col == 'train_nmi' else 'no spread printed: twice the smallest effect'}), "
                      f"{ARM_RUNS} runs per arm; size at exactly {share.value:.0%} of the cells with the effect; the "
                      "paper prints no Nyström or RFM value (Figs. 4–5 are box plots)", _share_sample(col, cells)),
