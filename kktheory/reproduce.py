@@ -671,6 +671,10 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     else:
         if entry.figure_data is not None:
             rows.attrs["figure"] = figure_table(entry, ok, results_dir)
+        if entry.timing is not None:  # an entry with a speed claim may draw its timing pass
+            from kktheory import timing
+
+            rows.attrs["timing"] = timing.load(results_dir, entry.name)
         files = entry.draw(rows, out_dir)
         verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
                                       entry.changes.get(scale, scale))

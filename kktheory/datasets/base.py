@@ -54,6 +54,7 @@ while the labels and indices are drawn on the caller's side as in memory.
 from __future__ import annotations
 
 import copy
+import importlib
 import os
 import pickle
 import threading
@@ -360,7 +361,9 @@ def finish(
     stream = copy.deepcopy(rng)  # the data stream at its start, which TableRows repeat the draw from
     d = draw(name, table, params, n, n_test, rng)
     if sources:
-        X_train, X_test = (TableRows(name, params, n, n_test, stream, part, (size, table.X.shape[1])).kept(table, d)
+        reader = TABLES[name].__module__
+        X_train, X_test = (TableRows(name, params, n, n_test, stream, part, (size, table.X.shape[1]), reader)
+                           .kept(table, d)
                            for part, size in (("train", n), ("test", n_test)))
     else:
         X_train, X_test = (_select(table, rows, params, d.col_norms) for rows in (d.train, d.test))
@@ -393,6 +396,7 @@ class TableRows(RowSource):
     stream: np.random.Generator
     part: str
     shape: tuple[int, int]
+    reader: str = ""  # the module that registers the table's reader (imported where the rows are read)
     dtype = np.dtype(np.float64)
 
     def key(self) -> bytes:
@@ -410,8 +414,8 @@ class TableRows(RowSource):
         key = self.key()
         with _DRAWS_LOCK:  # one reader per process; the others wait for its table
             if key not in _DRAWS:
-                import kktheory.datasets  # noqa: F401  (registers every table reader)
-
+                if self.name not in TABLES:  # a fresh worker process: register the reader first
+                    importlib.import_module(self.reader)
                 table = TABLES[self.name](self.params)
                 _keep(key, table, draw(self.name, table, self.params, self.n, self.n_test,
                                        copy.deepcopy(self.stream)))

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kktheory.report.common import Check
+from kktheory.seeding import component_rng
 from kktheory.report.decide import LEVEL, PASS, Decision, Estimate, at_least, at_most, exceeds, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
@@ -174,7 +175,7 @@ class Rule:
         if self.design is None:
             return math.nan
         r = self.design.runs if runs is None else runs
-        rng = np.random.default_rng(seed)
+        rng = component_rng(seed, f"power of {self.name}")
         hits = sum(self.decide(self.design.draw(rng, value, r), level).status == PASS for _ in range(reps))
         return hits / reps
 

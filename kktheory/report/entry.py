@@ -105,7 +105,8 @@ class Entry:
     Drawing and judging only read: every number comes from the rows. ``figure_data``, when
     given, is what a figure plots beyond the rows (e.g. the points of a scatter), a table
     built from a few runs' stored arrays (:class:`FigureData`); ``python -m kktheory.reproduce``
-    hands it to ``draw`` as ``rows.attrs["figure"]`` and commits it beside the rows.
+    hands it to ``draw`` as ``rows.attrs["figure"]`` and commits it beside the rows; an
+    entry with a ``timing`` plan finds its timing pass (or None) in ``rows.attrs["timing"]``.
     ``timing``, for an entry with a speed claim, says which methods a timing pass compares
     and the claims judged on it (:mod:`kktheory.timing`); speed is never judged from the
     times of sweep rows. ``extra_sweeps`` names further experiment configs whose jobs belong

@@ -262,14 +262,6 @@ TIMER_FLOOR = ("timer floor (measured once here, 2026-11-25, one thread): a perf
 
 
 # -- Fig. 1 ------------------------------------------------------------------------------
-def _timing_pass(name: str) -> pd.DataFrame | None:
-    """The committed timing pass of an entry (paper_figs/rows/timing/NAME.parquet), or None."""
-    from kktheory import timing
-    from kktheory.reproduce import COMMITTED_ROWS
-
-    return timing.load(COMMITTED_ROWS, name)
-
-
 def draw_fig1(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     """(a) Test accuracy (mean, 95% CI over seeds) vs m from the sweep's rows; kernel k-means
     and its Prop. 1 target (k-means on the kernel columns), which do not depend on m, as
@@ -308,7 +300,7 @@ def draw_fig1(df: pd.DataFrame, out_dir: Path) -> list[Path]:
         ax.text(0.98, 0.02, "ROS as printed (S = D·A on the sampled rows) is an isometry of\n"
                 "Nyström (Ours): the same accuracies, its line hides the other",
                 transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5, color="0.3")
-    _draw_fig1_times(axes[1], _timing_pass("yin_fig1"), d, n)
+    _draw_fig1_times(axes[1], df.attrs.get("timing"), d, n)
     seeds = d["seed"].nunique()
     fig.suptitle(
         f"Yin et al. Fig. 1 — synthetic hypercube mixture, n = {n} train / "
