@@ -671,11 +671,13 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     else:
         if entry.figure_data is not None:
             rows.attrs["figure"] = figure_table(entry, ok, results_dir)
-        if entry.timing is not None:  # an entry with a speed claim may draw its timing pass
-            from kktheory import timing
+        drawn = rows
+        if entry.timing is not None:  # an entry with a speed claim may draw its timing pass (drawing only:
+            from kktheory import timing  # a frame in attrs would follow the rows into the judge's merges)
 
-            rows.attrs["timing"] = timing.load(results_dir, entry.name)
-        files = entry.draw(rows, out_dir)
+            drawn = rows.copy(deep=False)
+            drawn.attrs = {**rows.attrs, "timing": timing.load(results_dir, entry.name)}
+        files = entry.draw(drawn, out_dir)
         verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
                                       entry.changes.get(scale, scale))
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
