@@ -20,8 +20,8 @@ at judging time (every row stores its ratio). Checks, declared before the data
    c*_uniform(ε)/c*_leverage(ε) ≤ μ at ε = :data:`MU_EPS` (0.01, the grid's middle), μ the
    coherence of K's top-s eigenvectors (:data:`TABLE2_MU`, measured once on PenDigits).
 3. in s, per matrix (five checks): the slope of log c*(ε = 0.1) on log s over
-   s ∈ :data:`S_GRID` is at most the steepest term of the table's order in s over that range
-   (s/ε: 1; s·log s: 1.40; s²: 2). These need rows at s ≠ 10
+   s ∈ :data:`S_GRID` is at most that of the table's order read up to a log factor
+   (s·log s: 1.40 over s = 5–40, for every row linear in s; s²: 2 for CountSketch). These need rows at s ≠ 10
    (``experiments/wang_table2_s.yaml``, an extra sweep of the entry); without them they are
    undecided ("not run").
 
@@ -65,11 +65,15 @@ TRACE_EPS = 0.1  # ε of the figure's Table 2 markers (constants 1)
 
 
 def _s_slope_bound(P: str) -> tuple[float, str]:
-    """The steepest log-slope in s, over S_GRID, of a single term of Table 2's order for P."""
+    """The steepest log-slope in s, over S_GRID, of Table 2's order for P read up to a
+    logarithmic factor: s·log s (1.40 over s = 5–40) for the rows linear in s (s/ε, s·log s,
+    (s + log n)(1/ε + log s)); s² (2) for CountSketch. A row exactly linear in s would otherwise
+    sit on its own bound (an empirical c* ∝ s is what Table 2 predicts, not a violation)."""
     lo, hi = S_GRID[0], S_GRID[-1]
     slog = math.log(hi * math.log(hi) / (lo * math.log(lo))) / math.log(hi / lo)  # s·log s: 1.40
-    return {"uniform": (slog, "s·log s"), "leverage": (slog, "s·log s"), "gaussian": (1.0, "s/ε"),
-            "srht": (slog, "s·log s (of (s + log n)(1/ε + log s))"), "countsketch": (2.0, "s²")}[P]
+    return {"uniform": (slog, "μs/ε + μs·log s"), "leverage": (slog, "s/ε + s·log s"),
+            "gaussian": (slog, "s/ε, up to a log factor"), "srht": (slog, "(s + log n)(1/ε + log s)"),
+            "countsketch": (2.0, "s/ε + s²")}[P]
 
 
 DECAY_MARGIN = Margin(
@@ -97,10 +101,12 @@ S_RULES = {
     P: Rule(f"{P}: c*(ε) grows in s no faster than Table 2's order ({_s_slope_bound(P)[1]})",
             f"slope of log c*(ε = {S_EPS}) on log s over s ∈ {{{', '.join(map(str, S_GRID))}}}; percentile bootstrap",
             AT_MOST,
-            Margin(round(_s_slope_bound(P)[0], 2), f"the steepest term of Table 2's order in s, {_s_slope_bound(P)[1]}, "
-                   f"has this log-slope over s = {S_GRID[0]}–{S_GRID[-1]} (each term's constant unknown)", "Table 2"),
-            Design("known", round(_s_slope_bound(P)[0], 2) - 0.3, round(_s_slope_bound(P)[0], 2), (0.1,), 10,
-                   "planning values: a slope 0.3 below the bound, bootstrap se 0.1 at 10 runs per s"),
+            Margin(round(_s_slope_bound(P)[0], 2), f"Table 2's order in s, {_s_slope_bound(P)[1]}, read up to a log "
+                   f"factor (each term's constant unknown), has at most this log-slope over s = {S_GRID[0]}–{S_GRID[-1]}: "
+                   "s·log s gives 1.40, s² gives 2", "Table 2"),
+            Design("known", 1.0 if P != "countsketch" else 1.6, round(_s_slope_bound(P)[0], 2), (0.1,), 10,
+                   "planning values: c* linear in s (s/ε)" + (" with part of the s² term" if P == "countsketch" else "")
+                   + ", bootstrap se 0.1 at 10 runs per s"),
             selection=f"ε = {S_EPS}; s ∈ {{{', '.join(map(str, S_GRID))}}} (experiments/wang_table2_s.yaml and the "
                       "main rows)")
     for P in TABLE2_SKETCHES
