@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kktheory.report import catalogue, wang, wang_fig2, wang_fig3, wang_fig45, wang_table2
+from kktheory.report import catalogue, wang, wang_fig2, wang_fig3, wang_table2
 from kktheory.report.common import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.decide import LEVEL
 from tests.report_tables import rows

@@ -36,7 +36,7 @@ import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, SHARE, Design, Margin, Rule
 from kktheory.report.common import (
-    CAUSE_CLAIM, DATASET_COL, SKETCH_COL, Verdict, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
+    CAUSE_CLAIM, DATASET_COL, SKETCH_COL, Verdict, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
     require_columns, save_figure,
 )
 from kktheory.report.decide import LEVEL, Estimate

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from kktheory.report.claims import EXCEEDS, SHARE, Margin, Rule
+from kktheory.report.claims import SHARE, Margin, Rule
 from kktheory.report.common import (
     DATASET_COL, SKETCH_COL, Check, PaperNumber, Verdict, color_marker, judge_checks, not_run, ok_rows, pyplot,
     require_columns, save_figure,

@@ -32,7 +32,6 @@ cannot be beaten (linear algebra; a failure is a bug).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
