@@ -349,16 +349,26 @@ def look_level(look: int, level: float = LEVEL) -> float:
 
 def runs_needed(est: Estimate, boundary: float, level: float = LEVEL) -> int | None:
     """Smallest r with t_{r−1}·unit_sd/√r < |value − boundary| (None: never, or no spread);
-    for a proportion, the smallest r whose exact interval at the same share excludes it."""
+    for a proportion, the smallest r whose exact interval at the same share excludes it
+    (found by doubling and bisection)."""
     gap = abs(est.value - boundary)
     if est.successes is not None:
         if not math.isfinite(gap) or gap == 0.0:
             return None
-        for r in range(max(2, est.runs), MAX_RUNS + 1):
+
+        def decides(r: int) -> bool:
             lo, hi = Estimate.proportion(round(est.value * r), r).interval(level)
-            if not lo <= boundary <= hi:
-                return r
-        return None
+            return not lo <= boundary <= hi
+
+        lo_r, hi_r = max(2, est.runs), max(2, est.runs)
+        while not decides(hi_r):  # doubling, then bisection (the exclusion is monotone in r
+            lo_r, hi_r = hi_r, hi_r * 2  # but for the rounding of the count)
+            if hi_r > MAX_RUNS:
+                return None
+        while hi_r - lo_r > 1:
+            mid = (lo_r + hi_r) // 2
+            lo_r, hi_r = (lo_r, mid) if decides(mid) else (mid, hi_r)
+        return hi_r if not decides(lo_r) else lo_r
     s = est.unit_sd
     if not (math.isfinite(gap) and math.isfinite(s)) or gap == 0.0:
         return None
