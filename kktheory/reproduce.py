@@ -730,10 +730,21 @@ def _look_of(entry: Entry, scale: str, overrides: Sequence[str]) -> dict[str, An
     """The last recorded look of an entry judged sequentially (paper scale, no overrides):
     the parts its looks added, its level and the looks' text — so that a redraw judges the
     committed rows as the sequential decision did. Empty for the fixed design."""
-    looks = read_looks(COMMITTED_ROWS, entry.name) if scale == "paper" and not overrides else []
-    if not looks:
+    if scale != "paper" or overrides:
         return {}
-    return {"parts": [x.part for x in looks if x.part], "level": looks[-1].level, "looks": looks_text(looks)}
+    looks = read_looks(COMMITTED_ROWS, entry.name)
+    parts = _sweep_parts(entry)
+    if not looks:
+        return {"parts": parts} if parts else {}
+    return {"parts": parts, "level": looks[-1].level, "looks": looks_text(looks)}
+
+
+def _sweep_parts(entry: Entry) -> list[list[str]]:
+    """The seeds sequential decisions added to the entry's sweep — by this entry or by
+    another judging the same sweep — so that every entry of a sweep reads all its rows and
+    a re-run never drops the others' rows from the committed file."""
+    names = [e.name for e in catalogue().values() if e.sweep_name == entry.sweep_name]
+    return [x.part for name in names for x in read_looks(COMMITTED_ROWS, name) if x.part]
 
 
 def _selected(entry: Entry, results_dir: Path, select: Sequence[str],
@@ -766,7 +777,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     the last look.
     """
     looks = read_looks(COMMITTED_ROWS, entry.name)
-    parts = [x.part for x in looks if x.part]
+    parts = _sweep_parts(entry)
     left = budget_min * 60.0
     added: list[str] = []
     while True:
