@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 LEVEL = 0.95
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -206,14 +206,13 @@ class Estimate:
         if self.bounds is not None:
             lo, hi = self.bounds
             half = (self.value - lo) if side == "above" else (hi - self.value)
-            se = half / float(stats.norm.ppf(0.5 + LEVEL / 2))
-            dist = stats.norm
+            se, dof = half / float(special.ndtri(0.5 + LEVEL / 2)), math.inf
         else:
-            se, dist = self.se, (stats.norm if not math.isfinite(self.dof) else stats.t(self.dof))
+            se, dof = self.se, self.dof
         if se == 0.0:
             return 0.0 if (gap > 0) == (side == "above") and gap != 0 else 1.0
-        z = gap / se
-        return float(dist.sf(z) if side == "above" else dist.cdf(z))
+        z = gap if side == "below" else -gap  # the lower tail at ∓(value − b)/se
+        return float(special.ndtr(z / se) if not math.isfinite(dof) else special.stdtr(dof, z / se))
 
     def text(self, digits: int = 3, level: float = LEVEL) -> str:
         lo, hi = self.interval(level)
