@@ -10,7 +10,6 @@ repeated looks.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd

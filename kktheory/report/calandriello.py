@@ -80,7 +80,7 @@ from kktheory.report.common import (
     CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, fmt, grid_ticks, judge_checks,
     mean_ci, not_run, ok_rows, pyplot, require_columns, save_figure, sqrt_n_line,
 )
-from kktheory.report.decide import FAIL, LEVEL, Estimate
+from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)

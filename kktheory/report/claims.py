@@ -35,8 +35,8 @@ declared rule of the catalogue.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,7 +79,9 @@ class Design:
     the value under which the claim holds (the paper's own number, or the smallest effect
     that counts), ``null`` the value under which a pass would be an error; ``runs`` the
     run count per arm at which the design is judged; ``source`` says where effect and
-    spread come from.
+    spread come from. ``sample``, when given, draws the rows a check reads and computes its
+    estimate with the judge's own function (e.g. a share of cells each tested as the judge
+    tests them).
     """
 
     kind: str
@@ -88,9 +90,14 @@ class Design:
     sd: tuple[float, ...]
     runs: int
     source: str
+    sample: Callable[[np.random.Generator, float, int], Estimate] | None = field(default=None, compare=False)
 
     def draw(self, rng: np.random.Generator, value: float, runs: int) -> Estimate:
-        """One simulated estimate with true value ``value`` from ``runs`` runs per arm."""
+        """One simulated estimate with true value ``value`` from ``runs`` runs per arm
+        (``sample(rng, value, runs)`` when given: what the rows would hold, turned into the
+        estimate by the judge's own function, so the power is that of the test applied)."""
+        if self.sample is not None:
+            return self.sample(rng, value, runs)
         if self.kind == "welch":
             a = rng.normal(value, self.sd[0], runs)
             b = rng.normal(0.0, self.sd[-1], runs)

@@ -62,13 +62,13 @@ import numpy as np
 import pandas as pd
 
 from kktheory.bounds.theory import (
-    RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_implied_eps, yin_thm2_shape,
+    RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape,
 )
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
 from kktheory.report.common import (
     DATASET_COL,
     SKETCH_COL,
-    CAUSE_CLAIM, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
+    Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
     ok_rows, pyplot, save_figure,
 )
 from kktheory.report.decide import LEVEL, Estimate

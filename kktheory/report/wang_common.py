@@ -1,22 +1,17 @@
 """What the Wang, Gittens & Mahoney entries share (:mod:`kktheory.report.wang`).
 
-Column names of the rank-restricted Nyström rows, the NMI runs of a cell, and a
-:class:`~kktheory.report.claims.Design` whose simulated estimate is computed by the same
-function the judge uses (:class:`SameEstimate`), so that the power and size of a check are
-those of the test actually applied to the rows.
+Column names of the rank-restricted Nyström rows, the NMI runs of a cell, the paper's NMI
+spread, and the log ratio of two samples' standard deviations with its exact interval.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from kktheory.report.claims import REPS, SHARE, Design, Rule
 from kktheory.report.decide import LEVEL, Estimate
 
 S_RULE_COL = "sketch.s"  # target rank of nystrom_rr as configured: integer or k | sqrt_kc | half_c | c
@@ -33,24 +28,6 @@ PAPER_NMI_SD = 0.0131
 def nmi_runs(d: pd.DataFrame) -> np.ndarray:
     """The finite NMI values of the runs of ``d``."""
     return d["train_nmi"].dropna().to_numpy(float)
-
-
-@dataclass(frozen=True)
-class SameEstimate(Design):
-    """A design whose simulated estimate comes from the judge's own function.
-
-    ``sample(rng, value, runs)`` draws what the rows would hold (e.g. two arms of ``runs``
-    NMI values whose true difference is ``value``) and ``estimate`` turns it into the
-    :class:`~kktheory.report.decide.Estimate` the judge tests — the same function the
-    judge calls on the rows. ``kind`` and ``sd`` keep their meaning for INDEX only.
-    """
-
-    sample: Callable[[np.random.Generator, float, int], Estimate] | None = field(default=None, compare=False)
-
-    def draw(self, rng: np.random.Generator, value: float, runs: int) -> Estimate:
-        if self.sample is None:
-            return super().draw(rng, value, runs)
-        return self.sample(rng, value, runs)
 
 
 def log_sd_ratio(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> Estimate:
@@ -70,27 +47,3 @@ def log_sd_ratio(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> Estimate
     lo = v - 0.5 * math.log(float(stats.f.ppf(1 - alpha / 2, fa, fb)))
     hi = v - 0.5 * math.log(float(stats.f.ppf(alpha / 2, fa, fb)))
     return Estimate.bootstrap(v, lo, hi, r)
-
-
-@dataclass(frozen=True)
-class ShareRule(Rule):
-    """A ``share`` (or ``at least``) rule on a proportion whose simulated pass rate skips the
-    "runs needed" search of undecided draws (a linear scan in
-    :func:`~kktheory.report.decide.runs_needed`, slow near the boundary, where a size is
-    simulated): a share passes exactly when 2·P(Binomial(r, b) ≥ successes) < 1 − level,
-    i.e. when its Clopper–Pearson interval lies above b — the status :meth:`Rule.decide` gives."""
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.shape != SHARE:
-            raise ValueError(f"{self.name}: a ShareRule is a share, got {self.shape!r}")
-
-    def pass_rate(self, value: float, runs: int | None = None, reps: int = REPS, seed: int = 0,
-                  level: float = LEVEL) -> float:
-        if self.design is None:
-            return math.nan
-        r = self.design.runs if runs is None else runs
-        rng = np.random.default_rng(seed)
-        b, alpha = self.margin.value, 1 - level
-        hits = sum(2 * self.design.draw(rng, value, r).tail(b, "above") < alpha for _ in range(reps))
-        return hits / reps

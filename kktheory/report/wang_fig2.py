@@ -47,7 +47,7 @@ from kktheory.report.common import (
 )
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import S_COL, SameEstimate, log_sd_ratio, nmi_runs
+from kktheory.report.wang_common import S_COL, log_sd_ratio, nmi_runs
 
 #: Wang et al. Table 5 (MNIST8M, 10 runs, uniform sampling): NMI mean and sd per (s, c)
 TABLE5 = {(20, 100): (0.3833, 0.0117), (20, 400): (0.3975, 0.0112), (20, 1600): (0.4069, 0.0001),
@@ -123,7 +123,7 @@ SD_RULE = Rule(
     f"log(sd of NMI at c = {SD_C[1]} / sd at c = {SD_C[0]}), s = {SD_S}; standard error √(1/(2(r₁−1)) + "
     "1/(2(r₂−1))) of a log sample sd (normal quantile)",
     EXCEEDS, SD_DELTA,
-    SameEstimate("known", math.log(TABLE5[(SD_S, SD_C[1])][1] / TABLE5[(SD_S, SD_C[0])][1]), 0.0,
+    Design("known", math.log(TABLE5[(SD_S, SD_C[1])][1] / TABLE5[(SD_S, SD_C[0])][1]), 0.0,
                  (math.sqrt(1 / 9),), PAPER_RUNS,
                  f"Table 5, s = 20: sd {TABLE5[(SD_S, SD_C[0])][1]} at c = 100 → {TABLE5[(SD_S, SD_C[1])][1]} at "
                  "c = 1600 (log ratio −4.76), 10 runs; simulated with the judge's own estimate", _sd_sample),

@@ -41,7 +41,7 @@ from kktheory.report.common import (
 )
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import BETA_COL, FAIL_COL, PAPER_NMI_SD, SameEstimate, ShareRule, nmi_runs
+from kktheory.report.wang_common import BETA_COL, FAIL_COL, PAPER_NMI_SD, nmi_runs
 
 KK, SC = "nystrom_rr", "spectral_nystrom"
 FIG3_LABELS = {KK: "KK (kernel k-means)", SC: "SC (spectral clustering)"}
@@ -77,7 +77,7 @@ def _kk_rule(ds: str, beta: float) -> Rule:
         "mean over c ∈ {5k, 10k, 20k, 50k} of the Welch difference of mean NMI, KK − SC (failed SC trials "
         "discarded); standard error √(Σ seᵢ²)/4, Welch–Satterthwaite dof",
         EXCEEDS, KK_DELTA,
-        SameEstimate("known", KK_DELTA.value, 0.0, (PAPER_NMI_SD,), RUNS,
+        Design("known", KK_DELTA.value, 0.0, (PAPER_NMI_SD,), RUNS,
                      "Fig. 3 prints no number: the smallest effect that counts (0.01) at every c, per-run sd 0.0131 "
                      "(the largest the paper states, Tables 5–6), simulated with the judge's own estimate", _kk_sample),
         selection=f"{ds}, β = {beta:g}; c = 5k, 10k, 20k, 50k (the config's grid, the paper's range 5s–50s)")
@@ -85,7 +85,7 @@ def _kk_rule(ds: str, beta: float) -> Rule:
 
 KK_RULES = {(ds, beta): _kk_rule(ds, beta) for ds in FIG3_DATASETS for beta in FIG3_BETAS}
 SC_TRIALS = len(FIG3_DATASETS) * len(FIG3_BETAS) * len(SC_SMALL) * RUNS  # 180
-SC_RULE = ShareRule(
+SC_RULE = Rule(
     f"SC fails often at small c (≥ {SC_OFTEN:.0%} of trials)",
     "share of SC trials with a degree ≤ 0 at c = 5k and 10k, pooled over data sets and β (one claim about SC); "
     "exact Clopper–Pearson interval",

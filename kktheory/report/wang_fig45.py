@@ -41,14 +41,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from kktheory.report.claims import SHARE, Margin, Rule
+from kktheory.report.claims import SHARE, Design, Margin, Rule
 from kktheory.report.common import (
     DATASET_COL, SKETCH_COL, Check, PaperNumber, Verdict, color_marker, judge_checks, not_run, ok_rows, pyplot,
     require_columns, save_figure,
 )
 from kktheory.report.decide import LEVEL, PASS, FAIL, INCONCLUSIVE, Decision, Estimate, exceeds
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import PAPER_NMI_SD, S_RULE_COL, SameEstimate, ShareRule
+from kktheory.report.wang_common import PAPER_NMI_SD, S_RULE_COL
 
 NYS, RFM, TWO = "nystrom_rr", "rff", "two_step"
 FIG45_LABELS = {NYS: "Nyström", RFM: "RFM", TWO: "two-step"}
@@ -201,14 +201,14 @@ def _share_rule(label: str, col: str, a: str, b: str, datasets: tuple[str, ...],
     cells = len(datasets) * len(S_CHOICES) * len(C_FACTORS)
     better = "higher NMI" if col == "train_nmi" else "lower objective"
     cell = NMI_CELL if col == "train_nmi" else OBJ_CELL
-    return ShareRule(
+    return Rule(
         f"{label}: {FIG45_LABELS[a]} beats {FIG45_LABELS[b]}{' ' + words if words else ''}",
         f"share of the {cells} cells (data set × s × c) whose test passes: {FIG45_LABELS[a]} − {FIG45_LABELS[b]} "
         f"({better}), {'Welch difference of mean NMI' if col == 'train_nmi' else 'Welch difference of mean log objective'}"
         f" exceeds 0, smallest effect that counts {cell.value:g} ({cell.why}; {cell.source}); exact Clopper–Pearson "
         "interval of the share",
         SHARE, share,
-        SameEstimate("share", effect, share.value, (PAPER_NMI_SD if col == "train_nmi" else OBJ_SD,), cells,
+        Design("share", effect, share.value, (PAPER_NMI_SD if col == "train_nmi" else OBJ_SD,), cells,
                      f"the run count is the number of cells; planning: a win of 3× the smallest effect in {effect:.0%} of the cells, none in the rest; per-run "
                      f"sd {PAPER_NMI_SD if col == 'train_nmi' else OBJ_SD:g} ({'the largest NMI sd the paper states' if col == 'train_nmi' else 'no spread printed: twice the smallest effect'}), "
                      f"{ARM_RUNS} runs per arm; size at exactly {share.value:.0%} of the cells with the effect; the "

@@ -46,6 +46,7 @@ from kktheory.report.common import (
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.wang_common import P_COL, S_COL
+from kktheory.seeding import component_rng
 
 S_MAIN = 10  # s = k = 10 (experiments/wang_table2.yaml)
 N_PENDIGITS = 7494
@@ -152,7 +153,7 @@ def _boot(stat, mats: list[np.ndarray], level: float) -> Estimate:
     runs = min(len(m) for m in mats)
     if not math.isfinite(value) or runs < 2:
         return Estimate(value, math.nan, math.nan, runs, math.nan)
-    rng = np.random.default_rng(0)
+    rng = component_rng(0, "bootstrap over seeds")
     draws = np.array([stat(*[m[rng.integers(0, len(m), len(m))].mean(axis=0) for m in mats]) for _ in range(BOOT)])
     draws = draws[np.isfinite(draws)]
     if len(draws) < BOOT // 2:

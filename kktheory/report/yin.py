@@ -737,7 +737,7 @@ TABLE2_PROP1 = {
              f"acc(k-means on the kernel columns) − acc(kernel k-means) on {ds}, Welch over runs", EQUIVALENT,
              SIMILAR_MARGIN,
              _similar_design(0.0, max(PAPER_TABLE2[ds][0][2], 0.01) if PAPER_TABLE2[ds][0] else PLAN_SD,
-                             f"the paper's Prop. 1 (eq. 6): the same, effect 0; sd per run "
+                             "the paper's Prop. 1 (eq. 6): the same, effect 0; sd per run "
                              + (f"{PAPER_TABLE2[ds][0][2]:.2f}, kernel k-means on {ds} in Table 2"
                                 if PAPER_TABLE2[ds][0] else PLAN_SD_SOURCE) + "; 5 repeats"),
              selection="Prop. 1 is an identity the paper asserts for every data set: one check per data set")

@@ -43,7 +43,6 @@ for BLESS), ``bless_dictionary_size``, and ``rank_Kmm``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import scipy.linalg
