@@ -650,6 +650,8 @@ SPREAD_TEXT = (
 
 FIG1 = Entry(
     name="calandriello_fig1",
+    label={"paper": 'MNIST 60k as the paper'},
+    paper_runs=10,
     title="Calandriello & Rosasco 2018, Fig. 1",
     claim=("on MNIST, the test risk of Nyström kernel k-means decreases with the number of landmarks m and "
            "plateaus once m reaches about √n, and so does the NMI"),
@@ -676,6 +678,7 @@ FIG2_STAND_IN = ("augmented MNIST (mnist8m's deformation: small first-order elas
 
 FIG2 = Entry(
     name="calandriello_fig2",
+    label={"paper": "augmented MNIST 1M for mnist8m's 8M, plus one 8.1M run"},
     title="Calandriello & Rosasco 2018, Fig. 2",
     claim=("at a much larger n (mnist8m in the paper, augmented MNIST here) the same plateau at m ≈ √n, "
            "with tighter confidence intervals"),

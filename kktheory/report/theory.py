@@ -549,6 +549,7 @@ _SHARED = ("one sweep judged by two entries, one paper each (theory_rates_caland
 
 CALANDRIELLO = Entry(
     name="theory_rates_calandriello",
+    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
     title="Theory vs observation: Calandriello & Rosasco 2018",
     claim=("with m = √n (γ = √n) the excess risk of uniform and RLS Nyström over the empirical minimiser, "
            "W(C_{n,m}, μ) − W(C_n, μ), decays at least like Thm 1's O(k/√n + kγ/n); Lemma 2's gap bound "
@@ -575,6 +576,7 @@ CALANDRIELLO = Entry(
 
 YIN = Entry(
     name="theory_rates_yin",
+    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
     title="Theory vs observation: Yin et al. 2022",
     claim=("with m = √n the excess risk of Yin's Nyström and the sub-Gaussian sketch over the population optimum, "
            "W(C_{n,m}, μ) − W*(μ), decays at least like Õ(√(k/n)) (Remark 1); Lemmas 5 and 6 hold as stated"),

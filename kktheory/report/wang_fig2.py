@@ -258,6 +258,8 @@ def setting_fig2(df: pd.DataFrame) -> str:
 
 FIG2 = Entry(
     name="wang_fig2",
+    label={"paper": 'MNIST 60k for MNIST8M'},
+    paper_runs=10,
     title="Wang, Gittens & Mahoney 2019, Fig. 2 and Tables 5–6",
     claim=("with rank-restricted Nyström, larger c gives better and more stable clusterings (mean NMI rises, "
            "its sd falls; s fixed), and NMI is not monotone in s (c fixed): s = ⌈√(kc)⌉ beats too small and "

@@ -208,6 +208,8 @@ def setting_fig3(df: pd.DataFrame) -> str:
 
 FIG3 = Entry(
     name="wang_fig3",
+    label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
+    paper_runs=100,
     title="Wang, Gittens & Mahoney 2019, Fig. 3",
     claim=("approximate kernel k-means (KK) is more accurate than approximate spectral clustering (SC) at the "
            "same sketch size, both with rank-restricted Nyström (s = k); SC often fails at small c (a degree ≤ 0)"),

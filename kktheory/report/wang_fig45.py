@@ -371,6 +371,8 @@ def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
 
 FIG4_5 = Entry(
     name="wang_fig4_5",
+    label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
+    paper_runs=500,
     title="Wang, Gittens & Mahoney 2019, Figs. 4–5",
     claim=("Nyström beats random feature maps in most cases and both consistently beat the two-step method, in NMI "
            "(MNIST, Mushrooms, PenDigits) and in the kernel k-means objective (Mushrooms, PenDigits)"),

@@ -296,6 +296,7 @@ def setting_table2(df: pd.DataFrame) -> str:
 
 TABLE2 = Entry(
     name="wang_table2",
+    label={"paper": 'PenDigits 7,494 (Table 2 states orders, no experiment)'},
     title="Wang, Gittens & Mahoney 2019, Thm 1 / Table 2",
     claim=("the sketch sizes Table 2 lists for the rank-restricted Nyström trace-norm bound of Thm 1 scale as "
            "it says: c = O(1/ε) at fixed s for every sketching matrix, uniform sampling needs μ times leverage "

@@ -472,6 +472,8 @@ FIG1_TIMING = TimingPlan(
 
 FIG1 = Entry(
     name="yin_fig1",
+    label={"paper": "Yin's synthetic data, n = 10,000 as the paper"},
+    paper_runs=5,
     title="Yin et al. 2022, Fig. 1",
     claim=("on the synthetic mixture, test accuracy of the proposed sketches is stable from "
            "m = √n on and close to exact kernel k-means, and they train far faster"),
@@ -884,6 +886,8 @@ TABLE2_TIMING = TimingPlan(
 
 TABLE2 = Entry(
     name="yin_table2",
+    label={"paper": "5 of the paper's 9 LIBSVM sets, their n"},
+    paper_runs=5,
     title="Yin et al. 2022, Table 2",
     claim=("on nine LIBSVM data sets the proposed sketches (m = 150) match the accuracy of "
            "kernel k-means and train faster than Gaussian and Nyström (Liu)"),
