@@ -48,6 +48,11 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 #: the report's paper modules, in catalogue order: each holds its entries (``ENTRIES``)
 PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")
+#: a paper whose entries live in modules of their own: rendered after the paper's docstring
+PAPER_PARTS = {"wang": ("wang_common", "wang_fig2", "wang_fig3", "wang_fig45", "wang_table2")}
+#: how a claim is decided, in the order verdicts.md renders them: (title, module)
+DECISION = (("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
+            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.common"))
 
 
 def _module_doc(name: str) -> str:
@@ -74,13 +79,12 @@ def verdicts_markdown() -> str:
     out = ["# Verdicts", "",
            "Rendered from `kktheory/report/` by `python -m kktheory.docs`; do not edit by hand. "
            "The verdicts themselves, from the committed rows, are in `paper_figs/INDEX.md`.", "",
-           "## How a claim is decided", "", _module_doc("report.decide"), "",
-           "## Checks declared before the data", "", _module_doc("report.claims"), "",
-           "## The sequential decision", "", _module_doc("report.sequential"), "",
-           "## How a verdict is put together", "", _module_doc("report.common"), ""]
+           *[line for title, module in DECISION for line in (f"## {title}", "", _module_doc(module), "")]]
     for paper in PAPERS:
         module = importlib.import_module(f"kktheory.report.{paper}")
         out += [f"## `kktheory.report.{paper}`", "", _module_doc(f"report.{paper}"), ""]
+        for part in PAPER_PARTS.get(paper, ()):
+            out += [f"#### `kktheory.report.{part}`", "", _module_doc(f"report.{part}"), ""]
         for entry in module.ENTRIES:
             out += [f"### {entry.name}", "", f"**{entry.title}.** Claim: {entry.claim}.", "",
                     f"Rule: {entry.rule}", ""]
