@@ -780,20 +780,26 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     parts = _sweep_parts(entry)
     left = budget_min * 60.0
     added: list[str] = []
+    if looks:  # resumed: the last look stands as it was judged; no look is spent on the same rows
+        verdict = reproduce(entry, "paper", results_dir, out_dir, (), False, log, looks[-1].level,
+                            looks_text(looks), parts)
     while True:
-        j = len(looks) + 1
-        level = look_level(j)
-        t0 = time.perf_counter()
-        now = Look(j, 0, level, 0, "being judged", time.strftime("%Y-%m-%d %H:%M"), added)
-        verdict = reproduce(entry, "paper", results_dir, out_dir, (), True, log, level,
-                            looks_text([*looks, now]), parts)
-        left -= time.perf_counter() - t0
-        rows, jobs_now = _selected(entry, results_dir, select, parts)
+        if added or not looks:  # a new look: rows were added (or none was judged yet)
+            j = len(looks) + 1
+            t0 = time.perf_counter()
+            now = Look(j, 0, look_level(j), 0, "being judged", "", added)
+            verdict = reproduce(entry, "paper", results_dir, out_dir, (), True, log, look_level(j),
+                                looks_text([*looks, now]), parts)
+            left -= time.perf_counter() - t0
+            rows, jobs_now = _selected(entry, results_dir, select, parts)
+            looks.append(replace(now, runs=_runs(rows), undecided=len(waiting(verdict)), status=verdict.status,
+                                 when=time.strftime("%Y-%m-%d %H:%M")))
+            write_looks(out_dir / "rows", entry.name, looks)
+        else:
+            rows, jobs_now = _selected(entry, results_dir, select, parts)
         runs = _runs(rows)
         wait = waiting(verdict)
-        looks.append(replace(now, runs=runs, undecided=len(wait), status=verdict.status,
-                             when=time.strftime("%Y-%m-%d %H:%M")))
-        write_looks(out_dir / "rows", entry.name, looks)
+        j = len(looks)
         nxt = next_runs(wait, runs, j + 1)
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
