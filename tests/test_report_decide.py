@@ -174,6 +174,14 @@ def test_exceeds_decides_a_null_effect():
     assert exceeds(fall, 0.005, sign=-1).status == PASS
     with pytest.raises(ValueError):
         exceeds(rise, 0.0)
+    # undecided with an estimate nearer 0 than the smallest effect: the interval would leave
+    # the smallest effect first (a failure), so no runs are promised
+    near0 = Estimate.mean_of([0.012, -0.009, 0.006, -0.003, 0.009, -0.006])
+    d = exceeds(near0, 0.01)
+    assert d.status == UNDECIDED and d.against and d.runs_needed is None
+    near_delta = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
+    d = exceeds(near_delta, 0.01)
+    assert d.status == UNDECIDED and not d.against and d.runs_needed
 
 
 def test_against_the_claim_promises_no_runs():

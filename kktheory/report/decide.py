@@ -286,9 +286,14 @@ def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 
     """The claim "value > 0, by at least the smallest effect that counts" (a rise, a win);
     ``sign`` −1: "value < 0, by at least ``smallest``" (a fall).
 
-    Pass: the interval lies beyond 0 on the claim's side (the effect is there). Fail: it
-    lies short of ±``smallest`` (any effect is smaller than the least that would count: a
-    null effect is decided, not left "inconclusive" for ever). A zero ``smallest`` is
+    Pass: the interval lies beyond 0 on the claim's side (the effect is there) and not wholly
+    short of ``smallest``. Fail: it lies short of ±``smallest`` (any effect is smaller than
+    the least that would count: a null effect is decided, not left "inconclusive" for ever);
+    a failure wins when both hold. So the design point for power is the smallest effect that
+    counts, and a true effect between 0 and ``smallest`` is heading for a failure once the
+    runs resolve it: an estimate nearer 0 than ``smallest`` (below ``smallest``/2, where the
+    interval leaves ``smallest`` before it leaves 0) points against the claim and is promised
+    no runs; above it, "runs needed" counts the runs to leave 0. A zero ``smallest`` is
     refused: it would make a null effect undecidable.
     """
     if not smallest > 0:
@@ -296,7 +301,7 @@ def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 
     up = sign > 0
     edge = smallest if up else -smallest
     side, other = ("above", "below") if up else ("below", "above")
-    on_side = est.value > 0 if up else est.value < 0
+    on_side = est.value > smallest / 2 if up else est.value < -smallest / 2
     claim = f"{'>' if up else '<'} 0, by at least {_g(smallest)}"
     return _decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level)
 
