@@ -118,8 +118,9 @@ class Entry:
     check it returns carries one of them (tests/test_rule_power.py). ``level`` is the
     confidence level of the look (:func:`~kktheory.report.decide.look_level` under a
     sequential decision, 0.95 otherwise). ``setting(rows)``, the setting check, says before
-    any claim whether the baselines behave as the paper reports ("setting matches: …" or
-    "setting differs: …", with the numbers, the tolerance and what was tried).
+    any claim whether the baselines behave as the paper reports ("setting matches: …",
+    "setting differs: …", with the numbers, the tolerance and what was tried, or "no setting
+    check possible: …" where the paper prints no absolute number to compare).
     ``sweep`` names the experiment config when it is not the entry's name (two entries
     judging one sweep, one paper each). ``label`` says in a few words, per scale, what the
     data and n are against the paper's (e.g. "MNIST 60k for MNIST8M"), and ``paper_runs``

@@ -371,8 +371,8 @@ def _setting(rows: pd.DataFrame, paper: str, assumption: str) -> str:
     d = ok_rows(rows)
     kernels = set(d["kernel.name"].dropna().astype(str)) if "kernel.name" in d else set()
     bounded = kernels == {"gaussian"}
-    return (f"setting {'matches' if bounded else 'differs'}: the paper ({paper}) prints no absolute number for such a sweep, so "
-            f"none is compared; what the statement assumes — {assumption} — "
+    return (f"no setting check possible{'' if bounded else ', and the assumption is not met'}: the paper ({paper}) "
+            f"prints no absolute number for such a sweep, so none is compared; what the statement assumes — {assumption} — "
             f"{'holds: a Gaussian kernel, κ(x, x) = 1' if bounded else f'is not checked for kernels {sorted(kernels)}'}; "
             f"data: Yin's synthetic mixture (k = {K} centres in {{−1, 1}}^8, one distribution μ for every seed)")
 

@@ -288,7 +288,7 @@ def setting_table2(df: pd.DataFrame) -> str:
     """Table 2 is theory: no absolute number to match; what the rows' regime is."""
     d = ok_rows(df).dropna(subset=["trace_ratio"]) if "trace_ratio" in df else ok_rows(df)
     mu = float(d["trace_coherence"].median()) if "trace_coherence" in d and len(d) else math.nan
-    return ("setting matches: nothing to match — Table 2 is a theory table (sufficient sketch sizes up to constants), "
+    return ("no setting check possible: Table 2 is a theory table (sufficient sketch sizes up to constants), "
             "not an experiment, and prints no number to compare; the rows are PenDigits' training set (7,494 points, "
             f"Gaussian kernel with eq. (5)'s σ, β = 1), s = k = 10, whose top-10 eigenvectors have coherence μ = "
             f"{fmt(mu, 3)} (Table 2's μ ∈ [1, n/s])")
