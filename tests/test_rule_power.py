@@ -156,6 +156,7 @@ def test_next_runs_grows_toward_the_largest_need_and_looks_round_trip(tmp_path):
     n = next_runs(waiting, 10, 2)
     assert 14 < n <= 20  # the stricter level of look 2 asks for more than 14; at most doubling
     assert next_runs([Check("a", None, "x", runs_needed=400)], 10, 2) == 20
+    assert next_runs([Check("a", None, "x", runs_needed=11)], 40, 4) == 60  # never a look for a run or two
     assert next_runs([Check("c", None, "z")], 10, 2) is None  # points against its claim: no runs asked
     looks = [Look(1, 10, look_level(1), 2, "inconclusive", "t"),
              Look(2, 16, look_level(2), 0, "reproduced", "t", ["seed=range(10,16)"])]

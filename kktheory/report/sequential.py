@@ -15,8 +15,9 @@ level, undecided checks, the seeds added before it) and printed in INDEX; a late
 at its last look's seeds and level, so the committed verdict is the sequential one.
 
 The next look's run count (:func:`next_runs`) is the largest "runs needed" among the
-undecided checks on the claim's side (at the next look's level), at least one more run and
-at most ``growth`` times the current count; a check whose estimate points against its
+undecided checks on the claim's side (at the next look's level), at least 1.5 times and
+at most ``growth`` = 2 times the current count (a look spends part of the level, so a look
+for one more run is never worth it); a check whose estimate points against its
 claim asks for none (more runs would only confirm the failure or never decide it).
 """
 
@@ -32,6 +33,7 @@ from kktheory.report.common import Check, Verdict
 from kktheory.report.decide import look_level
 
 GROWTH = 2.0  # a look adds at most this factor of runs
+MIN_GROWTH = 1.5  # and at least this factor (each look spends part of the level)
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,8 @@ def next_runs(checks: Sequence[Check], have: int, look: int, growth: float = GRO
         return None
     scale = _level_factor(look_level(look - 1), look_level(look))
     target = max(math.ceil(n * scale) for n in needs)
-    return int(min(max(target, have + 1), max(have + 1, math.floor(growth * have))))
+    least = max(have + 1, math.ceil(MIN_GROWTH * have))  # a look spends level: never for a run or two
+    return int(min(max(target, least), max(least, math.floor(growth * have))))
 
 
 def _level_factor(now: float, then: float) -> float:
