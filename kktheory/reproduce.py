@@ -556,7 +556,7 @@ JOB_TIMES = ("time_load", "time_reference")
 
 
 #: the columns that tell one plotted setting from another (those a sweep's rows carry)
-SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "centroids", "kernel.beta")
+SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "sketch.s", "centroids", "kernel.beta")
 
 
 def runs_per_setting(rows: pd.DataFrame) -> str:

@@ -570,7 +570,8 @@ def update_index(out_dir: Path, record: IndexRecord, order: Sequence[str],
     out_dir.mkdir(parents=True, exist_ok=True)
     records = read_index(out_dir)
     records[record.name] = record
-    ordered = {k: asdict(records[k]) for k in [*order, *sorted(records)] if k in records}
+    keep = [*order, *([record.name] if record.name not in order else [])]  # an entry gone from the catalogue goes
+    ordered = {k: asdict(records[k]) for k in keep if k in records}
     (out_dir / INDEX_JSON).write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n")
     path = out_dir / INDEX_MD
     path.write_text(render_index(records, order, pending))
