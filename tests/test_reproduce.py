@@ -25,9 +25,9 @@ def call(tmp_path, *args: str) -> int:
 
 
 def test_every_entry_has_a_small_and_a_paper_config():
-    for name in catalogue():
+    for entry in catalogue().values():
         for scale in sweeps.SCALES:
-            assert (sweeps.EXPERIMENTS_DIR / f"{sweeps.config_name(name, scale)}.yaml").exists()
+            assert (sweeps.EXPERIMENTS_DIR / f"{sweeps.config_name(entry.sweep_name, scale)}.yaml").exists()
 
 
 def test_yin_fig1_tiny_runs_draws_judges_then_only_redraws(tmp_path, capsys):
@@ -368,10 +368,14 @@ def test_committed_rows_are_compact_tables_of_catalogue_entries():
                                  check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout")
+    looks = [name for name in tracked if name.startswith("paper_figs/rows/looks/")]  # sequential decisions
+    tracked = [name for name in tracked if name not in looks]
     assert tracked and all(name.endswith(".parquet") for name in tracked), tracked
+    assert all(name.endswith(".json") for name in looks)
     assert sum((ROOT / name).stat().st_size for name in tracked) < 20 * 2**20
     names = {name.rsplit("/", 1)[1].removesuffix(".parquet") for name in tracked}
-    assert names <= set(catalogue())
+    assert names <= {e.sweep_name for e in catalogue().values()}
+    assert {name.rsplit("/", 1)[1].removesuffix(".json") for name in looks} <= set(catalogue())
 
 
 def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_part(tmp_path, monkeypatch):
@@ -394,7 +398,7 @@ def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_pa
     monkeypatch.setattr(reproduce, "run_sweep", fake_run)
     monkeypatch.setattr(reproduce, "import_committed", lambda *a, **k: 0)
     entry = dataclasses.replace(catalogue()["calandriello_fig2"], draw=lambda df, out: [],
-                                judge=lambda df: judged.append(sorted(df["run_id"])) or Verdict("reproduced", "x"))
+                                judge=lambda df, level=0.95: judged.append(sorted(df["run_id"])) or Verdict("reproduced", "x"))
     reproduce.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", log=lambda s: None)
     assert calls == [("calandriello_fig2", ()), ("calandriello_fig2_mnist8m", ())]
     assert judged[-1] == ["calandriello_fig2-0", "calandriello_fig2-1",

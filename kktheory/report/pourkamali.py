@@ -265,7 +265,7 @@ def _fig3_design(sd: float, source: str, smallest: float, sign: float = 1.0) -> 
 def _runs_for(sd: float, smallest: float) -> int:
     """Runs at which a paired mean with per-run sd ``sd`` excludes 0 with probability 0.8
     when the true effect is ``smallest`` (normal approximation, rounded up to a multiple of 10)."""
-    r = math.ceil(1.1 * ((1.96 + 0.8416) * sd / smallest) ** 2)  # 1.1: Student t at ≈ 100 runs
+    r = math.ceil(1.25 * ((1.96 + 0.8416) * sd / smallest) ** 2)  # 1.25: Student t at ≈ 100 runs, and a margin
     return max(PAPER_RUNS, 10 * math.ceil(r / 10))
 
 

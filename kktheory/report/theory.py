@@ -137,7 +137,7 @@ def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str
 
 # -- Calandriello's rules -----------------------------------------------------------------------
 THM1_SE5 = 0.102  # bootstrap se of b at 5 runs per n (nystrom_rls, the wider of the two; committed rows)
-THM1_RUNS = 41
+THM1_RUNS = 46
 THM1_RULES = tuple(
     _rate_rule(f"Calandriello Thm 1 rate of {s} (excess over C_n)", "excess over the empirical minimiser, "
                "W(C_{n,m}, μ) − W(C_n, μ) on a 100,000-point population sample,", s, thm1_slope(),
@@ -574,7 +574,7 @@ CALANDRIELLO = Entry(
         "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
                  "parts as at paper scale with 3 seeds",
         "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
-                 "5 runs per n for the rates (41 per n reach power 0.8 at the theorem's own slope); n = 2000 for "
+                 "5 runs per n for the rates (46 per n reach power 0.8 at the theorem's own slope); n = 2000 for "
                  "Lemma 2, 5 runs per (γ, m), 80 in all",
     },
     rules=CALANDRIELLO_RULES,
