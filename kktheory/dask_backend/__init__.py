@@ -13,8 +13,8 @@ chunks (one chunk across the columns):
   The task graph holds file names, configs and row bounds; the rows equal, bit for bit,
   those the NumPy backend holds in memory. The files must be at the same path for the
   client and the workers (a shared filesystem). Data sets generated from the run's seed
-  (``yin_hypercube``, the rings, ``moons``) are drawn on the client, as their points come
-  from one sequence of the stream, and arrays given to the estimator are held by the
+  (``yin_hypercube``, the rings, ``moons``) are drawn on the client, as their points are
+  one sequence of the stream, and arrays given to the estimator are held by the
   caller: their chunks are scattered to the workers (client → workers, not through the
   scheduler's graph);
 - kernel: the bandwidth rules need (1/n) Σ_i ‖x_i − x̄‖² only, a chunked reduction;
