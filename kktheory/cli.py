@@ -74,10 +74,6 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that cleanup runs."""
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated()
-
-
 def default_groups(config_dir: Path = CONFIG_DIR) -> dict[str, str]:
     """Default option of each config group, read from configs/config.yaml."""
     defaults = OmegaConf.load(config_dir / "config.yaml").get("defaults", [])
@@ -222,14 +218,51 @@ def expand_shorthand(argv: list[str], defaults: dict[str, str]) -> list[str]:
     return out
 
 
-def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
-    """Run Hydra's main with the shorthand expanded; map user errors to exit status 2."""
-    from hydra.errors import HydraException
+class SignalRecord:
+    """The signals received while a command runs (SIGINT, SIGTERM), each raised as an exception.
 
+    A signal can arrive anywhere, also inside Hydra's or OmegaConf's bookkeeping between two
+    jobs, where the exception it raises may be replaced by another one on the way out (an
+    ``AttributeError`` from a half-restored config). The record, not the exception's type,
+    says that the command was interrupted.
+    """
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.received.append(signum)
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
+    """Run Hydra's main with the shorthand expanded; map user errors to exit status 2 and a
+    received signal to 128 + its number, whatever exception it ended in."""
     os.environ["HYDRA_FULL_ERROR"] = "1"
     sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)
+    record = SignalRecord()
     main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _raise_terminated) if main_thread else None
+    previous = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
+    try:
+        status = _exit_status(main)
+    except BaseException:
+        if not record.received:
+            raise
+        status = None
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if record.received:
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + record.received[0]
+    assert status is not None
+    return status
+
+
+def _exit_status(main: Callable[[], None]) -> int:
+    """Run ``main``; the exit status of each way it can end (signals aside)."""
+    from hydra.errors import HydraException
+
     try:
         main()
     except SystemExit as exc:
@@ -244,9 +277,6 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
             file=sys.stderr,
         )
         return EXIT_USER_ERROR
-    except KeyboardInterrupt as exc:
-        print(INTERRUPTED, file=sys.stderr)
-        return 128 + (signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
     except UserError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USER_ERROR
@@ -262,9 +292,6 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
             raise
         print(line, file=sys.stderr)
         return EXIT_USER_ERROR
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
     return 0
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from kktheory import memory
-from kktheory.cli import INTERRUPTED
+from kktheory.cli import DEFAULT_GROUPS, INTERRUPTED, run_main
 from kktheory.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS
 from kktheory.errors import MemoryBudgetError
@@ -229,3 +229,27 @@ def test_a_bad_job_does_not_stop_the_sweep(tmp_path):
     assert any(line.startswith("job 1 (") and "config error: m=100000: 1 ≤ m ≤ n=200" in line for line in lines)
     assert lines[-1].startswith("sweep: the jobs above failed")
     assert sorted(load(results).m) == [8, 16]
+
+
+def test_a_signal_replaced_by_another_exception_still_ends_as_interrupted(capsys):
+    """SIGINT inside Hydra's or OmegaConf's bookkeeping may surface as another exception
+    (CI once saw an ``AttributeError`` from a half-restored config); the exit status and the
+    line still say interrupted."""
+
+    def main() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+        except KeyboardInterrupt:
+            raise AttributeError("'NoneType' object has no attribute '_invalidate_flags_cache'")
+
+    assert run_main(main, DEFAULT_GROUPS) == 130
+    assert capsys.readouterr().err.strip() == INTERRUPTED
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_exception_without_a_signal_is_not_called_an_interruption():
+    def main() -> None:
+        raise AttributeError("a bug")
+
+    with pytest.raises(AttributeError, match="a bug"):
+        run_main(main, DEFAULT_GROUPS)
