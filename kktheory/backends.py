@@ -124,7 +124,8 @@ class NumpyBackend:
     def fit(
         self, method: Method, X: Any, kernel: Kernel, ms: list[int], starts: dict[int, np.ndarray] | None = None,
     ) -> Iterator[Fitted]:
-        """One fitted sketch and partition per m (:meth:`kktheory.experiment.Method.fit`).
+        """One fitted sketch and partition per m, and per value of the sketch's list field
+        when it is a list (:meth:`kktheory.experiment.Method.fit`).
 
         The sketches of the list come from the sketch class's ``fit_nested`` (one stream
         ``component_rng(seed, "sketch")``, nested prefixes where the sketch has them); each
@@ -139,16 +140,19 @@ class NumpyBackend:
         )
         previous: np.ndarray | None = None
         t0 = time.perf_counter()
-        for m, sketch in nested:
-            time_fit = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            start = starts.get(m, previous) if method.warm_start else None
-            part = sketch.partition(X, method.k, method.clusterer(start), component_rng(method.seed, "cluster"))
-            previous = np.asarray(part.labels)
-            inner = part.info.pop("time_embedding", 0.0)  # the features (or own embedding) inside partition
-            yield Fitted(m, sketch, part, time_fit + inner, time.perf_counter() - t0 - inner)
-            del part  # the next m's features are not computed beside this m's
-            t0 = time.perf_counter()
+        for m, fitted in nested:
+            # a list field's values (Sketch.variants) share the fit: its time is in the first row
+            for variant, sketch in fitted.variants():
+                time_fit = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                start = starts.get(m, previous) if method.warm_start else None
+                part = sketch.partition(X, method.k, method.clusterer(start), component_rng(method.seed, "cluster"))
+                previous = np.asarray(part.labels)
+                inner = part.info.pop("time_embedding", 0.0)  # the features (or own embedding) inside partition
+                yield Fitted(m, sketch, part, time_fit + inner, time.perf_counter() - t0 - inner, variant)
+                del part, sketch  # the next m's features are not computed beside this m's
+                t0 = time.perf_counter()
+            del fitted
 
     def lifted_risks(
         self, method: Method, kernel: Kernel, X_train: Any, labelings: list[np.ndarray], X_test: Any,

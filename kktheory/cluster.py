@@ -81,7 +81,12 @@ class ClusterResult:
 
 
 class Clusterer:
-    """Base class: ``fit(F, k, rng)`` → ClusterResult.
+    """Base class: ``fit(F, k, rng, in_place)`` → ClusterResult.
+
+    ``in_place``: F may be centred in place and restored afterwards instead of copied
+    (scikit-learn's ``copy_x=False``; the restored F can differ from the given one in the
+    last bit), for features whose copy would not fit in memory beside them. Clusterers that
+    do not centre (mini-batch, local search) ignore it.
 
     ``start``: labels of a partition to start from (warm start), for clusterers that
     support it (:class:`KMeansPP`); None means their own seeding.
@@ -100,7 +105,7 @@ class Clusterer:
         if not p.tol >= 0:
             raise ConfigError("clustering.tol", p.tol, "a number ≥ 0")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
         raise NotImplementedError
 
 
@@ -227,18 +232,20 @@ class KMeansPP(Clusterer):
         """How Lloyd's iterations are computed (a plain ClusteringConfig: the default)."""
         return getattr(self.params, "algorithm", KMeansPPConfig.algorithm)
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
-        """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means."""
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
+        """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means
+        (``in_place``: F centred in place and restored, :class:`Clusterer`)."""
         p = self.params
         seed = int(rng.integers(2**31 - 1))
         costs: list[float] = []
         seeding = functools.partial(kmeanspp_init, costs=costs)
         init, n_init = (seeding, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
         if self.algorithm() == "hamerly":
-            labels, centers, _, n_iter = lloyd.kmeans(F, k, init, n_init, p.max_iter, p.tol, seed)
+            labels, centers, _, n_iter = lloyd.kmeans(F, k, init, n_init, p.max_iter, p.tol, seed,
+                                                      copy=not in_place)
         else:
             km = KMeans(n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
-                        algorithm=self.algorithm(), random_state=seed).fit(F)
+                        algorithm=self.algorithm(), random_state=seed, copy_x=not in_place).fit(F)
             labels, centers, n_iter = km.labels_, km.cluster_centers_, km.n_iter_
         labels = labels.astype(np.int64)
         return ClusterResult(
@@ -300,7 +307,7 @@ class MiniBatch(Clusterer):
         if self.params.batch_size < 1:
             raise ConfigError("clustering.batch_size", self.params.batch_size, "an integer ≥ 1")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
         p = self.params
         km = MiniBatchKMeans(
             n_clusters=k, init="k-means++", n_init=p.n_init, max_iter=p.max_iter, tol=p.tol,
@@ -381,7 +388,7 @@ class LocalSearch(Clusterer):
         if self.params.Z < 0:
             raise ConfigError("clustering.Z", self.params.Z, "an integer ≥ 0")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
         p = self.params
         F = np.asarray(F, dtype=np.float64)
         n = len(F)

@@ -49,7 +49,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
@@ -116,6 +116,15 @@ class RunConfig:
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
 ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
 
+class Point(NamedTuple):
+    """One row of a run: its m (the rule as given and the resolved value) and the value of
+    the sketch's list field it stands for (``Sketch.list_field``; None when not a list)."""
+
+    rule: str
+    m: int
+    variant: Any = None
+
+
 @dataclass
 class RunSpec:
     """A validated run: resolved quantities and typed group parameters."""
@@ -142,6 +151,15 @@ class RunSpec:
     threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.threads)
     backend: str = "numpy"
     population: PopulationConfig = field(default_factory=PopulationConfig)
+
+    @property
+    def points(self) -> list[Point]:
+        """The rows of the run: every m of ``ms``, and for each every value of the sketch's
+        list field when it is given as a list (in its order)."""
+        name = SKETCHES.get(self.sketch.name).impl.list_field
+        value = getattr(self.sketch, name) if name else None
+        variants = list(value) if isinstance(value, (list, tuple)) else [None]
+        return [Point(rule, m, v) for rule, m in self.ms for v in variants]
 
 
 def check_centroids(centroids: Any, sketch_name: str) -> None:

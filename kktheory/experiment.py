@@ -50,7 +50,7 @@ from kktheory import memory
 from kktheory.backends import Backend, backend_of
 from kktheory.bounds.engine import BoundEngine, feature_kind
 from kktheory.cluster import CLUSTERERS, Clusterer, ClusteringConfig
-from kktheory.config import RunSpec, build_spec, check_centroids
+from kktheory.config import Point, RunSpec, build_spec, check_centroids
 from kktheory.datasets import Dataset
 from kktheory.datasets.base import check_loaded, load
 from kktheory.errors import ConfigError
@@ -143,8 +143,9 @@ class Method:
         """The configured clusterer (warm-started from the labels ``start`` if given)."""
         return CLUSTERERS.get(self.clustering.name).impl(self.clustering, start)
 
-    def check(self, n: int, ms: list[int]) -> None:
-        """Method-level validation before any work (ConfigError / MemoryBudgetError)."""
+    def check(self, n: int, ms: list[int], variants: bool = False) -> None:
+        """Method-level validation before any work (ConfigError / MemoryBudgetError);
+        ``variants``: the sketch's list field is a list (rows per value)."""
         validate_kernel(self.kernel)
         check_centroids(self.centroids, self.sketch.name)
         self.clusterer().validate()
@@ -152,6 +153,11 @@ class Method:
             raise ConfigError(
                 "clustering.warm_start", True,
                 f"false with sketch={self.sketch.name} (its partition does not run the clusterer)",
+            )
+        if self.warm_start and variants:
+            raise ConfigError(
+                "clustering.warm_start", True,
+                f"false with a list of sketch.{self.sketch_class.list_field} (warm starts follow a list of m)",
             )
         probe = self.sketch_class(self.sketch, self.context(n))
         for m in ms:
@@ -221,6 +227,7 @@ class Awaiting:
     projected centroids read the features)."""
 
     m: int
+    variant: Any  # the value of the sketch's list field (Fitted.variant)
     labels: np.ndarray
     columns: dict[str, Any]  # m_used, partition and sketch info, fit times
     landmarks: np.ndarray | None
@@ -234,7 +241,7 @@ class Awaiting:
         sketch, part = fit.sketch, fit.partition
         columns = merged({"m_used": sketch.resolve_m(fit.m)}, part.info, sketch.info_,
                          {"time_embed": fit.time_embed, "time_cluster": fit.time_cluster})
-        return cls(fit.m, np.asarray(part.labels), columns, sketch.landmarks_,
+        return cls(fit.m, fit.variant, np.asarray(part.labels), columns, sketch.landmarks_,
                    feature_kind(sketch, part), fit if keep else None, sketch.arrays())
 
 
@@ -278,14 +285,16 @@ def scores(data: Dataset, labels: np.ndarray, risk: Risk) -> tuple[dict[str, Any
     return cols, arrays
 
 
-def stored_starts(spec: RunSpec, store: Store, ids: dict[int, str], todo: list[int]) -> dict[int, np.ndarray]:
+def stored_starts(spec: RunSpec, store: Store, ids: dict[Point, str], todo: list[int]) -> dict[int, np.ndarray]:
     """Warm starts read from the store: for each m to compute whose next larger m of the
-    list exists already, that row's training labels (:meth:`Method.fit`)."""
+    list exists already, that row's training labels (:meth:`Method.fit`; warm starts have
+    no list values, :meth:`Method.check`)."""
+    by_m = {p.m: run for p, run in ids.items()}
     starts = {}
     for m in todo:
         larger = warm_start_from(spec, m)
         if larger and larger[0] not in todo:
-            starts[m] = np.asarray(store.arrays(ids[larger[0]])["train_labels"])
+            starts[m] = np.asarray(store.arrays(by_m[larger[0]])["train_labels"])
     return starts
 
 
@@ -303,23 +312,24 @@ def _run(cfg: DictConfig, spec: RunSpec, t_start: float) -> RunOutcome:
     store = Store(cfg.results_dir)
     store.sweep_orphans()
     force = bool(cfg.force)
-    ids = {m: run_id(row_identity(spec, rule, m)) for rule, m in spec.ms}
-    outcome = RunOutcome(skipped=[ids[m] for _, m in spec.ms if store.has(ids[m]) and not force])
-    todo = [(rule, m) for rule, m in spec.ms if force or not store.has(ids[m])]
+    ids = {p: run_id(row_identity(spec, p)) for p in spec.points}
+    outcome = RunOutcome(skipped=[ids[p] for p in spec.points if store.has(ids[p]) and not force])
+    todo = [p for p in spec.points if force or not store.has(ids[p])]
     if not todo:
         return outcome
 
     method = Method.of(spec)
-    method.check(spec.n, [m for _, m in todo])
+    method.check(spec.n, list(dict.fromkeys(p.m for p in todo)), any(p.variant is not None for p in todo))
     with method.ops.session(spec):
         return _compute(spec, method, store, ids, todo, outcome, t_start)
 
 
 def _compute(
-    spec: RunSpec, method: Method, store: Store, ids: dict[int, str],
-    todo: list[tuple[str, int]], outcome: RunOutcome, t_start: float,
+    spec: RunSpec, method: Method, store: Store, ids: dict[Point, str],
+    todo: list[Point], outcome: RunOutcome, t_start: float,
 ) -> RunOutcome:
-    """Load the data, then fit, evaluate and store every m of ``todo``."""
+    """Load the data, then fit, evaluate and store every point of ``todo`` (a fit of an m
+    gives the rows of all its list values; those already stored are not written again)."""
     t0 = time.perf_counter()
     data = load_data(spec, method.ops.reads_sources)
     check_loaded(data, spec.n, spec.n_test)
@@ -333,15 +343,18 @@ def _compute(
                         spec.cfg.results_dir)
     bounds = BoundEngine(spec, kernel, data)  # bound checks shared by every m
 
-    writer = RowWriter(spec, method, store, data, X_train, X_test, kernel, ids,
-                       {m: rule for rule, m in todo}, ref_cols, ref_labels, bounds, time_load, t_start, outcome, pop)
-    ms = [m for _, m in todo]
+    writer = RowWriter(spec, method, store, data, X_train, X_test, kernel,
+                       {(p.m, p.variant): (p, ids[p]) for p in todo}, ref_cols, ref_labels, bounds, time_load,
+                       t_start, outcome, pop)
+    ms = list(dict.fromkeys(p.m for p in todo))
     # lifted risks of every m in one pass over the kernel blocks unless bound checks or
     # projected centroids need each m's features (then each m is evaluated as it comes)
     deferred = method.centroids == "lifted" and not bounds.names
     waiting: list[Awaiting] = []
     try:
         for fit in method.fit(X_train, kernel, ms, stored_starts(spec, store, ids, ms)):
+            if (fit.m, fit.variant) not in writer.todo:
+                continue  # a list value whose row is stored already
             waiting.append(writer.kept_features(Awaiting.of(fit, keep=not deferred), fit))
             del fit  # with deferred evaluation only the labels and row columns stay
             if not deferred:
@@ -367,8 +380,7 @@ class RowWriter:
     X_train: Any
     X_test: Any
     kernel: Kernel
-    ids: dict[int, str]
-    rules: dict[int, str]
+    todo: dict[tuple[int, Any], tuple[Point, str]]  # (m, variant) → the row's point and run id
     ref_cols: dict[str, Any]
     ref_labels: np.ndarray | None
     bounds: BoundEngine
@@ -443,7 +455,7 @@ class RowWriter:
                 arrays.update(self.bounds.drawn)  # what the row's bound checks sampled
             if self.ref_labels is not None:
                 arrays["ref_train_labels"] = np.asarray(self.ref_labels)
-            self.store.write(self.ids[w.m], row, arrays)
+            self.store.write(self.todo[w.m, w.variant][1], row, arrays)
             self.outcome.rows.append(row)
 
     def row(self, w: Awaiting, cols: dict[str, Any], together: int, time_evaluate: float) -> dict[str, Any]:
@@ -451,9 +463,10 @@ class RowWriter:
         cols = merged(cols, self.ref_cols, excess_columns(cols, self.ref_cols))
         if w.fit is not None:
             cols = merged(cols, self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
-        ident = row_identity(self.spec, self.rules[w.m], w.m)
+        point, run = self.todo[w.m, w.variant]
+        ident = row_identity(self.spec, point)
         ident.setdefault("backend", self.spec.backend)  # in the identity of Dask rows only; every row names it
-        row = merged({"run_id": self.ids[w.m]}, ident, {"kernel_sigma": self.kernel.sigma}, cols, w.columns, dict(
+        row = merged({"run_id": run}, ident, {"kernel_sigma": self.kernel.sigma}, cols, w.columns, dict(
             evaluated_together=together, time_load=self.time_load, time_evaluate=time_evaluate,
             time_total=self.time_load + w.columns["time_embed"] + w.columns["time_cluster"] + time_evaluate,
             time_wall=time.perf_counter() - self.t_start, peak_rss_mb=memory.peak_rss_mb(),

@@ -19,9 +19,10 @@ from omegaconf import OmegaConf
 from kktheory.backends import backend_class
 from kktheory.config import RunConfig
 from kktheory.kernels import canonical
+from kktheory.sketches import SKETCHES
 
 if TYPE_CHECKING:
-    from kktheory.config import RunSpec
+    from kktheory.config import Point, RunSpec
 
 #: top-level fields that do not change what a run computes (left out of its identity)
 NOT_IDENTITY = ("results_dir", "force", "memory_budget_gb", "m", "dask_scheduler", "threads")
@@ -80,13 +81,18 @@ def warm_start_from(spec: RunSpec, m: int) -> list[int]:
     return sorted(x for _, x in spec.ms if x > m)
 
 
-def row_identity(spec: RunSpec, m_rule: str, m: int) -> dict[str, Any]:
-    """The resolved config of one row: what its hash (run file name) is made of."""
+def row_identity(spec: RunSpec, point: Point) -> dict[str, Any]:
+    """The resolved config of one row: what its hash (run file name) is made of. A row of
+    a list field's value (:attr:`Point.variant`) has the identity of a run given that value
+    alone."""
+    m_rule, m = point.rule, point.m
     cfg = OmegaConf.to_container(spec.cfg, resolve=True)
     ident = {k: v for k, v in flatten(cfg).items() if k.split(".")[0] not in NOT_IDENTITY}
     for group, params in (("dataset", spec.dataset), ("kernel", spec.kernel),
                           ("sketch", spec.sketch), ("clustering", spec.clustering)):
         ident.update({f"{group}.{k}": v for k, v in flatten(asdict(params)).items()})
+    if point.variant is not None:
+        ident[f"sketch.{SKETCHES.get(spec.sketch.name).impl.list_field}"] = point.variant
     for name in NOT_IDENTITY_FIELDS:
         ident.pop(name, None)
     ident.update({name: v for name, v in inapplicable(spec).items() if name in ident})

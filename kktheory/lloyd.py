@@ -220,24 +220,37 @@ def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, n_init: int, max_iter: int,
-           tol: float, random_state: int) -> tuple[np.ndarray, np.ndarray, float, int]:
+           tol: float, random_state: int, copy: bool = True) -> tuple[np.ndarray, np.ndarray, float, int]:
     """scikit-learn's ``KMeans(k, init=init, n_init=n_init, max_iter=max_iter, tol=tol,
     random_state=random_state).fit(F)`` with :func:`lloyd` as its Lloyd iterations:
     (labels, centres, inertia, iterations) of the restart of lowest inertia.
 
     As ``KMeans.fit``: the features are centred (a copy, float32 kept, other dtypes as
-    float64), ``tol`` is scaled by the mean feature variance, a callable ``init(X, k,
-    random_state=...)`` is called once per restart with one ``RandomState(random_state)``
-    (an array ``init`` means one restart from it), and a restart replaces the best only
-    with a lower inertia and a different partition.
+    float64; with ``copy=False`` a C-contiguous float F is centred in place and the mean
+    added back before returning, as ``KMeans(copy_x=False)``), ``tol`` is scaled by the
+    mean feature variance, a callable ``init(X, k, random_state=...)`` is called once per
+    restart with one ``RandomState(random_state)`` (an array ``init`` means one restart
+    from it), and a restart replaces the best only with a lower inertia and a different
+    partition.
     """
     F = np.asarray(F)
     if not 1 <= k <= len(F):
         raise ValueError(f"n_samples={len(F)} should be >= n_clusters={k}.")
     dtype = F.dtype if F.dtype in (np.float32, np.float64) else np.float64
-    X = np.array(F, dtype=dtype, order="C", copy=True)
+    X = np.array(F, dtype=dtype, order="C", copy=copy or None)
     mean = X.mean(axis=0)
     X -= mean
+    try:
+        return _restarts(X, mean, k, init, n_init, max_iter, tol, random_state)
+    finally:
+        if X is F:
+            X += mean
+
+
+def _restarts(X: np.ndarray, mean: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray,
+              n_init: int, max_iter: int, tol: float, random_state: int) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """:func:`kmeans` on the centred X (its feature mean ``mean``)."""
+    dtype = X.dtype
     tol = float(np.mean(np.var(X, axis=0))) * tol if tol else 0.0
     rs = sklearn_state(random_state)
     best: tuple[np.ndarray, np.ndarray, float, int] | None = None

@@ -217,7 +217,7 @@ def run_ids(cfg: DictConfig) -> list[str]:
     from kktheory.store import run_id
 
     spec = build_spec(cfg)
-    return [run_id(row_identity(spec, rule, m)) for rule, m in spec.ms]
+    return [run_id(row_identity(spec, p)) for p in spec.points]
 
 
 class NotInStore(UserError):

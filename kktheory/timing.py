@@ -217,7 +217,7 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
         info[label] = {"n": spec.n, "m": ",".join(map(str, ms)), "sketch": meth,
                        "job": " ".join(job), "config": portable_config(cfg)}
         try:
-            method.check(spec.n, ms)
+            method.check(spec.n, ms, any(p.variant is not None for p in spec.points))
         except MemoryBudgetError as exc:
             refused.append({"round": 0, "method": label, "seconds": math.nan, "status": MEMORY, "order": 0,
                             "load_before": math.nan, "load_after": math.nan, "why": str(exc)})

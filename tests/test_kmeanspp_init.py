@@ -7,7 +7,7 @@ import pytest
 from sklearn.cluster import KMeans, kmeans_plusplus
 
 from kktheory.cluster import KMeansPP, KMeansPPConfig, kmeanspp_init
-from kktheory.config import build_spec
+from kktheory.config import Point, build_spec
 from kktheory.errors import ConfigError
 from kktheory.identity import row_identity
 from tests.hydra_cfg import make_cfg
@@ -65,9 +65,9 @@ def test_every_algorithm_gives_lloyds_partition_and_is_not_identity() -> None:
     theirs = KMeans(6, n_init=3, random_state=int(np.random.default_rng(0).integers(2**31 - 1))).fit(F.astype(np.float64))
     assert np.mean(theirs.labels_ == results["lloyd"]) == 1.0  # same seeds, same Lloyd fixed point
     base = ("n=300", "n_test=50", "k=3", "m=8")
-    a = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=lloyd")), "8", 8)
-    b = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=elkan")), "8", 8)
-    c = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=hamerly")), "8", 8)
+    a = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=lloyd")), Point("8", 8))
+    b = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=elkan")), Point("8", 8))
+    c = row_identity(build_spec(make_cfg(*base, "clustering.algorithm=hamerly")), Point("8", 8))
     assert a == b == c  # the same computation: one run file
     with pytest.raises(ConfigError, match="clustering.algorithm"):
         build_spec(make_cfg(*base, "clustering.algorithm=fast"))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kktheory.store as store
-from kktheory.config import build_spec
+from kktheory.config import Point, build_spec
 from kktheory.experiment import load_data, row_identity, run
 from kktheory.population import distribution, sample
 from tests.hydra_cfg import make_cfg
@@ -57,11 +57,11 @@ def test_excess_columns_by_brute_force(rows):
 
 def test_population_leaves_identity_alone_when_off():
     spec = build_spec(make_cfg())
-    ident = row_identity(spec, "sqrt_n", 45)
+    ident = row_identity(spec, Point("sqrt_n", 45))
     assert not any(k.startswith("population.") for k in ident)
     assert "dataset.centres_seed" not in ident
     on = build_spec(make_cfg("population.test_n=1000", "dataset.centres_seed=3"))
-    ident_on = row_identity(on, "sqrt_n", 45)
+    ident_on = row_identity(on, Point("sqrt_n", 45))
     assert ident_on["population.test_n"] == 1000 and ident_on["dataset.centres_seed"] == 3
 
 

@@ -90,6 +90,9 @@ class Fitted:
     partition: Partition
     time_embed: float
     time_cluster: float
+    #: the value of the sketch's list field this fit stands for (:meth:`Sketch.variants`),
+    #: None when the field is not a list
+    variant: Any = None
 
 
 class Sketch:
@@ -114,6 +117,9 @@ class Sketch:
     #: by index (``X[a:b]``, ``X[idx]``, ``len(X)``), so that they may stay on disk
     #: (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.config.check_disk_rows`)
     reads_rows_in_blocks: ClassVar[bool] = False
+    #: a parameter that may be given as a list whose values all come from one fit, one row
+    #: each (:meth:`variants`; rank-restricted Nyström's ``s``), or None
+    list_field: ClassVar[str | None] = None
 
     def __init__(self, params: Any, ctx: SketchContext) -> None:
         self.params = params
@@ -129,6 +135,11 @@ class Sketch:
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def variants(self) -> Iterator[tuple[Any, "Sketch"]]:
+        """(value, fitted sketch) for each value of :attr:`list_field` when the run gives it
+        as a list, from this one fit; else ``(None, self)``."""
+        yield None, self
 
     def residual(self, X: np.ndarray) -> np.ndarray:
         """‖Π_m^⊥ φ(x)‖² = κ(x, x) − ‖φ̃(x)‖² (projection embeddings only)."""
@@ -231,7 +242,8 @@ class Sketch:
         t0 = time.perf_counter()
         features = self.transform(X)
         seconds = time.perf_counter() - t0
-        res: ClusterResult = clusterer.fit(features, k, rng)
+        # features whose copy would not fit beside them are centred in place (Clusterer)
+        res: ClusterResult = clusterer.fit(features, k, rng, in_place=2 * features.nbytes > self.ctx.budget)
         return Partition(labels=res.labels, features=features, centers=res.centers,
                          info={**res.info, "time_embedding": seconds}, on_features=True)
 

@@ -9,7 +9,11 @@ With a sketching matrix P ∈ R^{n×c} (c = the run's m), C = K·P and W = Pᵀ�
 3. k-means on the rows of B (the base class).
 
 s (``s``) and ℓ (``ell``) are integers or rules (``k``, ``sqrt_kc``, ``half_c``, ``c``;
-:func:`~kktheory.sketches.projection.resolve_rank`), with 1 ≤ s ≤ ℓ ≤ c. Wang's
+:func:`~kktheory.sketches.projection.resolve_rank`), with 1 ≤ s ≤ ℓ ≤ c. ``s`` may be a
+list (Wang's Table 6 sweeps s at one c): the fit is made once at the largest s and every s
+of the list is a row, whose map and features are the first s columns of that fit's
+(:meth:`NystromRR.variants`) — the top-s right singular vectors of R are the first s of
+the top-s_max, so each row is the run of that s alone, without refitting. Wang's
 Theorem 2 concerns ℓ = c (no truncation, ``ell=c``); Alg. 2's truncation is a heuristic
 the paper states has no theory.
 
@@ -53,6 +57,7 @@ kernel block with its R_b and O(c²) (:meth:`NystromRR.streamed_bytes`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,7 +91,7 @@ from kktheory.spectrum import top_eigenpairs
 class NystromRRConfig(SketchConfig):
     name: str = "nystrom_rr"
     P: str = "uniform"  # sketching matrix: uniform | leverage | gaussian | srht | countsketch
-    s: Any = "k"  # target rank: integer or k | sqrt_kc | half_c | c
+    s: Any = "k"  # target rank: integer or k | sqrt_kc | half_c | c, or a list of them (one fit, a row each)
     ell: Any = "half_c"  # truncation of W: integer or k | sqrt_kc | half_c | c
     eig_cutoff: float = 1e-12  # drop eigenvalues of W below eig_cutoff * λ_max
 
@@ -102,11 +107,17 @@ class NystromRR(KernelProjection):
     #: the n × n kernel matrix, refused by the budget long before rows stay on disk
     reads_rows_in_blocks = True
 
+    list_field = "s"
+
+    def s_values(self, c: int) -> list[int]:
+        """Each target rank s of the run for sketch size c (``s`` may be a list)."""
+        s = self.params.s
+        return [resolve_rank(v, "sketch.s", self.ctx.k, c) for v in (s if isinstance(s, (list, tuple)) else [s])]
+
     def ranks(self, c: int) -> tuple[int, int]:
-        """(s, ℓ) for sketch size c."""
-        s = resolve_rank(self.params.s, "sketch.s", self.ctx.k, c)
+        """(s, ℓ) for sketch size c; s the largest of a list (what the fit computes)."""
         ell = resolve_rank(self.params.ell, "sketch.ell", self.ctx.k, c)
-        return s, ell
+        return max(self.s_values(c)), ell
 
     def validate(self, m: int) -> None:
         p = self.params
@@ -115,6 +126,12 @@ class NystromRR(KernelProjection):
         s, ell = self.ranks(m)
         if ell > m:
             raise ConfigError("sketch.ell", p.ell, f"ell ≤ c = m = {m} (resolved ell={ell})")
+        if isinstance(p.s, (list, tuple)) and (p.P == "leverage" or len(set(self.s_values(m))) < len(p.s)):
+            raise ConfigError(
+                "sketch.s", list(p.s),
+                "a single value with sketch.P=leverage (its P depends on s)" if p.P == "leverage"
+                else f"distinct ranks (resolved at c = m = {m}: {self.s_values(m)})",
+            )
         if s > ell:
             raise ConfigError(
                 "sketch.s", p.s,
@@ -154,11 +171,15 @@ class NystromRR(KernelProjection):
     def streamed_bytes(self, c: int) -> int:
         """What the streamed fit holds at once: the n × s features (the run's dtype), one
         kernel block of c columns (rows sized by the budget) and its R_b (ℓ columns), and
-        W, its eigenvectors and E (3 × c², float64) with RᵀR and its eigenvectors (3 × ℓ²)."""
+        W, its eigenvectors and E (3 × c², float64) with RᵀR and its eigenvectors (3 × ℓ²);
+        for a list of s, k-means's contiguous copy of the largest prefix below s
+        (:meth:`variants`)."""
         s, ell = self.ranks(c)
         itemsize = np.dtype(self.ctx.dtype).itemsize
         rows = memory.block_rows(c, itemsize, self.ctx.budget, self.ctx.n)
-        return self.ctx.n * s * itemsize + rows * (c + ell) * itemsize + 3 * (c * c + ell * ell) * 8
+        prefix = max([v for v in self.s_values(c) if v < s], default=0)
+        return (self.ctx.n * (s + prefix) * itemsize + rows * (c + ell) * itemsize
+                + 3 * (c * c + ell * ell) * 8)
 
     def sketching_matrix(
         self, X: np.ndarray, kernel: Kernel, c: int, rng: np.random.Generator, K: np.ndarray | None
@@ -224,8 +245,26 @@ class NystromRR(KernelProjection):
             self.landmarks_ = P.idx
         self.P_arrays_ = {f"sketch_{name}": a for name, a in P.arrays().items()}
         s, ell = self.ranks(P.c)
+        self.c_ = P.c
         self.info_.update(s=s, ell=ell, s_used=int(M.shape[1]))
         return self
+
+    def variants(self) -> Iterator[tuple[Any, "NystromRR"]]:
+        """A list of s: the training features B at the largest s, computed once, and for
+        each s of the list (in its order) the sketch whose map and features are the first s'
+        = min(s, s_used) columns of those, views without a copy. The top-s right singular
+        vectors of R are the first s of the top-s_max (same RᵀR, same signs), so each is
+        the fit of a run with that s alone (up to round-off in the products)."""
+        if not isinstance(self.params.s, (list, tuple)):
+            yield None, self
+            return
+        F = self.transform(self.X_fit_)
+        for value, s in zip(self.params.s, self.s_values(self.c_)):
+            r = min(s, F.shape[1])
+            view = copy.copy(self)
+            view.coef_, view.train_features_, view.train_columns_ = self.coef_[:, :r], F[:, :r], None
+            view.info_ = {**self.info_, "s": s, "s_used": r}
+            yield value, view
 
     def arrays(self) -> dict[str, np.ndarray]:
         """``landmarks`` (column sampling) and P's other arrays (module docstring)."""
