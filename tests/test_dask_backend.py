@@ -92,7 +92,8 @@ def test_batched_subsampled_risk_same_on_chunks() -> None:
 @pytest.mark.parametrize("sketch", dask_backend.supported_sketches())
 def test_features_equal_in_memory(sketch: str) -> None:
     """Same landmarks (nested over a list of m) and the same features on chunks."""
-    assert set(dask_backend.supported_sketches()) == {"nystrom", "nystrom_liu", "yin_nystrom", "subgaussian", "ros"}
+    assert set(dask_backend.supported_sketches()) == {"nystrom", "nystrom_liu", "yin_nystrom", "subgaussian", "ros",
+                                                        "nystrom_rr"}
     spec = build_spec(make_cfg(f"sketch={sketch}", "n=300", "n_test=50", "k=3", "m=[8,16]"))
     X = load_data(spec).X_train
     method = Method.of(spec)
@@ -129,6 +130,8 @@ def test_refused_with_dask(tmp_path, override: str, field: str) -> None:
     (("sketch=exact",), "partitions by its own method"),
     (("sketch=rff",), "no fit from landmark rows is written for it"),
     (("sketch=kpca",), "top eigenvectors of all of K"),
+    (("sketch=nystrom_rr", "sketch.P=gaussian"), "sketch.P=gaussian forms C = K·P from all of K"),
+    (("sketch=nystrom_rr", "sketch.s=[2,3]"), "a list of sketch.s takes its rows from the training features"),
 ])
 def test_a_refused_sketch_says_why(tmp_path, overrides, reason) -> None:
     """Each sketch states whether its features need only the landmark rows, and why not."""

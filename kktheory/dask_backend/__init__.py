@@ -227,7 +227,26 @@ def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Ite
     idx, draw = probe.draw_landmark_rows(n, max(used), component_rng(method.seed, "sketch"))
     X_L = np.asarray(X[idx].compute())
     for m, mu in zip(ms, used):
-        yield m, cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
+        sketch = cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
+        yield m, sketch.finish_fit(row_sum(sketch, X)) if cls.row_pass else sketch
+
+
+def _row_statistic(rows: np.ndarray, sketch: Sketch) -> np.ndarray:
+    return sketch.row_statistic(rows)
+
+
+def row_sum(sketch: Sketch, X: Any) -> np.ndarray:
+    """Σ over the row chunks of X of ``sketch.row_statistic(chunk)``, each computed where
+    the chunk lives and summed by a tree reduction on the workers: the client receives one
+    array (rank-restricted Nyström: the ℓ × ℓ matrix RᵀR)."""
+    import dask
+    import dask.array as da
+
+    (fitted,) = shipped([sketch])
+    probe = sketch.row_statistic(np.zeros((0, X.shape[1]), dtype=X.dtype))
+    parts = [da.from_delayed(dask.delayed(_row_statistic)(block, fitted), probe.shape, probe.dtype)
+             for block in X.to_delayed().ravel()]
+    return np.asarray(da.stack(parts).sum(axis=0).compute())
 
 
 def _transform(rows: np.ndarray, sketch: Sketch) -> np.ndarray:

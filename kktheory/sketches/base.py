@@ -200,8 +200,21 @@ class Sketch:
         self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
     ) -> "Sketch":
         """Fit from the landmark rows X_landmarks = X[landmarks] of n training rows and
-        :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks))."""
+        :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks)); with
+        :attr:`row_pass`, the fit is then finished from one sum over the training rows."""
         self.require_landmark_rows()
+        raise NotImplementedError(type(self).__name__)
+
+    #: True when a fit from the landmark rows is finished by one sum over the training rows:
+    #: ``finish_fit(Σ_chunks row_statistic(chunk))`` (rank-restricted Nyström's RᵀR)
+    row_pass: ClassVar[bool] = False
+
+    def row_statistic(self, rows: Any) -> np.ndarray:
+        """The contribution of ``rows`` to the sum that finishes the fit (:attr:`row_pass`)."""
+        raise NotImplementedError(type(self).__name__)
+
+    def finish_fit(self, total: np.ndarray, X: Any = None) -> "Sketch":
+        """The fit finished from the sum of :meth:`row_statistic` over the training rows."""
         raise NotImplementedError(type(self).__name__)
 
     def validate(self, m: int) -> None:

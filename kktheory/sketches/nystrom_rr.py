@@ -47,7 +47,7 @@ budget; :meth:`NystromRR.streams`): C = K(X, X_S)·diag(√(n/c)) is never held.
 comes from the c landmark rows alone; pass 1 reads the training rows in blocks (rows on
 disk too, :class:`~kktheory.datasets.disk_rows.DiskRows`), computes each block C_b of C
 and sums the ℓ × ℓ matrix RᵀR = Σ_b (C_b E)ᵀ(C_b E) in float64 (E = U_{W,ℓ} Λ_{W,ℓ}^{-1/2}),
-whose top-s eigenvectors are V_s (:func:`~kktheory.sketches.projection.rank_restricted_map`);
+whose top-s eigenvectors are V_s (:meth:`NystromRR.row_statistic`, :meth:`NystromRR.finish_fit`);
 pass 2 is the training features B = C·(E V_s), block by block into the n × s output
 (:meth:`~kktheory.sketches.projection.KernelProjection.transform`). Same landmarks and
 the same B as in memory up to round-off (V_s's signs are fixed the same way); the kernel
@@ -68,13 +68,14 @@ from kktheory import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels import Kernel
 from kktheory.sketches.base import SKETCHES, NestedFit, SketchConfig
-from kktheory.sketches.linalg import resolve_rank
+from kktheory.sketches.linalg import gram_f64, resolve_rank
 from kktheory.sketches.projection import (
     KernelProjection,
     check_eig_cutoff,
     rank_restricted,
-    rank_restricted_map,
     require_kernel_matrix,
+    top_right_singular,
+    whitening,
 )
 from kktheory.sketching_matrices import (
     SKETCHING_MATRICES,
@@ -99,8 +100,6 @@ class NystromRRConfig(SketchConfig):
 @SKETCHES.register("nystrom_rr", NystromRRConfig)
 class NystromRR(KernelProjection):
     """Rank-restricted Nyström features B with BBᵀ = (C W_ℓ⁺ Cᵀ)_s (Wang Alg. 2)."""
-
-    not_from_landmark_rows = "its rank restriction needs the kernel columns of all n rows together"
 
     rank_restricted = True
     #: uniform P reads the rows in blocks and by index (streamed or not); any other P needs
@@ -222,25 +221,78 @@ class NystromRR(KernelProjection):
         """Steps 1–2 of Alg. 2 out of core (module docstring): W from the landmark rows, V_s
         from RᵀR summed over row blocks of C (pass 1); the features B = C·M are the second
         pass, over the same blocks, when they are first asked for (``transform``)."""
-        s, ell = self.ranks(P.c)
+        self.fit_on_landmark_rows(X[P.idx], kernel, P.idx, None, len(X))
+        return self.finish_fit(self.row_statistic(X), X)
+
+    # -- the fit in two passes over the rows (out of core; the Dask backend's chunks) -------
+    #: uniform P: fitted from the landmark rows, then one sum over the rows (row_statistic)
+    row_pass = True
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        """None for uniform P with one s (:meth:`fit_on_landmark_rows`, :meth:`row_statistic`,
+        :meth:`finish_fit`); other P need K·P, a list of s the features in one place."""
+        if params.P != "uniform":
+            return f"sketch.P={params.P} forms C = K·P from all of K"
+        if isinstance(params.s, (list, tuple)):
+            return "a list of sketch.s takes its rows from the training features held in one place"
+        return None
+
+    def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
+        """The landmarks of uniform P for the largest c (a permutation prefix, as ``nested``)."""
+        self.require_landmark_rows()
+        return ColumnSampling.uniform(n, m_max, rng).idx, None
+
+    def fit_on_landmark_rows(
+        self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: None, n: int,
+    ) -> "NystromRR":
+        """What Alg. 2 needs of the c landmark rows alone: P (uniform, scale √(n/c)),
+        W = PᵀKP and E = U_{W,ℓ} Λ_{W,ℓ}^{-1/2}. The fit is finished by :meth:`finish_fit`
+        with the sum of :meth:`row_statistic` over the training rows (a list of s too,
+        in this process: :meth:`fit_streamed`)."""
+        c = len(landmarks)
+        P = ColumnSampling(n, np.asarray(landmarks), np.full(c, np.sqrt(n / c)))
         scale = P.scale.astype(kernel.dtype)
-        X_S = X[P.idx]
-        W = (kernel(X_S, X_S) * scale) * P.scale[:, None]  # Pᵀ K P: rows S of C = K·P, scaled
+        W = (kernel(X_landmarks, X_landmarks) * scale) * P.scale[:, None]  # Pᵀ K P
+        _, ell = self.ranks(c)
+        self.kernel = kernel
+        self.pending_ = (P, np.asarray(X_landmarks), whitening(W, self.params.eig_cutoff, ell))
+        return self
 
-        def blocks() -> Iterator[np.ndarray]:
-            for _, block in kernel.row_blocks(X, X_S, self.ctx.budget, desc="nystrom_rr RᵀR"):
-                block *= scale
-                yield block
+    def row_statistic(self, rows: Any) -> np.ndarray:
+        """Σ_b (C_b E)ᵀ(C_b E) over the row blocks of ``rows`` (ℓ' × ℓ', float64; C_b =
+        κ(rows_b, X_S)·diag(√(n/c))): summed over all training rows it is RᵀR."""
+        P, X_S, E = self.pending_
+        scale, E = P.scale.astype(self.kernel.dtype), E.astype(self.kernel.dtype)
+        G = np.zeros((E.shape[1], E.shape[1]))
+        for _, block in self.kernel.row_blocks(rows, X_S, self.ctx.budget, desc="nystrom_rr RᵀR"):
+            block *= scale
+            G += gram_f64(block @ E)
+        return G
 
-        M = rank_restricted_map(blocks(), W, ell, s, self.params.eig_cutoff)
-        return self.set_projection(X, kernel, P, M, None)
+    def finish_fit(self, G: np.ndarray, X: np.ndarray | None = None) -> "NystromRR":
+        """M = E·V_s with V_s the top-s eigenvectors of G = RᵀR (:func:`top_right_singular`);
+        ``X`` the training rows when this process holds them (their features then come from
+        ``transform``), None on the Dask backend (computed chunk by chunk)."""
+        P, X_S, E = self.pending_
+        s, _ = self.ranks(P.c)
+        del self.pending_
+        M = E @ top_right_singular(G, s, self.params.eig_cutoff)
+        return self.set_projection(X, self.kernel, P, M, None, X_S)
 
     def set_projection(
-        self, X: np.ndarray, kernel: Kernel, P: SketchingMatrix, M: np.ndarray, B: np.ndarray | None
+        self, X: np.ndarray | None, kernel: Kernel, P: SketchingMatrix, M: np.ndarray, B: np.ndarray | None,
+        X_landmarks: np.ndarray | None = None,
     ) -> "NystromRR":
         """The map b(x) = Mᵀ Pᵀ κ(X, x) on P's support (module docstring), with the training
-        features B = C·M when they were computed (else by ``transform``), and P's arrays."""
-        self.set_map(X, kernel, P.support(), P.left_on_support(M), train_features=B)
+        features B = C·M when they were computed (else by ``transform``), and P's arrays.
+        ``X_landmarks``: the rows X[P.idx] when X is not held (column sampling)."""
+        if X_landmarks is None:
+            self.set_map(X, kernel, P.support(), P.left_on_support(M), train_features=B)
+        else:  # the support (sorted distinct landmarks) from the landmark rows themselves
+            _, first = np.unique(P.idx, return_index=True)
+            self.set_map(X_landmarks, kernel, first, P.left_on_support(M), train_features=B)
+            self.X_fit_ = X
         if isinstance(P, ColumnSampling):
             self.landmarks_ = P.idx
         self.P_arrays_ = {f"sketch_{name}": a for name, a in P.arrays().items()}

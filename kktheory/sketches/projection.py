@@ -23,8 +23,6 @@ Also here, written once for every sketch that needs them:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
 from kktheory import memory
@@ -87,25 +85,6 @@ def rank_restricted(
     R = C @ E.astype(C.dtype, copy=False)
     V = top_right_singular(gram_f64(R), s, eig_cutoff)
     return E @ V, R @ V.astype(R.dtype, copy=False)
-
-
-def rank_restricted_map(
-    C_blocks: Iterable[np.ndarray], W: np.ndarray, ell: int, s: int, eig_cutoff: float
-) -> np.ndarray:
-    """M (c × s') of :func:`rank_restricted` (Wang et al. 2019, Alg. 2 steps 1–2) from the
-    row blocks C_b of C, one at a time, for a C too large to hold.
-
-    With E = U_{W,ℓ} Λ_{W,ℓ}^{-1/2}, R = C·E and RᵀR = Σ_b (C_b E)ᵀ(C_b E) (ℓ × ℓ, each
-    block's product summed in float64, :func:`~kktheory.sketches.linalg.gram_f64`); V_s
-    from RᵀR as in :func:`rank_restricted`, M = E·V_s. The features B = C·M are then a
-    second pass over the blocks (:meth:`KernelProjection.transform`). Cost O(n·c·ℓ + n·ℓ²
-    + c³); memory one block, its R_b and O(c²) — never n × c.
-    """
-    E = whitening(W, eig_cutoff, ell)
-    G = np.zeros((E.shape[1], E.shape[1]))
-    for C_b in C_blocks:
-        G += gram_f64(C_b @ E.astype(C_b.dtype, copy=False))
-    return E @ top_right_singular(G, s, eig_cutoff)
 
 
 def top_right_singular(G: np.ndarray, s: int, eig_cutoff: float) -> np.ndarray:
