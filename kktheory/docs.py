@@ -41,6 +41,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
                       "bounds.theory")),
     ("Rows, store and runs", ("config", "constraints", "rules", "identity", "experiment", "backends", "schema", "nan_reason", "store", "memory",
                               "sweeps", "reproduce", "report.entry", "timing")),
+    ("Your own claim", ("claimfile", "judge", "plot")),
     ("Beyond one process", ("estimator", "dask_backend", "dask_backend.chunks")),
     ("Command line and infrastructure", ("cli", "summary", "progress", "threads", "registry", "errors",
                                          "transforms", "datasets.table_cache", "sketches.linalg", "docs",

@@ -240,6 +240,24 @@ def _fit(n: tuple[float, ...], y: tuple[float, ...]) -> RateFit | None:
     return fit_rate(np.asarray(n), np.asarray(y))
 
 
+def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None) -> tuple[Estimate, RateFit] | None:
+    """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.bounds.theory.fit_rate`,
+    every run kept, weighted least squares on the per-n means) as an estimate with its
+    bootstrap percentile interval (:meth:`Estimate.bootstrap`; 400 resamples of the runs
+    within each n), and the fit; ``per_n`` runs per n (default: the median count over n).
+    None when it cannot be fitted (fewer than 3 values of n). One implementation for the
+    catalogue's rate checks (:func:`rate_checks`) and a user's claim file
+    (:mod:`kktheory.judge`)."""
+    n, y = np.asarray(n, float), np.asarray(y, float)
+    keep = np.isfinite(n) & np.isfinite(y)
+    fit = _fit(tuple(n[keep]), tuple(y[keep]))
+    if fit is None:
+        return None
+    if per_n is None:
+        per_n = int(pd.Series(n[keep]).value_counts().median())
+    return Estimate.bootstrap(fit.slope, fit.ci_low, fit.ci_high, per_n), fit
+
+
 def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches: tuple[str, ...],
                 shape: str, level: float = LEVEL) -> list[Check]:
     """Each declared rate rule on its own sketch's fitted exponent (bootstrap interval)."""
@@ -261,7 +279,9 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
         detail = (f"fitted exponent b over n = {int(ns.min())}–{int(ns.max())}, all {fit.runs} runs ({per_n} per n); "
                   f"the shape {shape} has slope {fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, "
                   f"margin {RATE_MARGIN}")
-        checks.append(rule.check(Estimate.bootstrap(fit.slope, fit.ci_low, fit.ci_high, per_n), detail, level=level))
+        sub = rates[rates[SKETCH_COL] == name].dropna(subset=[col])
+        est, _ = rate_estimate(sub["n"].to_numpy(float), sub[col].to_numpy(float), per_n)
+        checks.append(rule.check(est, detail, level=level))
     return checks
 
 

@@ -1,0 +1,185 @@
+"""kktheory.judge and kktheory.claimfile: a user's claim judged by the catalogue's decision code.
+
+Each claim shape on synthetic rows passes when true, fails when false and is inconclusive
+when the rows are too noisy to tell; a catalogue check (theory_rates_yin's Remark 1 rate)
+judged as a catalogue Rule and as a claim file gives the same result; every bad claim file
+ends with one line, exit status 2, and nothing written.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kktheory import judge
+from kktheory.claimfile import ClaimError, load_claim, parse_claim, parse_expression
+from kktheory.report.common import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED
+
+ROOT = Path(__file__).resolve().parent.parent
+MARGIN = {"why": "the smallest difference a reader would care about", "source": "a test"}
+
+
+@pytest.fixture(scope="module")
+def known() -> set[str]:
+    from kktheory import schema
+
+    return set(schema.columns())
+
+
+def rows_of(f, xs=(500, 1000, 2000, 4000), seeds=10, groups=("nystrom", "ros"), sd=0.0, seed=0, col="test_risk"):
+    """Rows with y = f(x) + N(0, sd) per group, x and seed; k = 10, γ = √n."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in groups:
+        for x in xs:
+            for s in range(seeds):
+                out.append({"sketch.name": g, "n": x, "seed": s, "k": 10, "gamma_value": math.sqrt(x),
+                            "m_rule": "sqrt_n", col: f(x) + rng.normal(0, sd)})
+    return pd.DataFrame(out)
+
+
+def claim(known, shape, value, **kw):
+    data = {"sweep": ["n=500"], "x": "n", "y": kw.pop("y", "test_risk"), "by": "sketch.name", "shape": shape,
+            "margin": {"value": value, **MARGIN}, **kw}
+    return parse_claim(data, "t", known=known)
+
+
+def status(known, rows, shape, value, **kw) -> str:
+    return judge.judge_rows(claim(known, shape, value, **kw), rows).verdict.status
+
+
+# -- each shape: true → reproduced, false → not reproduced, noisy → inconclusive ---------------
+def test_at_least(known):
+    rows = rows_of(lambda x: 1.0, sd=0.02)
+    assert status(known, rows, "at_least", 0.9) == REPRODUCED
+    assert status(known, rows, "at_least", 1.1) == NOT_REPRODUCED
+    assert status(known, rows_of(lambda x: 1.0, sd=1.0, seeds=3), "at_least", 0.9) == INCONCLUSIVE
+
+
+def test_at_most_and_a_reference_group(known):
+    rows = rows_of(lambda x: 1.0, sd=0.02)
+    assert status(known, rows, "at_most", 1.1) == REPRODUCED
+    assert status(known, rows, "at_most", 0.9) == NOT_REPRODUCED
+    assert status(known, rows_of(lambda x: 1.0, sd=1.0, seeds=3), "at_most", 1.1) == INCONCLUSIVE
+    # the difference to a reference group: ros − nystrom = 0 ≤ 0.1
+    assert status(known, rows, "at_most", 0.1, reference="nystrom") == REPRODUCED
+
+
+def test_equivalent(known):
+    assert status(known, rows_of(lambda x: 0.0, sd=0.01), "equivalent", 0.05) == REPRODUCED
+    assert status(known, rows_of(lambda x: 0.5, sd=0.01), "equivalent", 0.05) == NOT_REPRODUCED
+    assert status(known, rows_of(lambda x: 0.0, sd=1.0, seeds=3), "equivalent", 0.05) == INCONCLUSIVE
+    assert status(known, rows_of(lambda x: 0.5, sd=0.01), "equivalent", 0.05, target=0.5) == REPRODUCED
+
+
+def test_plateau(known):
+    assert status(known, rows_of(lambda x: 1.0, sd=0.01), "plateau", 0.05, beyond=1000) == REPRODUCED
+    assert status(known, rows_of(lambda x: x / 1000, sd=0.01), "plateau", 0.05, beyond=1000) == NOT_REPRODUCED
+    assert status(known, rows_of(lambda x: 1.0, sd=1.0, seeds=3), "plateau", 0.05) == INCONCLUSIVE
+
+
+def test_rate_against_a_theorem_and_an_expression(known):
+    fast = rows_of(lambda x: 2 * x ** -0.5, sd=0.0005, seeds=5)
+    assert status(known, fast, "rate", 0.1, against="yin_thm2") == REPRODUCED  # b = −0.5 ≤ −0.22 + 0.1
+    flat = rows_of(lambda x: 0.05, sd=0.0005, seeds=5)
+    assert status(known, flat, "rate", 0.1, against="calandriello_thm1") == NOT_REPRODUCED  # b = 0 > −0.5 + 0.1
+    noisy = rows_of(lambda x: 2 * x ** -0.5, sd=0.1, seeds=3)
+    assert status(known, noisy, "rate", 0.1, against="yin_thm2") == INCONCLUSIVE
+    j = judge.judge_rows(claim(known, "rate", 0.1, against="1/sqrt(n)"), fast)
+    assert j.verdict.status == REPRODUCED
+    assert all(r.margin.value == pytest.approx(-0.4) for r in j.rules)  # the shape's slope −0.5 + 0.1
+
+
+def test_bound_by_column_and_formula(known):
+    ok = rows_of(lambda x: 0.5, sd=0.01, seeds=15).assign(lemma2_bound=1.0)
+    assert status(known, ok, "bound", 0.9, bound="lemma2_bound") == REPRODUCED
+    half = ok.assign(lemma2_bound=np.where(ok["seed"] % 2 == 0, 1.0, 0.1))
+    assert status(known, half, "bound", 0.9, bound="lemma2_bound") == NOT_REPRODUCED
+    few = rows_of(lambda x: 0.5, sd=0.01, seeds=1, xs=(500, 1000)).assign(lemma2_bound=1.0)
+    assert status(known, few, "bound", 0.9, bound="lemma2_bound") == INCONCLUSIVE  # 2/2 holds: CP lower < 0.9
+    j = judge.judge_rows(claim(known, "bound", 0.9, bound="20*sqrt(k/n)"), ok)
+    assert j.verdict.status == REPRODUCED and "observed/bound median" in j.verdict.text
+
+
+# -- one decision code: a catalogue check judged both ways ----------------------------------------
+def test_a_catalogue_rate_check_judged_as_a_claim_file_gives_the_same_result(known):
+    from kktheory.report import theory
+
+    for f, sd in ((lambda x: 3 * x ** -0.45, 0.002), (lambda x: 0.02 * x ** -0.05, 0.002),
+                  (lambda x: 3 * x ** -0.2, 0.02)):
+        rows = rows_of(f, xs=theory.RATE_NS, seeds=5, groups=theory.REMARK1_SKETCHES, sd=sd,
+                       col="excess_pop_risk")
+        catalogue = theory.rate_checks(rows, "excess_pop_risk", theory.REMARK1_RULES, theory.REMARK1_SKETCHES,
+                                       "√(k/n)·log²√n")
+        mine = judge.judge_rows(claim(known, "rate", theory.RATE_MARGIN, against="yin_thm2", y="excess_pop_risk"),
+                                rows).verdict.checks
+        assert [c.passed for c in catalogue] == [c.passed for c in mine]
+        assert [c.detail.split(";")[0] for c in catalogue] == [c.detail.split(";")[0] for c in mine]
+        assert [c.rule.margin.value for c in catalogue] == [c.rule.margin.value for c in mine]
+
+
+# -- the claim file --------------------------------------------------------------------------------
+def test_the_shipped_example_parses():
+    c = load_claim(ROOT / "claims" / "yin_rate.yaml")
+    assert (c.shape, c.against, c.x, c.y, c.by) == ("rate", "yin_thm2", "n", "excess_pop_risk", "sketch.name")
+
+
+def test_expressions_are_a_whitelist():
+    e = parse_expression("sqrt(k/n)*log(sqrt(n))**2 + gamma/n + d_eff")
+    assert e.columns == ("k", "n", "gamma_value", "deff")
+    assert e.evaluate({"k": 10.0, "n": 100.0, "gamma": 10.0, "d_eff": 1.0}) == pytest.approx(
+        math.sqrt(0.1) * math.log(10) ** 2 + 0.1 + 1.0)
+    for bad in ("__import__('os')", "n.real", "(lambda: 1)()", "n[0]", "'a'", "sqrt(x=n)", "n +"):
+        with pytest.raises(ClaimError):
+            parse_expression(bad)
+
+
+BAD = [
+    ({"y": "excess_pop_rsk"}, "y='excess_pop_rsk'", "excess_pop_risk"),
+    ({"shape": "rising"}, "shape='rising'", "at_least"),
+    ({"margin": {"value": 0.1, "source": "a test"}}, "margin.why=None", "justification"),
+    ({"against": "sqrt(n"}, "against='sqrt(n'", "does not parse"),
+    ({"sweep": ["sketch=nystrom", "n=500,1000", "seed=0"]}, "x='n'", "at least 3 values"),
+]
+
+
+@pytest.mark.parametrize("change,field,allowed", BAD, ids=[b[1].split("=")[0] for b in BAD])
+def test_a_bad_claim_file_is_one_line_exit_2_nothing_written(tmp_path, capsys, change, field, allowed):
+    from omegaconf import OmegaConf
+
+    data = {"sweep": ["sketch=nystrom", "n=500,1000,2000", "seed=0"], "by": "sketch.name", "x": "n",
+            "y": "excess_pop_risk", "shape": "rate", "against": "yin_thm2", "margin": {"value": 0.1, **MARGIN}}
+    data.update(change)
+    path = tmp_path / "bad.yaml"
+    path.write_text(OmegaConf.to_yaml(OmegaConf.create(data)))
+    results, out = tmp_path / "results", tmp_path / "out"
+    code = judge.main([str(path), "--results-dir", str(results), "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and field in err and allowed in err, err
+    assert not results.exists() and not out.exists()
+
+
+def test_judge_runs_a_tiny_sweep_and_writes_figure_section_and_verdict(tmp_path, capsys):
+    from omegaconf import OmegaConf
+
+    data = {"name": "tiny", "sweep": ["sketch=nystrom", "n=120,160", "n_test=60", "seed=0,1", "k=3", "reference=none"],
+            "by": "sketch.name", "x": "n", "y": "test_risk", "shape": "at_most",
+            "margin": {"value": 10.0, "why": "a Gaussian kernel's risk is at most κ(x, x) = 1", "source": "a test"}}
+    path = tmp_path / "tiny.yaml"
+    path.write_text(OmegaConf.to_yaml(OmegaConf.create(data)))
+    out = tmp_path / "out"
+    assert judge.main([str(path), "--results-dir", str(tmp_path / "r"), "--out", str(out)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line.startswith("tiny: reproduced"), line
+    md = (out / "tiny.md").read_text()
+    for part in ("## tiny", "**Verdict: reproduced.**", "Checks declared before the data", "margin", "Command: "):
+        assert part in md, part
+    assert (out / "tiny.png").stat().st_size > 0 and (out / "tiny.pdf").exists()
+    # resumable: a second call runs nothing
+    assert judge.main([str(path), "--results-dir", str(tmp_path / "r"), "--out", str(out)]) == 0
+    assert "0 ran, 4 stored" in capsys.readouterr().out
