@@ -3,7 +3,7 @@
     python benchmarks/wang_mnist8m.py --pass c400 --s 20 [--seed 0] [--results-dir DIR]
     python benchmarks/wang_mnist8m.py --pass c1600 [--seed 0] [--results-dir DIR]
 
-One job of ``experiments/wang_fig2_mnist8m.yaml`` (8,100,000 augmented digits on disk,
+One job of ``experiments/wang_fig2.yaml`` (8,100,000 augmented digits on disk,
 100,000 augmented test digits, rank-restricted Nyström with uniform sampling, ℓ = ⌈c/2⌉,
 k-means with one k-means++ start and at most 100 iterations), run end to end through the
 pipeline (:func:`kktheory.experiment.run`, as ``python run.py`` runs it) in this process,
@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import os
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -54,6 +55,25 @@ TABLE6_TOTAL = {10: 2840.9, 20: 2785.4, 40: 3003.4, 80: 2952.2, 160: 3157.5, 320
 CORES_PER_NODE = 32
 
 
+class RssSampler(threading.Thread):
+    """The process's resident memory (VmRSS) every 0.1 s: its peak and the stage it was
+    reached in (``stage``, set by :func:`timing`)."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.stage, self.peak, self.peak_stage, self.done = "load", 0.0, "", threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.1):
+            with open("/proc/self/status") as f:
+                kib = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            if kib > self.peak:
+                self.peak, self.peak_stage = kib, self.stage
+
+
+SAMPLER = RssSampler()
+
+
 @contextlib.contextmanager
 def timing(cls: Any, name: str, seconds: dict[str, float], when: Callable[..., bool] = lambda *a: True) -> Iterator[None]:
     """Add the seconds of every call of ``cls.name`` (for which ``when(*args)``) to ``seconds[name]``
@@ -61,10 +81,12 @@ def timing(cls: Any, name: str, seconds: dict[str, float], when: Callable[..., b
     original = getattr(cls, name)
 
     def timed(*args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
+        t0, outer = time.perf_counter(), SAMPLER.stage
+        SAMPLER.stage = name
         try:
             return original(*args, **kwargs)
         finally:
+            SAMPLER.stage = outer
             if when(*args):
                 seconds[name] += time.perf_counter() - t0
 
@@ -94,6 +116,7 @@ def main() -> None:
     ap.add_argument("--results-dir", default=None, help="where the rows go (default: a temporary folder)")
     ap.add_argument("--n", type=int, default=None, help="fewer training digits (a quick check; default the paper's)")
     ap.add_argument("--s", default=None, help="the target ranks instead of the job's list (e.g. 20, or [10,20])")
+    ap.add_argument("overrides", nargs="*", help="further overrides of the job (e.g. memory_budget_gb=6)")
     a = ap.parse_args()
     from kktheory.config import build_spec
     from kktheory.experiment import Method, run
@@ -101,15 +124,15 @@ def main() -> None:
 
     results = Path(a.results_dir or tempfile.mkdtemp(prefix="wang8m_")).resolve()
     job = [f"+wang_fig2/pass={a.job}", f"seed={a.seed}", *([f"n={a.n}", "n_test=2000"] if a.n else []),
-           *([f"sketch.s={a.s}"] if a.s else [])]
-    (cfg,) = compose_jobs("wang_fig2_mnist8m", [job], results)
+           *([f"sketch.s={a.s}"] if a.s else []), *a.overrides]
+    (cfg,) = compose_jobs("wang_fig2", [job], results)
     cfg.force = True
     spec = build_spec(cfg)
     n, c = spec.n, spec.ms[0][1]
     probe = NystromRR(spec.sketch, Method.of(spec).context(n))
     s_max, ell = probe.ranks(c)
     print(f"machine: {machine()}")
-    print(f"job: wang_fig2_mnist8m +wang_fig2/pass={a.job} seed={a.seed}: n={n}, c={c}, ell={ell}, "
+    print(f"job: wang_fig2 +wang_fig2/pass={a.job} seed={a.seed}: n={n}, c={c}, ell={ell}, "
           f"s={probe.s_values(c)}, dtype={spec.dtype}, budget {spec.budget / 2**30:.0f} GiB; rows in {results}")
     seconds: dict[str, float] = defaultdict(float)
     train = lambda self, X, *rest: len(X) == n  # noqa: E731 — the training rows' features
@@ -118,7 +141,9 @@ def main() -> None:
           timing(NystromRR, "row_statistic", seconds),
           timing(projection.KernelProjection, "_features", seconds, train), timing(KMeansPP, "fit", seconds)):
         load0 = os.getloadavg()
+        SAMPLER.start()
         outcome = run(cfg)
+        SAMPLER.done.set()
         load1 = os.getloadavg()
     wall = time.perf_counter() - t0
     rows = sorted(outcome.rows, key=lambda r: r["s"])
@@ -151,7 +176,8 @@ def main() -> None:
     print(f"| evaluation | {stages['evaluation']:.1f} | | |")
     print(f"| **total** | **{wall:.1f}** ({wall / 60:.1f} min) | | |")
     cores = memory.cpu_count()
-    print(f"peak RSS {max(r['peak_rss_mb'] for r in rows) / 1024:.1f} GiB; core-seconds {cores * wall:.0f} "
+    print(f"peak RSS {max(r['peak_rss_mb'] for r in rows) / 1024:.1f} GiB (sampled: {SAMPLER.peak / 2**20:.1f} GiB "
+          f"in {SAMPLER.peak_stage}, 'load' = outside the timed stages); core-seconds {cores * wall:.0f} "
           f"({cores} cores × {wall:.0f} s)")
     if c == 400:
         for nodes, t in TABLE4_S20.items():

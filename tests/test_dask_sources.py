@@ -116,10 +116,12 @@ def test_chunks_are_read_on_the_workers_with_the_in_memory_rows(name, request, c
 
 def test_a_run_reads_on_the_workers_and_writes_the_numpy_rows(augmented, tmp_path, cluster, caplog) -> None:
     """The same config and seed on the NumPy backend and on the cluster (augmented MNIST read
-    from its file by the workers): no large graph sent, the same n, m, landmarks and
-    bandwidth, partitions of the same quality (one k-means start, at most 20 iterations:
-    dask-ml's iterations are round trips to the scheduler)."""
-    common = [*augmented, *RISK, "m=30", "clustering.n_init=1", "clustering.max_iter=20", f"results_dir={tmp_path}"]
+    from its file by the workers; Wang's rank-restricted Nyström, whose RᵀR is reduced on the
+    workers): no large graph sent, the same n, m, landmarks and bandwidth, partitions of the
+    same quality (one k-means start, at most 20 iterations: dask-ml's iterations are round
+    trips to the scheduler)."""
+    common = [*augmented, *RISK, "sketch=nystrom_rr", "m=30", "sketch.s=10", "clustering.n_init=1",
+              "clustering.max_iter=20", f"results_dir={tmp_path}"]
     (a,) = run(make_cfg(*common)).rows
     with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING, "distributed"), \
             dask.config.set({"distributed.admin.large-graph-warning-threshold": f"{THRESHOLD}B"}):
