@@ -81,12 +81,14 @@ class ClusterResult:
 
 
 class Clusterer:
-    """Base class: ``fit(F, k, rng, in_place)`` → ClusterResult.
+    """Base class: ``fit(F, k, rng, low_memory)`` → ClusterResult.
 
-    ``in_place``: F may be centred in place and restored afterwards instead of copied
+    ``low_memory``: F is large against the memory budget (or a view into larger features):
+    a C-contiguous F is centred in place and restored afterwards instead of copied
     (scikit-learn's ``copy_x=False``; the restored F can differ from the given one in the
-    last bit), for features whose copy would not fit in memory beside them. Clusterers that
-    do not centre (mini-batch, local search) ignore it.
+    last bit), and the tolerance's feature variance is summed over row chunks
+    (:func:`kktheory.lloyd.chunked_tolerance`) instead of through ``np.var``'s temporary
+    as large as F. Clusterers that do not centre (mini-batch, local search) ignore it.
 
     ``start``: labels of a partition to start from (warm start), for clusterers that
     support it (:class:`KMeansPP`); None means their own seeding.
@@ -105,7 +107,7 @@ class Clusterer:
         if not p.tol >= 0:
             raise ConfigError("clustering.tol", p.tol, "a number ≥ 0")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, low_memory: bool = False) -> ClusterResult:
         raise NotImplementedError
 
 
@@ -211,6 +213,21 @@ def warm_centers(F: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
 KMEANS_ALGORITHMS = ("hamerly", "lloyd", "elkan")
 
 
+class LowMemoryKMeans(KMeans):
+    """scikit-learn's ``KMeans`` whose tolerance scale (tol × the mean feature variance) is
+    summed over row chunks (:func:`kktheory.lloyd.chunked_tolerance`): its own
+    ``_tolerance`` calls ``np.var``, whose temporary is as large as X (measured at 1M × 320
+    float32: 1.19 GiB beyond X, even with ``copy_x=False``)."""
+
+    def _check_params_vs_input(self, X: np.ndarray) -> None:
+        tol, self.tol = self.tol, 0.0
+        try:
+            super()._check_params_vs_input(X)
+        finally:
+            self.tol = tol
+        self._tol = lloyd.chunked_tolerance(X, tol)
+
+
 @dataclass
 class KMeansPPConfig(ClusteringConfig):
     name: str = "kmeanspp"
@@ -232,9 +249,9 @@ class KMeansPP(Clusterer):
         """How Lloyd's iterations are computed (a plain ClusteringConfig: the default)."""
         return getattr(self.params, "algorithm", KMeansPPConfig.algorithm)
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, low_memory: bool = False) -> ClusterResult:
         """Best of ``n_init`` k-means++ starts, or one start from ``self.start``'s means
-        (``in_place``: F centred in place and restored, :class:`Clusterer`)."""
+        (``low_memory``: :class:`Clusterer`)."""
         p = self.params
         seed = int(rng.integers(2**31 - 1))
         costs: list[float] = []
@@ -242,10 +259,11 @@ class KMeansPP(Clusterer):
         init, n_init = (seeding, p.n_init) if self.start is None else (warm_centers(F, self.start, k), 1)
         if self.algorithm() == "hamerly":
             labels, centers, _, n_iter = lloyd.kmeans(F, k, init, n_init, p.max_iter, p.tol, seed,
-                                                      copy=not in_place)
+                                                      copy=not low_memory)
         else:
-            km = KMeans(n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
-                        algorithm=self.algorithm(), random_state=seed, copy_x=not in_place).fit(F)
+            km = (LowMemoryKMeans if low_memory else KMeans)(
+                n_clusters=k, init=init, n_init=n_init, max_iter=p.max_iter, tol=p.tol,
+                algorithm=self.algorithm(), random_state=seed, copy_x=not low_memory).fit(F)
             labels, centers, n_iter = km.labels_, km.cluster_centers_, km.n_iter_
         labels = labels.astype(np.int64)
         return ClusterResult(
@@ -307,7 +325,7 @@ class MiniBatch(Clusterer):
         if self.params.batch_size < 1:
             raise ConfigError("clustering.batch_size", self.params.batch_size, "an integer ≥ 1")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, low_memory: bool = False) -> ClusterResult:
         p = self.params
         km = MiniBatchKMeans(
             n_clusters=k, init="k-means++", n_init=p.n_init, max_iter=p.max_iter, tol=p.tol,
@@ -388,7 +406,7 @@ class LocalSearch(Clusterer):
         if self.params.Z < 0:
             raise ConfigError("clustering.Z", self.params.Z, "an integer ≥ 0")
 
-    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, in_place: bool = False) -> ClusterResult:
+    def fit(self, F: np.ndarray, k: int, rng: np.random.Generator, low_memory: bool = False) -> ClusterResult:
         p = self.params
         F = np.asarray(F, dtype=np.float64)
         n = len(F)

@@ -219,6 +219,23 @@ def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     return len(np.unique(np.c_[a, b], axis=0)) == len(np.unique(a))
 
 
+def chunked_tolerance(X: np.ndarray, tol: float) -> float:
+    """tol × the mean per-feature variance of X — scikit-learn's ``_tolerance`` for dense X —
+    accumulated in float64 over row chunks (:data:`CHUNK_ROWS`), without the n × d
+    temporary ``np.var`` forms (as large as X itself). Equal to ``_tolerance`` up to
+    round-off."""
+    if not tol:
+        return 0.0
+    n, d = X.shape
+    total, sq = np.zeros(d), np.zeros(d)
+    for start in range(0, n, CHUNK_ROWS):
+        chunk = np.asarray(X[start:start + CHUNK_ROWS], dtype=np.float64)
+        total += chunk.sum(axis=0)
+        sq += np.einsum("ij,ij->j", chunk, chunk)
+    mean = total / n
+    return float(np.mean(np.maximum(sq / n - mean * mean, 0.0))) * tol
+
+
 def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, n_init: int, max_iter: int,
            tol: float, random_state: int, copy: bool = True) -> tuple[np.ndarray, np.ndarray, float, int]:
     """scikit-learn's ``KMeans(k, init=init, n_init=n_init, max_iter=max_iter, tol=tol,
@@ -227,7 +244,8 @@ def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, 
 
     As ``KMeans.fit``: the features are centred (a copy, float32 kept, other dtypes as
     float64; with ``copy=False`` a C-contiguous float F is centred in place and the mean
-    added back before returning, as ``KMeans(copy_x=False)``), ``tol`` is scaled by the
+    added back before returning, as ``KMeans(copy_x=False)``, and the tolerance's variance
+    is accumulated over row chunks, :func:`chunked_tolerance`), ``tol`` is scaled by the
     mean feature variance, a callable ``init(X, k, random_state=...)`` is called once per
     restart with one ``RandomState(random_state)`` (an array ``init`` means one restart
     from it), and a restart replaces the best only with a lower inertia and a different
@@ -240,6 +258,7 @@ def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, 
     X = np.array(F, dtype=dtype, order="C", copy=copy or None)
     mean = X.mean(axis=0)
     X -= mean
+    tol = (float(np.mean(np.var(X, axis=0))) * tol if tol else 0.0) if copy else chunked_tolerance(X, tol)
     try:
         return _restarts(X, mean, k, init, n_init, max_iter, tol, random_state)
     finally:
@@ -249,9 +268,8 @@ def kmeans(F: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray, 
 
 def _restarts(X: np.ndarray, mean: np.ndarray, k: int, init: Callable[..., np.ndarray] | np.ndarray,
               n_init: int, max_iter: int, tol: float, random_state: int) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """:func:`kmeans` on the centred X (its feature mean ``mean``)."""
+    """:func:`kmeans` on the centred X (its feature mean ``mean``; ``tol`` absolute)."""
     dtype = X.dtype
-    tol = float(np.mean(np.var(X, axis=0))) * tol if tol else 0.0
     rs = sklearn_state(random_state)
     best: tuple[np.ndarray, np.ndarray, float, int] | None = None
     for _ in range(1 if not callable(init) else n_init):

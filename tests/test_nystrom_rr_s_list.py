@@ -112,7 +112,7 @@ def test_warm_starts_are_refused_with_a_list_of_s(tmp_path: Path):
         run(cfg)
 
 
-def test_kmeans_in_place_centres_and_restores_the_features():
+def test_kmeans_centres_in_place_and_restores_the_features():
     """``copy=False``: the same partition as with a copy; F restored up to round-off."""
     rng = np.random.default_rng(3)
     F = (rng.standard_normal((500, 6)) + 5.0).astype(np.float32)
@@ -122,3 +122,25 @@ def test_kmeans_in_place_centres_and_restores_the_features():
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_allclose(a[1], b[1], rtol=1e-6)
     np.testing.assert_allclose(F, kept, rtol=1e-6)
+
+
+@pytest.mark.parametrize("algorithm", ["lloyd", "hamerly"])
+def test_low_memory_kmeans_is_kmeans_without_full_size_temporaries(algorithm: str):
+    """The same partition and centres as the default k-means; the tolerance scale equals
+    scikit-learn's ``_tolerance`` up to round-off; a view is clustered as its copy."""
+    from sklearn.cluster._kmeans import _tolerance
+
+    from kktheory.cluster import KMeansPP, KMeansPPConfig
+    from kktheory.lloyd import chunked_tolerance
+
+    rng = np.random.default_rng(5)
+    F = (rng.standard_normal((3000, 12)) * [1, 2, 3, 1, 1, 1, 5, 1, 1, 1, 1, 1] + 2.0).astype(np.float32)
+    assert chunked_tolerance(F, 1e-4) == pytest.approx(_tolerance(F, 1e-4), rel=1e-5)
+    clusterer = KMeansPP(KMeansPPConfig(n_init=2, max_iter=50, algorithm=algorithm))
+    default = clusterer.fit(F.copy(), 5, np.random.default_rng(1))
+    low = clusterer.fit(F.copy(), 5, np.random.default_rng(1), low_memory=True)
+    np.testing.assert_array_equal(default.labels, low.labels)
+    np.testing.assert_allclose(default.centers, low.centers, rtol=1e-5, atol=1e-5)
+    wide = np.hstack([F, F])
+    view = clusterer.fit(wide[:, :12], 5, np.random.default_rng(1), low_memory=True)
+    np.testing.assert_array_equal(default.labels, view.labels)

@@ -255,8 +255,10 @@ class Sketch:
         t0 = time.perf_counter()
         features = self.transform(X)
         seconds = time.perf_counter() - t0
-        # features whose copy would not fit beside them are centred in place (Clusterer)
-        res: ClusterResult = clusterer.fit(features, k, rng, in_place=2 * features.nbytes > self.ctx.budget)
+        # features whose copy would not fit beside them, or a view into larger ones (a list of s):
+        # no full-size temporaries in k-means (Clusterer)
+        low_memory = 2 * features.nbytes > self.ctx.budget or not features.flags.c_contiguous
+        res: ClusterResult = clusterer.fit(features, k, rng, low_memory=low_memory)
         return Partition(labels=res.labels, features=features, centers=res.centers,
                          info={**res.info, "time_embedding": seconds}, on_features=True)
 
