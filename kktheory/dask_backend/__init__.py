@@ -37,17 +37,16 @@ chunks (one chunk across the columns):
   the partitions agree in quality (see tests/test_dask_backend.py);
 - risk: the lifted subsampling estimator of :mod:`kktheory.risk`, always (whatever n), with
   the data read through :class:`~kktheory.dask_backend.chunks.DaskRows`: per-cluster sums of κ(x, x) and the cross sums
-  κ(Y, X)·Z are chunked reductions, sampled pairs are evaluated by one task per pair of
-  chunks, and only the b sampled evaluation points (and clusters with at most √pairs
-  points) are gathered. Projected centroids and bound checks need the n × m features in
+  κ(Y, X)·Z are chunked reductions, and only the b sampled evaluation points, the rows of
+  the sampled pairs (evaluated on the client) and clusters with at most √pairs points are
+  gathered. Projected centroids and bound checks need the n × m features in
   one place and are refused.
 
 Nothing gathers an n × m or n × d array: the client holds the landmark rows, the n
-training labels, the sampled points and k × m centroid sums. The training labels (n
+training labels, the sampled points and pairs' rows and k × m centroid sums. The training labels (n
 integers) are gathered, as the row's ``train_labels`` are stored; the per-chunk steps that
-need them afterwards (the feature objective, the risk's cross sums, the sampled pairs) get
-their chunk's slice of the labels, of the membership matrix or of the pair positions
-scattered to the workers (:func:`~kktheory.dask_backend.chunks.shipped`), not inside the
+need them afterwards (the feature objective, the risk's cross sums) get their chunk's
+slice of the labels or of the membership matrix scattered to the workers (:func:`~kktheory.dask_backend.chunks.shipped`), not inside the
 task graph, and so are the fitted sketch and the risk's sampled evaluation points, which
 every chunk's task reads.
 
