@@ -195,7 +195,10 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[float, 
     if ier not in (1, 2, 3, 4) or not np.all(np.isfinite(p)):
         return None
     a, b = float(p[0]), float(p[1])
-    return a * float(n.min()) ** (-b), b
+    try:
+        return a * float(n.min()) ** (-b), b
+    except OverflowError:  # a runaway exponent on very noisy means: no fit, as for a failed one
+        return None
 
 
 def _filled(se: np.ndarray) -> np.ndarray:
