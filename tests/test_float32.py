@@ -97,9 +97,9 @@ def test_run_in_float32_clusters_float32_features(tmp_path, monkeypatch: pytest.
     seen: list[np.dtype] = []
     original = KMeansPP.fit
 
-    def spy(self, F, k, rng):
+    def spy(self, F, k, rng, low_memory=False):
         seen.append(F.dtype)
-        return original(self, F, k, rng)
+        return original(self, F, k, rng, low_memory)
 
     monkeypatch.setattr(KMeansPP, "fit", spy)
     for sketch in ("nystrom", "nystrom_rr", "yin_nystrom"):
