@@ -242,9 +242,7 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
     sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)
     record = SignalRecord()
     main_thread = threading.current_thread() is threading.main_thread()
-    # a signal the process was started ignoring (nohup, a background job's SIGINT) stays ignored
-    watched = [s for s in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(s) is not signal.SIG_IGN]
-    previous = {s: signal.signal(s, record) for s in watched} if main_thread else {}
+    previous = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
     try:
         status = _exit_status(main)
     except BaseException:
