@@ -38,16 +38,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from common import machine
+from mnist8m_phases import D, gemm_rate
 
 from kktheory import memory  # noqa: E402  (common puts the repository on sys.path)
 from kktheory.cluster import KMeansPP  # noqa: E402
 from kktheory.sketches import projection  # noqa: E402
 from kktheory.sketches.nystrom_rr import NystromRR  # noqa: E402
 
-D = 784
 #: Wang et al. 2019, Table 4 (c = 400, s = 20; seconds by nodes) and Table 6 (c = 1600, 32 nodes)
 TABLE4_S20 = {8: 3201.5, 16: 1532.0, 32: 867.9, 64: 734.7, 128: 828.2}
 TABLE4_S20_STAGES_32 = {"Nyström": 665.2, "DR": 38.9, "k-means": 119.9}
@@ -95,18 +94,6 @@ def timing(cls: Any, name: str, seconds: dict[str, float], when: Callable[..., b
         yield
     finally:
         setattr(cls, name, original)
-
-
-def gemm_rate(block: int, c: int, repeat: int = 3) -> float:
-    """float32 flops per second of (block × 784)·(784 × c), best of ``repeat``."""
-    rng = np.random.default_rng(0)
-    X, L = rng.random((block, D), dtype=np.float32), rng.random((c, D), dtype=np.float32)
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        X @ L.T
-        best = min(best, time.perf_counter() - t0)
-    return 2.0 * block * c * D / best
 
 
 def main() -> None:
