@@ -32,6 +32,7 @@ Rate shapes of the excess risk (constants unknown, compare slopes):
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,7 +192,9 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[float, 
         return scale * (p[0] * x ** p[1] - mean)
 
     p0 = np.array([mean[0] if mean[0] != 0 else 1e-3, -0.5])
-    p, ier = optimize.leastsq(residuals, p0, maxfev=20000)
+    with warnings.catch_warnings():  # a fit that does not converge is reported by ier: no fit
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p, ier = optimize.leastsq(residuals, p0, maxfev=20000)
     if ier not in (1, 2, 3, 4) or not np.all(np.isfinite(p)):
         return None
     a, b = float(p[0]), float(p[1])
