@@ -232,6 +232,9 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     clustering = CLUSTERERS.params(cfg.clustering)
     for group, params in (("dataset", dataset), ("kernel", kernel), ("sketch", sketch), ("clustering", clustering)):
         check_finite_fields(group, params)
+    list_field = SKETCHES.get(sketch.name).impl.list_field
+    if list_field and getattr(sketch, list_field) == []:
+        raise ConfigError(f"sketch.{list_field}", [], "an integer, a rule or a non-empty list of them")
     validate_kernel(kernel)
     check_centroids(cfg.centroids, sketch.name)
     CLUSTERERS.get(clustering.name).impl(clustering).validate()

@@ -96,6 +96,7 @@ def test_a_list_of_s_streams_from_rows_on_disk(synthetic_mnist, tmp_path: Path):
     (("sketch.s=[4,k]", "k=4"), "distinct ranks"),
     (("sketch.s=[4,8]", "sketch.P=leverage"), "a single value with sketch.P=leverage"),
     (("sketch.s=[4,30]",), "s ≤ ell"),
+    (("sketch.s=[]",), "a non-empty list"),
 ])
 def test_bad_lists_are_refused(overrides, allowed, tmp_path: Path):
     cfg = make_cfg("dataset=moons", "n=200", "k=3", "sketch=nystrom_rr", "m=40", "reference=none",

@@ -111,6 +111,8 @@ class NystromRR(KernelProjection):
     def s_values(self, c: int) -> list[int]:
         """Each target rank s of the run for sketch size c (``s`` may be a list)."""
         s = self.params.s
+        if isinstance(s, (list, tuple)) and not s:
+            raise ConfigError("sketch.s", [], "an integer, a rule or a non-empty list of them")
         return [resolve_rank(v, "sketch.s", self.ctx.k, c) for v in (s if isinstance(s, (list, tuple)) else [s])]
 
     def ranks(self, c: int) -> tuple[int, int]:
