@@ -16,7 +16,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kktheory.memory import cpu_count  # noqa: E402
+from kktheory.machine.memory import cpu_count  # noqa: E402
 
 
 def machine() -> str:
@@ -56,7 +56,7 @@ def compose(*overrides: str):
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from kktheory.cli import CONFIG_DIR
+    from kktheory.run.sweeps import CONFIG_DIR
     from kktheory.cli import expand_shorthand
     from kktheory.cli import DEFAULT_GROUPS
 

@@ -28,10 +28,10 @@ from threadpoolctl import threadpool_limits
 
 from common import machine
 
-from kktheory import memory  # noqa: E402  (common puts the repository on sys.path)
-from kktheory.kernels import Kernel  # noqa: E402
-from kktheory.sketches.base import SketchContext  # noqa: E402
-from kktheory.sketches.nystrom import Nystrom, NystromConfig  # noqa: E402
+from kktheory.machine import memory# noqa: E402  (common puts the repository on sys.path)
+from kktheory.kernels.functions import Kernel  # noqa: E402
+from kktheory.embeddings.base import SketchContext  # noqa: E402
+from kktheory.embeddings.nystrom import Nystrom, NystromConfig  # noqa: E402
 
 
 def best_time(fn, repeat: int) -> float:

@@ -80,15 +80,15 @@ def main() -> None:
             ap.error(str(exc))
         stats = pstats.Stats(prof)
         total = cumulative(stats, "kktheory/estimator.py", ("fit",))
-        embed = cumulative(stats, "kktheory/sketches/", EMBEDDING)
-        kmeans = cumulative(stats, "kktheory/sketches/base.py", KMEANS)
+        embed = cumulative(stats, "kktheory/embeddings/", EMBEDDING)
+        kmeans = cumulative(stats, "kktheory/embeddings/base.py", KMEANS)
         outside = total - embed - kmeans
         print(f"{repeat:>6}{total:9.2f}{embed:13.2f}{kmeans:11.2f}{outside:11.2f}{outside / total:9.1%}")
     print("\nlast repeat, direct callees of SketchedKernelKMeans.fit (cumulative s):")
     for name, t in callees(stats, "kktheory/estimator.py", "fit")[:8]:
         print(f"  {t:8.3f}  {name}")
-    print("direct callees of the backend's fit (kktheory/backends.py):")
-    for name, t in callees(stats, "kktheory/backends.py", "fit")[:8]:
+    print("direct callees of the backend's fit (kktheory/run/backends.py):")
+    for name, t in callees(stats, "kktheory/run/backends.py", "fit")[:8]:
         print(f"  {t:8.3f}  {name}")
     print(f"m_ = {est.m_}, sigma = {est.kernel_.sigma:.4g}, n_iter = {est.info_.get('n_iter')}")
     print(f"load at the end: {machine().rsplit('load average', 1)[1]}")

@@ -19,18 +19,17 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kktheory.datasets import DATASETS  # noqa: E402
 from kktheory.datasets.synthetic import YinHypercubeConfig  # noqa: E402
-from kktheory.gram import Gram  # noqa: E402
-from kktheory.kernel_kmeans import kernel_kmeans  # noqa: E402
-from kktheory.kernels import Kernel  # noqa: E402
-from kktheory.memory import default_budget_bytes  # noqa: E402
-from kktheory.metrics import partition_scores  # noqa: E402
-from kktheory.risk import RiskSettings, lifted  # noqa: E402
+from kktheory.kernels.gram import Gram  # noqa: E402
+from kktheory.cluster.kernel_kmeans import kernel_kmeans  # noqa: E402
+from kktheory.kernels.functions import Kernel  # noqa: E402
+from kktheory.machine.memory import default_budget_bytes  # noqa: E402
+from kktheory.evaluation.metrics import partition_scores  # noqa: E402
+from kktheory.evaluation.risk import RiskSettings, lifted  # noqa: E402
 from kktheory.seeding import component_rng, component_seed  # noqa: E402
 
 SIGMA = 2.0  # exp(−d²/8) = exp(−d²/(2σ²))

@@ -5,9 +5,9 @@
 Nyström features (m uniform landmarks, Gaussian kernel, σ from Wang's rule with β = 1) of
 two data sets: n MNIST training digits (well separated classes) and Yin's hypercube
 mixture (8-D, unit spread around ±1 vertices, so neighbouring components overlap: the
-hard case for bounds). For each (m, k) one k-means++ start (:func:`kktheory.cluster.kmeanspp_init`,
+hard case for bounds). For each (m, k) one k-means++ start (:func:`kktheory.cluster.clusterers.kmeanspp_init`,
 the same for the three) is iterated to convergence by ``clustering.algorithm`` = hamerly
-(:mod:`kktheory.lloyd`), lloyd (scikit-learn ``KMeans``) and elkan (scikit-learn), float64
+(:mod:`kktheory.cluster.lloyd`), lloyd (scikit-learn ``KMeans``) and elkan (scikit-learn), float64
 features, ``max_iter`` 300, ``tol`` 1e-4. Printed: each algorithm's time (best of 2), the
 ratios Lloyd / Hamerly and Lloyd / Elkan (above 1: faster than Lloyd), and how many labels
 differ from Lloyd's.
@@ -37,11 +37,11 @@ def features(X: np.ndarray, m: int) -> np.ndarray:
     """Nyström features of X with m uniform landmarks (Gaussian kernel, Wang's bandwidth)."""
     import math
 
-    from kktheory.kernels import KernelConfig, make_kernel
-    from kktheory.memory import default_budget_bytes
+    from kktheory.kernels.functions import KernelConfig, make_kernel
+    from kktheory.machine.memory import default_budget_bytes
     from kktheory.seeding import component_rng
-    from kktheory.sketches.base import SketchContext
-    from kktheory.sketches.nystrom import Nystrom, NystromConfig
+    from kktheory.embeddings.base import SketchContext
+    from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 
     kernel = make_kernel(KernelConfig(name="gaussian", bandwidth="wang", beta=1.0), X)
     ctx = SketchContext(n=len(X), k=10, gamma=math.sqrt(len(X)), budget=default_budget_bytes(), dtype="float64")
@@ -49,7 +49,7 @@ def features(X: np.ndarray, m: int) -> np.ndarray:
 
 
 def run(F: np.ndarray, k: int, algorithm: str) -> np.ndarray:
-    from kktheory.cluster import KMeansPP, KMeansPPConfig
+    from kktheory.cluster.clusterers import KMeansPP, KMeansPPConfig
     from kktheory.seeding import component_rng
 
     cfg = KMeansPPConfig(n_init=1, max_iter=300, tol=1e-4, algorithm=algorithm)

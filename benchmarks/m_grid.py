@@ -1,4 +1,4 @@
-"""A 10-point linear m-grid against its largest point alone, through kktheory.experiment.run.
+"""A 10-point linear m-grid against its largest point alone, through kktheory.run.experiment.run.
 
     python benchmarks/m_grid.py [--points 10] [--m-max 1000] [overrides ...]
 
@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--m-max", type=int, default=1000)
     ap.add_argument("overrides", nargs="*")
     a = ap.parse_args()
-    from kktheory.experiment import run
+    from kktheory.run.experiment import run
 
     grid = [a.m_max * (i + 1) // a.points for i in range(a.points)]
     print(f"machine: {machine()}")

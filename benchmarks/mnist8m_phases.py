@@ -38,8 +38,8 @@ import pandas as pd
 from common import machine
 
 from kktheory.datasets.disk_rows import DiskRows  # noqa: E402  (common puts the repository on sys.path)
-from kktheory.memory import block_rows  # noqa: E402
-from kktheory.store import Store  # noqa: E402
+from kktheory.machine.memory import block_rows  # noqa: E402
+from kktheory.run.store import Store  # noqa: E402
 
 D = 784
 

@@ -40,7 +40,7 @@ def main() -> None:
     ap.add_argument("--m", type=int, default=400)
     ap.add_argument("overrides", nargs="*")
     a = ap.parse_args()
-    from kktheory.store import load
+    from kktheory.run.store import load
 
     print(f"machine: {machine()}")
     print(f"config: {' '.join(DEFAULTS + tuple(a.overrides))} m={a.m}")

@@ -15,9 +15,9 @@ k-means does not see) and Lloyd's algorithm on them. What differs is how:
   the feature-space diagnostics) (``RunConfig.dtype``, float32: kernel blocks through
   one float32 GEMM per row block, the whitening fused per block, features and k-means in
   float32; the default ``clustering.algorithm``, scikit-learn's Lloyd iterations after
-  :func:`kktheory.cluster.kmeanspp_init`'s seeding); the same with ``dtype=float64`` (the
+  :func:`kktheory.cluster.clusterers.kmeanspp_init`'s seeding); the same with ``dtype=float64`` (the
   default until float32 replaced it); and float32 with Hamerly's bounds
-  (``clustering.algorithm=hamerly``, :mod:`kktheory.lloyd`);
+  (``clustering.algorithm=hamerly``, :mod:`kktheory.cluster.lloyd`);
 - the estimator at its defaults (``SketchedKernelKMeans(k, m=m, bandwidth="fixed",
   sigma=σ, clustering_params={"n_init": …}).fit_predict(X)``: float32, its own landmark
   draw and k-means seeds, so its NMI is not paired with the others');
@@ -54,11 +54,11 @@ def draws(n: int, m: int, seed: int) -> tuple[np.ndarray, np.random.Generator, i
 
 def kktheory_pipeline(X: np.ndarray, m: int, k: int, n_init: int, seed: int, dtype: str,
                       algorithm: str) -> np.ndarray:
-    from kktheory.cluster import KMeansPP, KMeansPPConfig
-    from kktheory.kernels import Kernel
-    from kktheory.memory import default_budget_bytes
-    from kktheory.sketches.base import SketchContext
-    from kktheory.sketches.nystrom import Nystrom, NystromConfig
+    from kktheory.cluster.clusterers import KMeansPP, KMeansPPConfig
+    from kktheory.kernels.functions import Kernel
+    from kktheory.machine.memory import default_budget_bytes
+    from kktheory.embeddings.base import SketchContext
+    from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 
     landmarks, rng, _ = draws(len(X), m, seed)
     kernel = Kernel("gaussian", sigma=SIGMA, dtype=dtype)
@@ -97,8 +97,8 @@ def main() -> None:
     a = ap.parse_args()
     from sklearn.metrics import normalized_mutual_info_score as nmi
 
-    from kktheory.cluster import KMeansPPConfig
-    from kktheory.config import RunConfig
+    from kktheory.cluster.clusterers import KMeansPPConfig
+    from kktheory.run.config import RunConfig
 
     X, y = mnist_train(a.n)
     X32 = X.astype(np.float32)

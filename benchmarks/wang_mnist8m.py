@@ -6,7 +6,7 @@
 One job of ``experiments/wang_fig2.yaml`` (8,100,000 augmented digits on disk,
 100,000 augmented test digits, rank-restricted Nyström with uniform sampling, ℓ = ⌈c/2⌉,
 k-means with one k-means++ start and at most 100 iterations), run end to end through the
-pipeline (:func:`kktheory.experiment.run`, as ``python run.py`` runs it) in this process,
+pipeline (:func:`kktheory.run.experiment.run`, as ``python run.py`` runs it) in this process,
 with the stages timed as the paper's Table 4 splits them:
 
 - *Nyström*: loading (the bandwidth rule's passes over the rows), the landmarks' W and its
@@ -42,10 +42,10 @@ from typing import Any
 from common import machine
 from mnist8m_phases import D, gemm_rate
 
-from kktheory import memory  # noqa: E402  (common puts the repository on sys.path)
-from kktheory.cluster import KMeansPP  # noqa: E402
-from kktheory.sketches import projection  # noqa: E402
-from kktheory.sketches.nystrom_rr import NystromRR  # noqa: E402
+from kktheory.machine import memory# noqa: E402  (common puts the repository on sys.path)
+from kktheory.cluster.clusterers import KMeansPP  # noqa: E402
+from kktheory.embeddings import projection  # noqa: E402
+from kktheory.embeddings.nystrom_rr import NystromRR  # noqa: E402
 
 #: Wang et al. 2019, Table 4 (c = 400, s = 20; seconds by nodes) and Table 6 (c = 1600, 32 nodes)
 TABLE4_S20 = {8: 3201.5, 16: 1532.0, 32: 867.9, 64: 734.7, 128: 828.2}
@@ -105,9 +105,10 @@ def main() -> None:
     ap.add_argument("--s", default=None, help="the target ranks instead of the job's list (e.g. 20, or [10,20])")
     ap.add_argument("overrides", nargs="*", help="further overrides of the job (e.g. memory_budget_gb=6)")
     a = ap.parse_args()
-    from kktheory.config import build_spec
-    from kktheory.experiment import Method, run
-    from kktheory.sweeps import compose_jobs
+    from kktheory.run.config import build_spec
+    from kktheory.run.experiment import run
+    from kktheory.run.method import Method
+    from kktheory.run.sweeps import compose_jobs
 
     results = Path(a.results_dir or tempfile.mkdtemp(prefix="wang8m_")).resolve()
     job = [f"+wang_fig2/pass={a.job}", f"seed={a.seed}", *([f"n={a.n}", "n_test=2000"] if a.n else []),

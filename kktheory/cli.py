@@ -1,4 +1,4 @@
-"""Glue between Hydra's entry point (run.py) and kktheory.experiment.
+"""Glue between Hydra's entry point (run.py) and kktheory.run.experiment.
 
 Hydra is asked to let exceptions through (HYDRA_FULL_ERROR=1) so that every error the user
 can fix — ours (:class:`~kktheory.errors.UserError`) or Hydra's and OmegaConf's
@@ -25,7 +25,7 @@ Ctrl-C (SIGINT) and SIGTERM (e.g. a scheduler's preemption) end the process thro
 exception, so that the store's temporary files are removed on the way out; only whole run
 files remain, and rerunning the same command computes exactly the missing runs. The exit
 status is 128 + the signal number (130, 143), with one line saying so. (SIGKILL cannot be
-caught: its temporary files are removed by the next run, see :mod:`kktheory.store`.)
+caught: its temporary files are removed by the next run, see :mod:`kktheory.run.store`.)
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from kktheory.errors import ConfigError, UserError
+from kktheory.run.sweeps import CONFIG_DIR
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 EXIT_USER_ERROR = 2
 SCHEMA_SUFFIX = "_schema"
 #: the files Hydra writes into ``<output dir>/<hydra.output_subdir>`` before a job starts
@@ -178,10 +178,10 @@ def _selected(argv: list[str], group: str, default: str) -> list[str]:
 
 
 def _group_fields(group: str, option: str) -> set[str]:
-    from kktheory.cluster import CLUSTERERS
+    from kktheory.cluster.clusterers import CLUSTERERS
     from kktheory.datasets import DATASETS
-    from kktheory.kernels import KernelConfig
-    from kktheory.sketches import SKETCHES
+    from kktheory.kernels.functions import KernelConfig
+    from kktheory.embeddings import SKETCHES
 
     registry = {"sketch": SKETCHES, "clustering": CLUSTERERS, "dataset": DATASETS}.get(group)
     if group == "kernel":
@@ -201,7 +201,7 @@ def expand_shorthand(argv: list[str], defaults: dict[str, str]) -> list[str]:
     one selected group option has a field of that name. Anything else is left for Hydra
     (which rejects unknown keys).
     """
-    from kktheory.config import GROUPS, RunConfig
+    from kktheory.run.config import GROUPS, RunConfig
 
     top = set(RunConfig.__dataclass_fields__)
     out = []
@@ -299,10 +299,10 @@ def run_job(cfg: DictConfig) -> None:
     """The body of one Hydra job: run the experiment and print its summary."""
     from hydra.utils import to_absolute_path
 
-    from kktheory.experiment import run
-    from kktheory.summary import summary
+    from kktheory.run.experiment import run
+    from kktheory.run.summary import summary
 
-    from kktheory.threads import hydra_launcher_threads
+    from kktheory.machine.threads import hydra_launcher_threads
 
     results_dir = cfg.results_dir
     OmegaConf.set_struct(cfg, False)

@@ -1,5 +1,5 @@
 """Constraints on parameters: one table for the run's top-level fields, shared by the
-runner (:func:`kktheory.config.build_spec`, :func:`kktheory.bounds.spec.build_bounds_spec`)
+runner (:func:`kktheory.run.config.build_spec`, :func:`kktheory.evaluation.bounds.spec.build_bounds_spec`)
 and the scikit-learn estimator (:class:`kktheory.estimator.SketchedKernelKMeans`).
 
 Each constraint is a callable ``constraint(name, value) -> value`` that returns the value
@@ -11,8 +11,8 @@ same thing about the same quantity. The layout follows scikit-learn's
 
 The fields of the four config groups (``dataset``, ``kernel``, ``sketch``, ``clustering``)
 are typed by their dataclasses and checked by their modules; the relations between fields
-(m ≤ n, k ≤ n, the memory guard) are :func:`kktheory.config.build_spec`'s and the
-method's (:meth:`kktheory.experiment.Method.check`).
+(m ≤ n, k ≤ n, the memory guard) are :func:`kktheory.run.config.build_spec`'s and the
+method's (:meth:`kktheory.run.method.Method.check`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from kktheory.errors import ConfigError
 
 DTYPES = ("float64", "float32")
 CENTROIDS = ("lifted", "projected")
-#: backend name → "module:Class" implementing kktheory.backends.Backend (imported only when
+#: backend name → "module:Class" implementing kktheory.run.backends.Backend (imported only when
 #: a run chooses it, so that the optional Dask extra is not needed otherwise)
 BACKENDS = {
-    "numpy": "kktheory.backends:NumpyBackend",
-    "dask": "kktheory.dask_backend:DaskBackend",
+    "numpy": "kktheory.run.backends:NumpyBackend",
+    "dask": "kktheory.run.dask:DaskBackend",
 }
 
 
@@ -91,7 +91,7 @@ class OneOf:
         return value
 
 
-#: the run's top-level fields (kktheory.config.RunConfig) and what each allows
+#: the run's top-level fields (kktheory.run.config.RunConfig) and what each allows
 CONSTRAINTS: dict[str, Constraint] = {
     "n": Integer(1),
     "n_test": Integer(1),

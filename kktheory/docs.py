@@ -53,7 +53,7 @@ PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")
 PAPER_PARTS = {"wang": ("wang_common", "wang_fig2", "wang_fig3", "wang_fig45", "wang_table2")}
 #: how a claim is decided, in the order verdicts.md renders them: (title, module)
 DECISION = (("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
-            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.common"))
+            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.verdicts"))
 
 
 def _module_doc(name: str) -> str:

@@ -1,7 +1,7 @@
 """Sketched kernel k-means as a scikit-learn estimator.
 
 :class:`SketchedKernelKMeans` is the method of a kktheory run
-(:class:`kktheory.experiment.Method`: kernel with its bandwidth rule, any registered sketch,
+(:class:`kktheory.run.method.Method`: kernel with its bandwidth rule, any registered sketch,
 any registered clusterer, lifted or projected centroids) with scikit-learn's interface. It
 calls the same code as ``python run.py``, so with the run's parameters (note the defaults
 differ: the estimator's bandwidth rule is ``wang``, the default run's is ``fixed`` σ = 2),
@@ -16,7 +16,7 @@ Centroid rules, used by ``predict`` (nearest centroid) and ``score``:
   kernel trick ‖φ(x) − c_j‖² = κ(x, x) − (2/N_j) Σ_{l∈C_j} κ(x, x_l) + q_j with
   q_j = (1/N_j²) Σ_{l,l'∈C_j} κ(x_l, x_l'), computed once in ``fit`` (exactly up to
   ``risk_exact_limit`` = 20000 training points, above it — and always with the Dask
-  backend — by the unbiased pair estimator of :mod:`kktheory.risk`). ``predict`` costs
+  backend — by the unbiased pair estimator of :mod:`kktheory.evaluation.risk`). ``predict`` costs
   O(len(X)·n·d) (one pass over the training points in blocks).
 - ``projected`` (Calandriello & Rosasco 2018, eq. 2; projection embeddings only):
   c̃_j = mean of the features over cluster j, ‖φ(x) − c̃_j‖² = residual(x) + ‖f(x) − c̃_j‖².
@@ -24,7 +24,7 @@ Centroid rules, used by ``predict`` (nearest centroid) and ``score``:
 
 ``score(X)`` is minus the test risk W(C, μ_X) = (1/|X|) Σ_x min_j ‖φ(x) − c_j‖² of the
 points X (higher is better, as scikit-learn expects): exact for the lifted rule when q is
-exact, otherwise the subsampling estimator of :mod:`kktheory.risk` on ``risk_points`` =
+exact, otherwise the subsampling estimator of :mod:`kktheory.evaluation.risk` on ``risk_points`` =
 2000 points of X.
 
 ``transform(X)`` gives the sketch's features f(x) (len(X) × m'); ``cluster_centers_`` are
@@ -46,7 +46,7 @@ Random state: an int ``random_state`` is the run's seed (every component draws f
 ``component_rng(seed, name)``, :mod:`kktheory.seeding`); a ``RandomState`` or None draws
 the seed from it at each ``fit`` (scikit-learn's convention).
 
-Backend ``dask`` (:mod:`kktheory.dask_backend`): X may be a Dask array (or NumPy, then
+Backend ``dask`` (:mod:`kktheory.run.dask`): X may be a Dask array (or NumPy, then
 chunked); the features are computed per chunk, k-means is dask-ml's (k-means||) and
 ``transform``/``predict`` of a Dask array return lazy Dask arrays. It uses the Dask
 scheduler active in the process (create a ``distributed.Client`` first to use a cluster).
@@ -64,21 +64,21 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kktheory import memory
-from kktheory.backends import backend_of
-from kktheory.cluster import CLUSTERERS
-from kktheory.config import RunConfig
+from kktheory.machine import memory
+from kktheory.run.method import backend_of
+from kktheory.cluster.clusterers import CLUSTERERS
+from kktheory.run.config import RunConfig
 from kktheory.constraints import BACKENDS, DTYPES, Integer, Real, check, plain
 from kktheory.errors import ConfigError, DataError
-from kktheory.experiment import Method
-from kktheory.kernels import KernelConfig
-from kktheory.risk import LiftedCentroids, Risk, RiskSettings, projected_risk
+from kktheory.run.method import Method
+from kktheory.kernels.functions import KernelConfig
+from kktheory.evaluation.risk import LiftedCentroids, Risk, RiskSettings, projected_risk
 from kktheory.rules import resolve_gamma, resolve_m
-from kktheory.schema import merged
+from kktheory.run.schema import merged
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES
+from kktheory.embeddings import SKETCHES
 
-#: risk settings of the estimator: the defaults of a run (kktheory.config.RunConfig)
+#: risk settings of the estimator: the defaults of a run (kktheory.run.config.RunConfig)
 RISK_DEFAULTS = {f: RunConfig.__dataclass_fields__[f].default for f in ("risk_exact_limit", "risk_points", "risk_pairs")}
 
 
@@ -115,13 +115,13 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     n_clusters : int, default=8
         k.
     sketch : str, default="nystrom"
-        A registered sketch (``kktheory.sketches.SKETCHES``: nystrom, nystrom_rls, ros, …).
+        A registered sketch (``kktheory.embeddings.SKETCHES``: nystrom, nystrom_rls, ros, …).
     m : int or str, default="sqrt_n"
         Sketch size: an integer or a rule ``sqrt_n``, ``c*sqrt_n``, ``sqrt_nk``,
         ``n_over_gamma``, ``log_n`` resolved with the training n (rounded up).
     kernel : {"gaussian", "polynomial", "linear"}, default="gaussian"
     bandwidth : {"wang", "fixed", "yin", "yin_n2"}, default="wang"
-        Gaussian bandwidth rule (:mod:`kktheory.kernels`); ``wang`` is
+        Gaussian bandwidth rule (:mod:`kktheory.kernels.functions`); ``wang`` is
         σ = β·sqrt(mean pairwise squared distance), ``fixed`` uses ``sigma``.
     sigma : float, default=1.0
         σ of exp(−‖x−y‖²/(2σ²)) when ``bandwidth="fixed"``.
@@ -153,9 +153,9 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         The partition of the training points found by the clusterer.
     cluster_centers_ : ndarray of shape (n_clusters, n_features_out)
         Means of the training features over each cluster.
-    kernel_ : kktheory.kernels.Kernel
+    kernel_ : kktheory.kernels.functions.Kernel
         The kernel with its resolved bandwidth (``kernel_.sigma``).
-    sketch_ : kktheory.sketches.Sketch
+    sketch_ : kktheory.embeddings.Sketch
         The fitted sketch (``sketch_.landmarks_``: indices of sampled training points).
     m_ : int
         The resolved sketch size.
@@ -292,7 +292,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         ``fit_predict`` do not need it) and kept in the dict made by ``fit`` (so that
         predict leaves the estimator's ``__dict__`` as it was): the non-empty clusters, and
         the training features and residuals (projected) or the lifted centroids
-        (:class:`~kktheory.risk.LiftedCentroids`, their within-cluster sums exact up to
+        (:class:`~kktheory.evaluation.risk.LiftedCentroids`, their within-cluster sums exact up to
         ``risk_exact_limit`` training points on a backend with exact lifted risks)."""
         state = self._lazy
         if state:

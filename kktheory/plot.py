@@ -5,17 +5,17 @@
 For each group (the values of ``by``; one group without it) and each value of ``x``, the
 mean of ``y`` over the runs there with its Student-t 95 % interval,
 mean ± t_{r−1, 0.975}·sd/√r (r runs; with one run the point alone,
-:func:`kktheory.report.common.mean_ci`, the catalogue's own aggregation), drawn as error
+:func:`kktheory.report.stats.mean_ci`, the catalogue's own aggregation), drawn as error
 bars with the number of runs r written beside each point. ``--table`` prints the same
 aggregation (by, x, mean, lo, hi, runs) instead of only drawing it. The figure is written as
 PNG and PDF (``--out FILE``, default ``RESULTS/plots/<y>_vs_<x>[_by_<by>].png``). Rows of
 failed runs and rows without a value of ``y`` are left out; a non-numeric ``x`` (e.g.
 ``sketch.name``) is drawn as categories.
 
-Columns are checked against the row schema (docs/schema.md, :mod:`kktheory.schema`) and the
+Columns are checked against the row schema (docs/schema.md, :mod:`kktheory.run.schema`) and the
 store's own columns: an unknown column ends with one line naming the near matches
 (:mod:`difflib`), exit status 2, nothing written; so does a store that does not exist or a
-non-numeric ``y``. :func:`draw_groups` is the drawing that :mod:`kktheory.judge` uses for a
+non-numeric ``y``. :func:`draw_groups` is the drawing that :mod:`kktheory.judge.judging` uses for a
 claim's figure.
 """
 
@@ -32,7 +32,9 @@ import numpy as np
 import pandas as pd
 
 from kktheory.errors import UserError
-from kktheory.report.common import color_marker, mean_ci, ok_rows, pyplot, save_figure
+from kktheory.report.rows import ok_rows
+from kktheory.report.stats import mean_ci
+from kktheory.report.style import color_marker, pyplot, save_figure
 
 FLAGS = ("logx", "logy")
 KEYS = ("x", "y", "by")
@@ -47,7 +49,7 @@ class PlotError(UserError):
 
 def check_columns(rows: pd.DataFrame, names: dict[str, str]) -> None:
     """Each named column must be in the schema or in the rows (PlotError with near matches)."""
-    from kktheory import schema
+    from kktheory.run import schema
 
     known = set(schema.columns()) | set(rows.columns)
     for field, col in names.items():
@@ -157,7 +159,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parse(sys.argv[1:] if argv is None else argv)
-        from kktheory.store import load
+        from kktheory.run.store import load
 
         try:
             rows = load(args.results)

@@ -11,8 +11,8 @@ and Hydra type-checks every field and every command-line override against the da
 A data set's file is in the global package instead (``# @package _global_``, schema entry
 ``<name>_schema@dataset``, its fields under ``dataset:``), because it also sets the run's
 ``n``, ``n_test``, ``k`` and kernel fields.
-Adding a sketch is therefore one module (auto-discovered, see :func:`import_submodules`)
-plus one config file.
+Adding a sketch is therefore one module in one of the registry's folders (auto-discovered
+on first use, see :meth:`Registry.load`) plus one config file.
 """
 
 from __future__ import annotations
@@ -41,11 +41,22 @@ class Entry(Generic[T]):
 
 
 class Registry(Generic[T]):
-    """Registry for one config group."""
+    """Registry for one config group; its ``packages`` are the folders whose every module
+    registers one implementation (imported on first use, :meth:`load`)."""
 
-    def __init__(self, group: str) -> None:
+    def __init__(self, group: str, packages: tuple[str, ...] = ()) -> None:
         self.group = group
+        self.packages = packages
         self._entries: dict[str, Entry[T]] = {}
+        self._loaded = False
+
+    def load(self) -> None:
+        """Import every module of the registry's packages, so that their registrations
+        (and the Hydra schemas stored with them) exist."""
+        if not self._loaded:
+            self._loaded = True
+            for package in self.packages:
+                import_submodules(package)
 
     def register(self, name: str, config_cls: type) -> Callable[[T], T]:
         """Decorator registering ``impl`` under ``name`` with its config dataclass."""
@@ -61,10 +72,12 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         """Registered names, sorted."""
+        self.load()
         return sorted(self._entries)
 
     def get(self, name: str) -> Entry[T]:
         """The entry for ``name``; an unknown name is a ConfigError listing the choices."""
+        self.load()
         if name not in self._entries:
             raise ConfigError(self.group, name, f"one of {', '.join(self.names())}")
         return self._entries[name]

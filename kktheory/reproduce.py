@@ -12,7 +12,7 @@ For each catalogue entry NAME (``python -m kktheory.reproduce --list``):
    jobs by Hydra's own BasicSweeper, and each job's config is composed with Hydra's
    compose API, so a row written here and a row written by run.py have the same hash.
 2. Jobs whose rows are all in the store are not run again; the others run in this
-   process through :func:`kktheory.experiment.run`. A job that cannot run (missing data
+   process through :func:`kktheory.run.experiment.run`. A job that cannot run (missing data
    file, memory budget, invalid option, or a bug) becomes a pseudo-row carrying the
    job's config and ``error_kind``/``error``, so figures and claim rules see it.
 3. The entry draws its files into ``--out`` (default ``paper_figs/``), evaluates its
@@ -70,19 +70,20 @@ from typing import Any
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
-from kktheory.cli import CONFIG_DIR, OneLineParser
+from kktheory.cli import OneLineParser
+from kktheory.run.sweeps import CONFIG_DIR
 from kktheory.errors import UserError
-from kktheory.sweeps import (
+from kktheory.run.sweeps import (
     EXPERIMENTS_DIR, SCALES, compose_jobs, config_name, expand_jobs, fixed_overrides, sweep_params,
 )
 from kktheory.report import Entry, catalogue
 from kktheory.report.claims import rules_table
 from kktheory.report.decide import LEVEL, look_level
 from kktheory.report.sequential import Look, looks_text, next_runs, read_looks, waiting, write_looks
-from kktheory.report.common import (
-    CONFIG_COL, ERROR, ERROR_KIND, IndexRecord, Verdict, attribute_shortfall, failed_rows, not_run, ok_rows,
-    paper_table, update_index,
-)
+from kktheory.report.verdicts import Verdict, attribute_shortfall, not_run
+from kktheory.report.paper_numbers import paper_table
+from kktheory.report.rows import CONFIG_COL, ERROR, ERROR_KIND, failed_rows, ok_rows
+from kktheory.report.index import IndexRecord, update_index
 
 ROOT = CONFIG_DIR.parent
 PACKAGE_DIR = Path(__file__).parent
@@ -106,7 +107,7 @@ def committed_figure_path(name: str, folder: Path | None = None) -> Path:
 
 def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> int:
     """Copy an entry's committed rows into the store (rows already there are kept)."""
-    from kktheory.store import Store
+    from kktheory.run.store import Store
 
     path = committed_rows_path(name)
     if not path.exists():
@@ -123,7 +124,7 @@ def read_committed(name: str, results_dir: Path, log: Callable[[str], None] = pr
     """An entry's committed rows as a redraw reads them (None without a file), its committed
     timing pass copied into the store. Nothing is written to the store's runs: a redraw
     reads the one file instead of writing, then reading, one file per run."""
-    from kktheory.store import read_rows as read_file
+    from kktheory.run.store import read_rows as read_file
 
     path = committed_rows_path(name)
     if not path.exists():
@@ -160,7 +161,7 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
     path = committed_rows_path(name, out_dir / "rows")
     path.parent.mkdir(parents=True, exist_ok=True)
     if merge and path.exists():
-        from kktheory.store import read_rows as read_file
+        from kktheory.run.store import read_rows as read_file
 
         old = read_file(path)
         ok = pd.concat([old[~old["run_id"].isin(set(ok["run_id"]))], ok], ignore_index=True)
@@ -212,9 +213,9 @@ def log(message: str) -> None:
 
 def run_ids(cfg: DictConfig) -> list[str]:
     """The run ids (store file names) of the rows a job config produces."""
-    from kktheory.config import build_spec
-    from kktheory.identity import row_identity
-    from kktheory.store import run_id
+    from kktheory.run.config import build_spec
+    from kktheory.run.identity import row_identity
+    from kktheory.run.store import run_id
 
     spec = build_spec(cfg)
     return [run_id(row_identity(spec, p)) for p in spec.points]
@@ -267,7 +268,7 @@ def plan_key(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
     package but the report (schemas, defaults, validation and the row identity)."""
     from importlib.metadata import version
 
-    from kktheory.memory import default_budget_bytes
+    from kktheory.machine.memory import default_budget_bytes
 
     h = hashlib.sha256(json.dumps([
         PLAN_FORMAT, cfg_name, list(overrides), str(results_dir), str(experiments_dir), default_budget_bytes(),
@@ -315,7 +316,7 @@ def plan_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
 
 
 def _plan_job(job: Sequence[str], cfg: DictConfig) -> PlannedJob:
-    from kktheory.identity import flatten
+    from kktheory.run.identity import flatten
 
     setup = flatten(OmegaConf.to_container(cfg, resolve=True))
     try:
@@ -348,7 +349,7 @@ def read_rows(results_dir: Path, ids: Sequence[str], cache: Path | None = None) 
     inode of every row file read, and read back from it while they are all the same: one
     file instead of one per run (a sweep of 2000 runs reads 2000 Parquet files otherwise).
     """
-    from kktheory.store import Store
+    from kktheory.run.store import Store
 
     store = Store(results_dir)
     stamp = []
@@ -387,7 +388,7 @@ def _with_committed(rows: pd.DataFrame, committed: pd.DataFrame, ids: Sequence[s
 
 def stored_arrays(results_dir: Path, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """{run id: its arrays} of the runs whose arrays the store holds."""
-    from kktheory.store import Store
+    from kktheory.run.store import Store
 
     store = Store(results_dir)
     return {rid: store.arrays(rid) for rid in run_ids if store.has_arrays(rid)}
@@ -429,7 +430,7 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
     redraw at paper scale) holds rows read from the committed file: a run that is not in
     the store is taken from there, in the sweep's order, as the store would give it (the
     columns it leaves empty dropped)."""
-    from kktheory.store import Store
+    from kktheory.run.store import Store
 
     store = Store(results_dir)
     from_file = set() if committed is None else set(committed["run_id"])
@@ -465,7 +466,7 @@ def run_sweep(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),
     else:
         cfgs = {i: plan.composed[i] for i in todo} if todo else {}
     if todo:  # the run's machinery (scikit-learn, the sketches) is loaded only to run
-        from kktheory.experiment import run
+        from kktheory.run.experiment import run
     for i in todo:
         t0 = time.perf_counter()
         try:
@@ -673,7 +674,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             rows.attrs["figure"] = figure_table(entry, ok, results_dir)
         drawn = rows
         if entry.timing is not None:  # an entry with a speed claim may draw its timing pass (drawing only:
-            from kktheory import timing  # a frame in attrs would follow the rows into the judge's merges)
+            from kktheory import timing# a frame in attrs would follow the rows into the judge's merges)
 
             drawn = rows.copy(deep=False)
             drawn.attrs = {**rows.attrs, "timing": timing.load(results_dir, entry.name)}

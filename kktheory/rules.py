@@ -1,7 +1,7 @@
 """Size rules: m, γ and the other run quantities written as a rule of n and k.
 
 ``sqrt_n``, ``c*sqrt_n``, ``sqrt_nk``, ``n_over_gamma``, ``log_n`` and ``c*k`` are resolved
-here and nowhere else — by the runner (:func:`kktheory.config.build_spec`), the estimator
+here and nowhere else — by the runner (:func:`kktheory.run.config.build_spec`), the estimator
 and the sketches whose size is a rule of their own (``nystrom_liu``: ⌈√(n·k)⌉, Yin et al.'s
 "Nyström (Liu)"). A rule is rounded up (``ceil``, with 1e-9 of slack against round-off).
 """

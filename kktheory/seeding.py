@@ -90,7 +90,7 @@ def generator_at(words: np.ndarray) -> np.random.Generator:
 
 def sklearn_state(seed: int) -> np.random.RandomState:
     """The stream scikit-learn draws from for ``random_state=seed`` (``check_random_state``):
-    what a re-implementation of a scikit-learn loop (:func:`kktheory.lloyd.kmeans`) hands
+    what a re-implementation of a scikit-learn loop (:func:`kktheory.cluster.lloyd.kmeans`) hands
     its ``init`` callable, so that both draw the same seeds."""
     return np.random.RandomState(seed)
 

@@ -15,7 +15,7 @@ Here, for an entry with a speed claim (its :class:`TimingPlan`):
 2. after ``warmup`` untimed rounds, R rounds run every method once, in the plan's order
    (A B C A B C …), round r with ``seed + r − 1`` (the same seed for every method of the
    round, so the rounds pair the methods); a call times the method's own cost, the fit of
-   :class:`kktheory.experiment.Method` (sketch, features, clustering — a row's
+   :class:`kktheory.run.method.Method` (sketch, features, clustering — a row's
    ``time_embed + time_cluster``), not loading the data or scoring the partition;
 3. the 1-minute load average (``os.getloadavg``) is recorded before and after each round;
    a method whose fit exceeds ``cutoff_s`` is stopped (Yin §5.2: 90 s), one that the memory
@@ -54,12 +54,13 @@ import pandas as pd
 
 from kktheory.cli import OneLineParser
 from kktheory.errors import DataError, MemoryBudgetError, UserError
-from kktheory.report.common import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, fmt, judge_checks,
+from kktheory.report.verdicts import (
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, judge_checks,
 )
+from kktheory.report.stats import fmt
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import SpeedClaim, TimingPlan
-from kktheory.sweeps import SCALES, compose_jobs, config_name, expand_jobs
+from kktheory.run.sweeps import SCALES, compose_jobs, config_name, expand_jobs
 
 #: a pass is judged only when its 1-minute load stayed at or below this many per CPU
 LOAD_PER_CPU = 0.75
@@ -148,12 +149,12 @@ def run_pass(name: str, plan: TimingPlan, scale: str, results_dir: Path, rounds:
 
     The jobs are those of ``python run.py --config-dir experiments --config-name <config>
     -m`` with the plan's ``fix``, the method group swept over ``plan.methods`` and the
-    command line's ``overrides`` (:func:`kktheory.sweeps.expand_jobs`). Per group, the
+    command line's ``overrides`` (:func:`kktheory.run.sweeps.expand_jobs`). Per group, the
     data are loaded once (every job of a group must draw the same data) and each method is
-    :class:`kktheory.experiment.Method` of its job; a call is ``list(method.fit(X, kernel,
+    :class:`kktheory.run.method.Method` of its job; a call is ``list(method.fit(X, kernel,
     ms))`` with the round's seed.
     """
-    from kktheory.threads import current_threads, thread_limits
+    from kktheory.machine.threads import current_threads, thread_limits
 
     cfg_name = config_name(name, scale)
     sweep = [*plan.fix, f"{plan.method_key}={','.join(plan.methods)}", *overrides]
@@ -196,9 +197,10 @@ def _time_group(plan: TimingPlan, members: list[tuple[list[str], Any]], rounds: 
     """Time the methods of one group on one draw of its data."""
     from omegaconf import OmegaConf
 
-    from kktheory.config import build_spec
+    from kktheory.run.config import build_spec
     from kktheory.datasets.base import check_loaded
-    from kktheory.experiment import Method, load_data
+    from kktheory.run.experiment import load_data
+    from kktheory.run.method import Method
 
     specs = [build_spec(cfg) for _, cfg in members]
     data_keys = {(OmegaConf.to_yaml(s.cfg.dataset), s.n, s.n_test, s.data_seed) for s in specs}

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kktheory.store import load
+from kktheory.run.store import load
 
 ROOT = Path(__file__).resolve().parent.parent
 

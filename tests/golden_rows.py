@@ -31,8 +31,8 @@ VOLATILE = ("time_", "peak_rss_mb", "version", "git_commit", "cpu_count", "blas_
 
 def sweep() -> dict[str, tuple[str, ...]]:
     """name → overrides (beside COMMON) of each run of the sweep."""
-    from kktheory import dask_backend
-    from kktheory.sketches import SKETCHES
+    from kktheory.run import dask as dask_backend
+    from kktheory.embeddings import SKETCHES
 
     runs = {f"numpy/{name}": (f"sketch={name}",) for name in SKETCHES.names()}
     runs |= {f"dask/{name}": (f"sketch={name}", "backend=dask") for name in dask_backend.supported_sketches()}
@@ -68,8 +68,8 @@ def kept(row: dict[str, Any]) -> dict[str, Any]:
 
 def compute(names: list[str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The sweep's rows (all of it, or the runs ``names``), keyed by run name."""
-    import kktheory.experiment  # noqa: F401  (registers the config schemas)
-    from kktheory.experiment import run
+    import kktheory.run.experiment  # noqa: F401  (registers the config schemas)
+    from kktheory.run.experiment import run
     from tests.hydra_cfg import make_cfg
 
     runs = sweep()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig
 
-from kktheory.cli import CONFIG_DIR
+from kktheory.run.sweeps import CONFIG_DIR
 
 
 def make_cfg(*overrides: str) -> DictConfig:

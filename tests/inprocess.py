@@ -19,7 +19,8 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from kktheory.cli import CONFIG_DIR, DEFAULT_GROUPS, run_job, run_main
+from kktheory.cli import DEFAULT_GROUPS, run_job, run_main
+from kktheory.run.sweeps import CONFIG_DIR
 from tests.conftest import ROOT
 
 

@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 from joblib import Memory
 
-from kktheory.bounds import yin_implied_eps, yin_required_m
-from kktheory.bounds.engine import BoundEngine
-from kktheory.bounds.engine import full_spectrum
-from kktheory.cluster import CLUSTERERS
-from kktheory.config import build_spec
+from kktheory.evaluation.bounds import yin_implied_eps, yin_required_m
+from kktheory.evaluation.bounds.engine import BoundEngine
+from kktheory.evaluation.bounds.engine import full_spectrum
+from kktheory.cluster.clusterers import CLUSTERERS
+from kktheory.run.config import build_spec
 from kktheory.errors import ConfigError
-from kktheory.experiment import load_data, run
-from kktheory.kernels import make_kernel
+from kktheory.run.experiment import load_data, run
+from kktheory.kernels.functions import make_kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, Partition, Sketch, SketchContext
-from kktheory.store import load_arrays
-from kktheory.summary import summary
+from kktheory.embeddings import SKETCHES, Partition, Sketch, SketchContext
+from kktheory.run.store import load_arrays
+from kktheory.run.summary import summary
 from tests.hydra_cfg import make_cfg as compose_cfg
 
 N = 300
@@ -142,7 +142,7 @@ def test_run_writes_nystrom_bounds(tmp_path):
     text = summary(outcome.rows, [], str(tmp_path))
     assert "bounds m=20 (exact): γ-ε=" in text and "trace ratio=" in text and "proj ratio min=" in text
     # the spectrum of K is cached per data draw: a new engine on the same draw finds it
-    engine = BoundEngine(build_spec(make_cfg(tmp_path, "bounds=all")), kernel, data)
+    engine = BoundEngine(build_spec(make_cfg(tmp_path, "bounds=all")).bound_setting, kernel, data)
     cached = Memory(tmp_path / "cache", verbose=0).cache(full_spectrum, ignore=["K"])
     assert cached.check_call_in_cache(engine.key, None)
     assert np.allclose(cached(engine.key, None), np.sort(lam)[::-1], rtol=1e-10, atol=1e-12)
@@ -151,7 +151,7 @@ def test_run_writes_nystrom_bounds(tmp_path):
 def test_checks_against_reference(tmp_path):
     spec, data, kernel, K = setup(tmp_path, "bounds=all")
     sk, part = nystrom(spec, data, kernel, 30)
-    engine = BoundEngine(spec, kernel, data)
+    engine = BoundEngine(spec.bound_setting, kernel, data)
     for ref_risk, ref_obj in ((0.1, 0.1), (10.0, 10.0)):
         cols = {"train_risk": 0.5, "objective": 0.6, "ref_train_risk": ref_risk, "ref_objective": ref_obj}
         out = engine.row(sk, part, cols, 30)
@@ -174,7 +174,7 @@ def test_jl_family_sketch(tmp_path):
     sk = RowSampler(spec.sketch, SketchContext(N, 5, spec.gamma, spec.budget)).fit(
         data.X_train, kernel, m, np.random.default_rng(0))
     labels = np.random.default_rng(1).integers(0, 5, N)
-    out = BoundEngine(spec, kernel, data).row(
+    out = BoundEngine(spec.bound_setting, kernel, data).row(
         sk, Partition(labels=labels, features=sk.F, on_features=True), {"train_risk": 0.7, "objective": 0.7, "ref_train_risk": 0.69}, m)
     # brute force over pairs of kernel columns
     Kc, Fk = K.T, sk.F
@@ -210,7 +210,7 @@ def test_other_embedding_and_comparator(tmp_path):
     sk, part = nystrom(spec, data, kernel, 25)
     F = 1.2 * part.features
     other = ScaledFeatures(spec.sketch, sk.ctx, F)
-    engine = BoundEngine(spec, kernel, data)
+    engine = BoundEngine(spec.bound_setting, kernel, data)
     out = engine.row(other, Partition(labels=part.labels, features=F, on_features=True),
                      {"train_risk": 0.5, "objective": 0.5}, 25)
     nuc = lambda A: np.abs(np.linalg.eigvalsh(A)).sum()
@@ -232,8 +232,8 @@ def test_randomized_path_agrees_with_exact(tmp_path):
     rand_spec = build_spec(make_cfg(tmp_path, "bounds=all", "bound_exact_max_n=0", "bound_sample_points=100", "bound_tol=1e-4"))
     sk, part = nystrom(exact_spec, data, kernel, 30)
     cols = {"train_risk": 0.5, "objective": 0.5}
-    ex = BoundEngine(exact_spec, kernel, data).row(sk, part, cols, 30)
-    rd = BoundEngine(rand_spec, kernel, data).row(sk, part, cols, 30)
+    ex = BoundEngine(exact_spec.bound_setting, kernel, data).row(sk, part, cols, 30)
+    rd = BoundEngine(rand_spec.bound_setting, kernel, data).row(sk, part, cols, 30)
     assert rd["bounds_method"] == "randomized" and ex["gamma_eps_err"] <= 1e-10
     assert abs(rd["gamma_residual"] - ex["gamma_residual"]) <= rd["gamma_residual_err"] + 1e-9
     assert abs(rd["gamma_eps"] - ex["gamma_eps"]) <= rd["gamma_eps_err"] + 1e-12

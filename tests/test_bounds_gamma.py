@@ -12,9 +12,9 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.bounds import effective_dimension, gamma_preservation, lemma1_required_m, lemma2_bound, lemma3_required_m
-from kktheory.spectrum import effective_dimension_hutchinson, lambda_max_dense, ritz_pairs
-from kktheory.kernels import Kernel
+from kktheory.evaluation.bounds import effective_dimension, gamma_preservation, lemma1_required_m, lemma2_bound, lemma3_required_m
+from kktheory.kernels.spectrum import effective_dimension_hutchinson, lambda_max_dense, ritz_pairs
+from kktheory.kernels.functions import Kernel
 
 N = 300
 GAMMA = math.sqrt(N)

@@ -12,11 +12,11 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.bounds import (
+from kktheory.evaluation.bounds import (
     jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios, yin_implied_eps,
     yin_lemma6_bound, yin_required_m,
 )
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 
 N = 200
 

@@ -13,10 +13,10 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.bounds import gamma_preservation, jl_distortion, pair_ratios, residual_matrix
-from kktheory.spectrum import lambda_max_dense
+from kktheory.evaluation.bounds import gamma_preservation, jl_distortion, pair_ratios, residual_matrix
+from kktheory.kernels.spectrum import lambda_max_dense
 from kktheory.datasets import DATASETS
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
 
 N, K_CLUSTERS, MS, SEEDS = 4000, 10, (25, 50, 100, 200, 400), range(5)

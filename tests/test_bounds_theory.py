@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from kktheory.bounds import calandriello_thm1_shape, fit_loglog_slope, pourkamali_bound, wang_thm2_bound, yin_thm2_shape
+from kktheory.evaluation.bounds import calandriello_thm1_shape, fit_loglog_slope, pourkamali_bound, wang_thm2_bound, yin_thm2_shape
 
 
 def test_shapes():
@@ -69,7 +69,7 @@ def test_rate_fit_is_curve_fits_weighted_least_squares():
     at least 1e-12 of the largest |mean|."""
     from scipy import optimize
 
-    from kktheory.bounds.theory import fit_rate
+    from kktheory.evaluation.bounds.theory import fit_rate
 
     rng = np.random.default_rng(3)
     levels = np.array([1000.0, 2000, 4000, 8000, 16000])

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory.bounds import (
+from kktheory.evaluation.bounds import (
     approximation_error_dense, approximation_error_psd, trace_norms_dense, trace_norms_psd,
 )
-from kktheory.spectrum import ritz_pairs
-from kktheory.kernels import Kernel
+from kktheory.kernels.spectrum import ritz_pairs
+from kktheory.kernels.functions import Kernel
 
 N, S = 250, 10
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from kktheory.store import load, load_arrays
+from kktheory.run.store import load, load_arrays
 from tests.conftest import run_files
 from tests.inprocess import run_inprocess
 

@@ -9,7 +9,7 @@ import pytest
 
 from sklearn.cluster import MiniBatchKMeans
 
-from kktheory.cluster import (
+from kktheory.cluster.clusterers import (
     CLUSTERERS, CachedCdfRandomState, LocalSearch, LocalSearchConfig, MiniBatch, MiniBatchConfig, local_search,
     localsearch_pp,
 )
@@ -122,7 +122,7 @@ def test_kmeans_lower_bound_below_every_partition_and_tight_for_separated_cluste
     """Brute force over all partitions of 8 points into 2 and 3 clusters."""
     import itertools
 
-    from kktheory.cluster import kmeans_lower_bound
+    from kktheory.cluster.clusterers import kmeans_lower_bound
 
     rng = np.random.default_rng(4)
     F = rng.normal(size=(8, 3))
@@ -143,7 +143,7 @@ def test_kmeans_lower_bound_below_every_partition_and_tight_for_separated_cluste
 def test_kmeans_lower_bound_is_the_dense_formula_in_chunks_and_float32(monkeypatch):
     """(‖F_c‖_F² − Σ_{i<k} σ_i²(F_c))/n from a dense SVD, with chunks of a few rows and with
     float32 features (within float32 rounding); k − 1 ≥ d gives 0."""
-    from kktheory import cluster
+    from kktheory.cluster import clusterers as cluster
 
     rng = np.random.default_rng(5)
     F = rng.normal(size=(500, 6)) + rng.normal(size=6) * 10  # a large mean: centring matters
@@ -159,7 +159,7 @@ def test_kmeans_lower_bound_is_the_dense_formula_in_chunks_and_float32(monkeypat
 
 
 def test_kmeanspp_records_the_seeding_cost():
-    from kktheory.cluster import kmeanspp_init
+    from kktheory.cluster.clusterers import kmeanspp_init
 
     rng = np.random.default_rng(0)
     F = rng.normal(size=(200, 4))

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from sklearn.metrics import normalized_mutual_info_score
 
-from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.cluster.clusterers import CLUSTERERS, ClusteringConfig
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.linalg import reduce_rank
-from kktheory.sketches.spectral_nystrom import spectral_embedding
-from kktheory.sketches.approx_kkm import lloyd_from_labels
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.linalg import reduce_rank
+from kktheory.comparators.spectral_nystrom import spectral_embedding
+from kktheory.comparators.approx_kkm import lloyd_from_labels
 
 SIGMA = 1.5
 KMEANS = CLUSTERERS.get("kmeanspp").impl(ClusteringConfig(name="kmeanspp", n_init=5))
@@ -148,8 +148,8 @@ def test_spectral_embedding_time_counts_as_embedding_time(monkeypatch, tmp_path)
     # inside its partition, goes to time_embed (a 0.3 s pause inserted into it shows there)
     import time
 
-    from kktheory.sketches import spectral_nystrom
-    from kktheory.store import load
+    from kktheory.embeddings import spectral_nystrom
+    from kktheory.run.store import load
     from tests.inprocess import run_inprocess
 
     real = spectral_nystrom.spectral_embedding

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kktheory.config import RunConfig, build_spec
+from kktheory.run.config import RunConfig, build_spec
 from kktheory.constraints import CONSTRAINTS, Integer, OneOf, Real, check
 from kktheory.errors import ConfigError
 from kktheory.estimator import SketchedKernelKMeans
@@ -17,8 +17,8 @@ from tests.hydra_cfg import make_cfg
 CHECKED_ELSEWHERE = {
     "dataset", "kernel", "sketch", "clustering", "population",  # groups: their dataclasses and modules
     "m", "gamma",  # rules (kktheory.rules)
-    "reference",  # kktheory.reference.parse_reference
-    "bounds",  # kktheory.bounds.spec
+    "reference",  # kktheory.evaluation.reference.parse_reference
+    "bounds",  # kktheory.evaluation.bounds.spec
     "results_dir",  # config.check_results_dir
     "memory_budget_gb",  # memory.budget_bytes
     "force",  # a boolean, typed by Hydra

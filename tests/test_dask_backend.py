@@ -12,16 +12,17 @@ import numpy as np
 import pytest
 from sklearn.metrics import normalized_mutual_info_score
 
-from kktheory import dask_backend
-from kktheory.config import build_spec
+from kktheory.run import dask as dask_backend
+from kktheory.run.config import build_spec
 from kktheory.errors import ConfigError
 from kktheory.estimator import SketchedKernelKMeans
-from kktheory.experiment import Method, load_data, run
-from kktheory.geometry import membership
-from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, Rows, lifted
+from kktheory.run.experiment import load_data, run
+from kktheory.run.method import Method
+from kktheory.kernels.geometry import membership
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import RiskSettings, Rows, lifted
 from kktheory.seeding import component_rng
-from kktheory.store import load_arrays
+from kktheory.run.store import load_arrays
 from tests.conftest import run_files
 from tests.hydra_cfg import make_cfg
 

@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kktheory.config import build_spec
+from kktheory.run.config import build_spec
 from kktheory.datasets import augmented_mnist as am
 from kktheory.datasets.base import TableRows
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.datasets.sources import RowSource
-from kktheory.experiment import load_data, run
-from kktheory.store import load_arrays
+from kktheory.run.experiment import load_data, run
+from kktheory.run.store import load_arrays
 from tests.hydra_cfg import make_cfg
 from tests.test_datasets_augmented import stroke_digits
 
@@ -35,7 +35,7 @@ pytest.importorskip("dask_ml")
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 
-from kktheory import dask_backend  # noqa: E402  (after the skip: imports Dask)
+from kktheory.run import dask as dask_backend# noqa: E402  (after the skip: imports Dask)
 
 THRESHOLD = 2**20  # "Sending large graph" above 1 MiB here (distributed's default: 10 MB)
 CHUNK = 500
@@ -141,9 +141,9 @@ def test_arrays_the_client_holds_reach_the_workers_outside_the_graph(cluster) ->
     """Rows drawn on the client (generated data sets), label slices, membership rows and
     pair positions are scattered to the workers: with the large-graph threshold below the
     size of each, the chunked steps send no large graph and give the in-memory numbers."""
-    from kktheory.geometry import membership
-    from kktheory.kernels import Kernel
-    from kktheory.risk import Rows
+    from kktheory.kernels.geometry import membership
+    from kktheory.kernels.functions import Kernel
+    from kktheory.evaluation.risk import Rows
 
     rng = np.random.default_rng(0)
     n, k = 20000, 8

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from kktheory.config import build_spec
+from kktheory.run.config import build_spec
 from kktheory.datasets import DATASETS, TABLES
 from kktheory.datasets.base import split_pools
 from kktheory.errors import DataError

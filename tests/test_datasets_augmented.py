@@ -271,7 +271,7 @@ RSS_SCRIPT = """
 import json, sys
 from kktheory.datasets.augmented_mnist import AugmentedMnistConfig, generate
 from kktheory.datasets.mnist import mnist_arrays
-from kktheory.memory import peak_rss_mb
+from kktheory.machine.memory import peak_rss_mb
 images, _, _ = mnist_arrays(None, False)
 report = generate(images[:60000], AugmentedMnistConfig(cache_dir=sys.argv[2]), int(sys.argv[1]))
 print(json.dumps({"peak_rss_bytes": peak_rss_mb() * 2**20,

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.seeding import component_rng
-from kktheory.store import Store, load
+from kktheory.run.store import Store, load
 from tests.conftest import ROOT
 
 #: row columns that may differ between identical runs: timings, creation time, host, memory

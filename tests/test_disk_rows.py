@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kktheory.config import build_spec
+from kktheory.run.config import build_spec
 from kktheory.datasets import augmented_mnist as am
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.errors import ConfigError
-from kktheory.experiment import run
-from kktheory.kernels import Kernel
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.nystrom import NystromConfig
-from kktheory.store import Store
+from kktheory.run.experiment import run
+from kktheory.kernels.functions import Kernel
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.nystrom import NystromConfig
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 from tests.test_datasets_augmented import stroke_digits
 

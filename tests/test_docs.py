@@ -46,11 +46,11 @@ def test_the_extending_page_names_what_exists():
     import re
     import typing
 
-    from kktheory import backends
-    from kktheory.dask_backend import DaskBackend
-    from kktheory.experiment import Method
-    from kktheory.sketches import Sketch
-    from kktheory.sketches.gaussian import GaussianProjection
+    from kktheory.run import backends
+    from kktheory.run.dask import DaskBackend
+    from kktheory.run.method import Method
+    from kktheory.embeddings import Sketch
+    from kktheory.embeddings.gaussian import GaussianProjection
 
     root = Path(docs.__file__).resolve().parent.parent
     text = (root / "docs" / "extending.md").read_text()

@@ -15,12 +15,12 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
 
 import kktheory
-from kktheory.cluster import CLUSTERERS
-from kktheory.config import build_spec
+from kktheory.cluster.clusterers import CLUSTERERS
+from kktheory.run.config import build_spec
 from kktheory.estimator import SketchedKernelKMeans
-from kktheory.experiment import load_data, run
-from kktheory.sketches import SKETCHES
-from kktheory.store import load_arrays
+from kktheory.run.experiment import load_data, run
+from kktheory.embeddings import SKETCHES
+from kktheory.run.store import load_arrays
 from tests.hydra_cfg import make_cfg
 
 #: checks of scikit-learn's suite expected to fail, with the reason (none)
@@ -88,7 +88,7 @@ def test_lifted_predict_and_score_brute_force() -> None:
 def test_fit_leaves_the_centroid_sums_to_predict(monkeypatch) -> None:
     # fit and fit_predict need only the partition; the within-cluster sums q_j are computed
     # at the first predict / score, once, with the same numbers as computed eagerly
-    import kktheory.risk as risk_module
+    import kktheory.evaluation.risk as risk_module
 
     calls = []
     real = risk_module.within_cluster_sums

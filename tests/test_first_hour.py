@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from kktheory.datasets import mnist
-from kktheory.store import load
+from kktheory.run.store import load
 from tests.conftest import run_cli
 from tests.data_folder import needs_data
 

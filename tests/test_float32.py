@@ -7,12 +7,12 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from kktheory.cluster import KMeansPP
-from kktheory.experiment import run
-from kktheory.kernels import Kernel, KernelConfig, mean_sq_dist_to_mean, resolve_sigma, row_sq_norms
-from kktheory.risk import projected_risk
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.store import load_arrays
+from kktheory.cluster.clusterers import KMeansPP
+from kktheory.run.experiment import run
+from kktheory.kernels.functions import Kernel, KernelConfig, mean_sq_dist_to_mean, resolve_sigma, row_sq_norms
+from kktheory.evaluation.risk import projected_risk
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.run.store import load_arrays
 from tests.hydra_cfg import make_cfg
 
 MiB = 2**20

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory import gram, memory
-from kktheory.gram import Gram, KernelBlock
-from kktheory.kernels import Kernel
+from kktheory.kernels import gram
+from kktheory.machine import memory
+from kktheory.kernels.gram import Gram, KernelBlock
+from kktheory.kernels.functions import Kernel
 
 SIGMA = 1.3
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import kktheory.experiment  # noqa: F401  (registers the config schemas)
+import kktheory.run.experiment  # noqa: F401  (registers the config schemas)
 from kktheory.reproduce import run_ids
 from tests.hydra_cfg import make_cfg
 
@@ -50,12 +50,12 @@ def test_the_default_run_keeps_its_id():
 
 
 def test_the_reference_cache_ignores_fields_that_do_not_apply():
-    from kktheory.config import build_spec
-    from kktheory.reference import cache_key
+    from kktheory.run.config import build_spec
+    from kktheory.evaluation.reference import cache_key
 
     def key(*extra):
         spec = build_spec(make_cfg("reference=exact", *extra))
-        return cache_key(spec, spec.reference)
+        return cache_key(spec.reference_job, spec.reference)
 
     assert key() == key("kernel.degree=5", "kernel.beta=3")
     assert key() != key("kernel.sigma=3")

@@ -62,9 +62,9 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_the_graph_reads_the_package(graph):
-    assert "kktheory.experiment" in graph and "kktheory.sketches.nystrom" in graph
-    assert "kktheory.sketches" in graph["kktheory.experiment"]
-    assert "kktheory.config" in graph["kktheory.reproduce"]  # a lazy import (in a function) counts
+    assert "kktheory.run.experiment" in graph and "kktheory.embeddings.nystrom" in graph
+    assert "kktheory.embeddings" in graph["kktheory.run.experiment"]
+    assert "kktheory.run.config" in graph["kktheory.reproduce"]  # a lazy import (in a function) counts
 
 
 def test_no_import_cycle(graph):
@@ -81,12 +81,12 @@ def test_a_cycle_would_be_found():
 
 def test_the_report_imports_nothing_from_the_sketches(graph):
     reaching = {(m, t) for m, ts in graph.items() if m.startswith("kktheory.report")
-                for t in ts if t.startswith("kktheory.sketches")}
+                for t in ts if t.startswith("kktheory.embeddings")}
     assert not reaching
 
 
 def test_the_method_holds_no_backend_branch(graph):
-    """experiment.py reaches the backends only through :mod:`kktheory.backends` (chosen once)."""
-    source = (PACKAGE / "experiment.py").read_text()
-    assert "kktheory.dask_backend" not in graph["kktheory.experiment"]
+    """experiment.py reaches the backends only through :mod:`kktheory.run.backends` (chosen once)."""
+    source = (PACKAGE / "run" / "experiment.py").read_text()
+    assert "kktheory.run.dask" not in graph["kktheory.run.experiment"]
     assert not re.search(r"backend\s*[!=]=\s*[\"']", source)

@@ -1,4 +1,4 @@
-"""A list of m is evaluated in one pass (kktheory.experiment.RowWriter): every row equals
+"""A list of m is evaluated in one pass (kktheory.run.experiment.RowWriter): every row equals
 the row of its m run alone, for exact and subsampled lifted risks, in float64 and float32."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kktheory.experiment import run
-from kktheory.sketches.nystrom import Nystrom
-from kktheory.store import Store
+from kktheory.run.experiment import run
+from kktheory.embeddings.nystrom import Nystrom
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 
 BASE = ("n=500", "n_test=150", "k=4", "sketch=nystrom")
@@ -67,7 +67,7 @@ def test_a_failing_m_keeps_the_rows_fitted_before_it(tmp_path, monkeypatch):
 
 
 def test_groups_within_the_budget(tmp_path, monkeypatch):
-    from kktheory.experiment import RowWriter
+    from kktheory.run.experiment import RowWriter
 
     monkeypatch.setattr(RowWriter, "group_size", lambda self: 2)
     listed = rows(tmp_path, "m=[10,20,40]")
@@ -75,7 +75,7 @@ def test_groups_within_the_budget(tmp_path, monkeypatch):
 
 
 def test_a_failing_evaluation_is_reported_once(tmp_path, monkeypatch):
-    from kktheory.experiment import Method
+    from kktheory.run.method import Method
 
     calls = []
 

@@ -1,4 +1,4 @@
-"""kktheory.judge and kktheory.claimfile: a user's claim judged by the catalogue's decision code.
+"""kktheory.judge.judging and kktheory.judge.claimfile: a user's claim judged by the catalogue's decision code.
 
 Each claim shape on synthetic rows passes when true, fails when false and is inconclusive
 when the rows are too noisy to tell; a catalogue check (theory_rates_yin's Remark 1 rate)
@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kktheory import judge
-from kktheory.claimfile import ClaimError, load_claim, parse_claim, parse_expression
-from kktheory.report.common import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, judge_checks
+from kktheory.judge import judging as judge
+from kktheory.judge.claimfile import ClaimError, load_claim, parse_claim, parse_expression
+from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, judge_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 MARGIN = {"why": "the smallest difference a reader would care about", "source": "a test"}
@@ -25,7 +25,7 @@ MARGIN = {"why": "the smallest difference a reader would care about", "source": 
 
 @pytest.fixture(scope="module")
 def known() -> set[str]:
-    from kktheory import schema
+    from kktheory.run import schema
 
     return set(schema.columns())
 

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from kktheory.errors import MemoryBudgetError
-from kktheory.gram import Gram
-from kktheory.kernel_kmeans import kernel_kmeans, kernel_kmeanspp, lloyd
-from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted, projected_risk
-from kktheory.sketches.base import SketchContext
-from kktheory.sketches.exact import Exact, ExactConfig
-from kktheory.cluster import ClusteringConfig, KMeansPP
+from kktheory.kernels.gram import Gram
+from kktheory.cluster.kernel_kmeans import kernel_kmeans, kernel_kmeanspp, lloyd
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import RiskSettings, lifted, projected_risk
+from kktheory.embeddings.base import SketchContext
+from kktheory.comparators.exact import Exact, ExactConfig
+from kktheory.cluster.clusterers import ClusteringConfig, KMeansPP
 
 
 def blobs(n, d, k, seed, spread=3.0):

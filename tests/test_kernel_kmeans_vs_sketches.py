@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from kktheory.errors import ConfigError
-from kktheory.experiment import run
-from kktheory.sketches import SKETCHES
+from kktheory.run.experiment import run
+from kktheory.embeddings import SKETCHES
 
 from tests.hydra_cfg import make_cfg
 

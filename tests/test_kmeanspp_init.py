@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from sklearn.cluster import KMeans, kmeans_plusplus
 
-from kktheory.cluster import KMeansPP, KMeansPPConfig, kmeanspp_init
-from kktheory.config import Point, build_spec
+from kktheory.cluster.clusterers import KMeansPP, KMeansPPConfig, kmeanspp_init
+from kktheory.run.config import Point, build_spec
 from kktheory.errors import ConfigError
-from kktheory.identity import row_identity
+from kktheory.run.identity import row_identity
 from tests.hydra_cfg import make_cfg
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from kktheory.store import load
+from kktheory.run.store import load
 from tests.conftest import ROOT, run_cli, run_files
 
 pytest.importorskip("hydra_plugins.hydra_joblib_launcher")

@@ -1,4 +1,4 @@
-"""Lloyd's iterations with Hamerly's bounds (kktheory.lloyd) against scikit-learn's Lloyd and
+"""Lloyd's iterations with Hamerly's bounds (kktheory.cluster.lloyd) against scikit-learn's Lloyd and
 against the definition: a converged partition assigns every point to its nearest centre,
 and every centre is the mean of its points."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.cluster import KMeans
 
-from kktheory.cluster import kmeanspp_init
-from kktheory.lloyd import kmeans, lloyd, same_partition
+from kktheory.cluster.clusterers import kmeanspp_init
+from kktheory.cluster.lloyd import kmeans, lloyd, same_partition
 
 
 def mixture(n: int, d: int, k: int, spread: float, seed: int, dtype=np.float64) -> np.ndarray:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kktheory.kernels import Kernel
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.nystrom import NystromConfig
+from kktheory.kernels.functions import Kernel
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.nystrom import NystromConfig
 
 
 def fit(X, m, seed=0, **params):

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.cluster.clusterers import CLUSTERERS, ClusteringConfig
 from kktheory.errors import ConfigError, MemoryBudgetError
-from kktheory import kernels
-from kktheory.kernels import Kernel
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.base import feature_diagnostics, feature_objective
-from kktheory.sketches.nystrom_rls import rls_bless, rls_exact
+from kktheory.kernels import functions as kernels
+from kktheory.kernels.functions import Kernel
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.base import feature_diagnostics, feature_objective
+from kktheory.embeddings.nystrom_rls import rls_bless, rls_exact
 
 SIGMA = 2.0
 BUDGET = 2**30
@@ -140,7 +140,7 @@ def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str, params:
 
 
 def test_a_nystrom_variant_with_its_own_landmark_draw_is_not_taken_for_uniform() -> None:
-    from kktheory.sketches.nystrom import Nystrom
+    from kktheory.embeddings.nystrom import Nystrom
 
     class Weighted(Nystrom):
         def draw_landmarks(self, X, kernel, m, rng):

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from kktheory.errors import ConfigError
-from kktheory.experiment import run
-from kktheory.sketches import SketchContext
-from kktheory.kernels import Kernel
-from kktheory.lloyd import kmeans
+from kktheory.run.experiment import run
+from kktheory.embeddings import SketchContext
+from kktheory.kernels.functions import Kernel
+from kktheory.cluster.lloyd import kmeans
 from tests.hydra_cfg import make_cfg
 from tests.test_disk_rows import synthetic_mnist  # noqa: F401 — the disk run's fixture
 from tests.test_nystrom_rr_stream import BIG, ENTRY, SMALL, blobs
@@ -131,8 +131,8 @@ def test_low_memory_kmeans_is_kmeans_without_full_size_temporaries(algorithm: st
     scikit-learn's ``_tolerance`` up to round-off; a view is clustered as its copy."""
     from sklearn.cluster._kmeans import _tolerance
 
-    from kktheory.cluster import KMeansPP, KMeansPPConfig
-    from kktheory.lloyd import chunked_tolerance
+    from kktheory.cluster.clusterers import KMeansPP, KMeansPPConfig
+    from kktheory.cluster.lloyd import chunked_tolerance
 
     rng = np.random.default_rng(5)
     F = (rng.standard_normal((3000, 12)) * [1, 2, 3, 1, 1, 1, 5, 1, 1, 1, 1, 1] + 2.0).astype(np.float32)

@@ -17,10 +17,10 @@ import pytest
 from kktheory.datasets import augmented_mnist as am
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.errors import MemoryBudgetError
-from kktheory.experiment import run
-from kktheory.kernels import Kernel
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketching_matrices import SKETCHING_MATRICES, make_sketching_matrix
+from kktheory.run.experiment import run
+from kktheory.kernels.functions import Kernel
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.sketching_matrices import SKETCHING_MATRICES, make_sketching_matrix
 from tests.hydra_cfg import make_cfg
 from tests.test_disk_rows import synthetic_mnist  # noqa: F401 — the run test's fixture
 

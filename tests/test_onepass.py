@@ -17,10 +17,10 @@ import scipy.fft
 import scipy.linalg
 
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.onepass import READINGS, OnePass
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.onepass import READINGS, OnePass
 
 
 def make(n: int, k: int = 3, budget: int = 2**30, **params) -> OnePass:

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from kktheory import plot
-from kktheory.store import Store
+from kktheory.run.store import Store
 
 
 @pytest.fixture()
@@ -21,7 +21,7 @@ def store(tmp_path):
 
 
 def test_aggregation_is_mean_and_t_interval_over_runs(store):
-    from kktheory.store import load
+    from kktheory.run.store import load
 
     agg = plot.aggregate(load(store), "n", "test_risk", "sketch.name")
     assert len(agg) == 6 and set(agg["runs"]) == {2, 3}

@@ -1,12 +1,12 @@
-"""W*(μ) and the two excess risks (kktheory.population), against closed forms and brute force."""
+"""W*(μ) and the two excess risks (kktheory.evaluation.population), against closed forms and brute force."""
 
 import numpy as np
 import pytest
 
-import kktheory.store as store
-from kktheory.config import Point, build_spec
-from kktheory.experiment import load_data, row_identity, run
-from kktheory.population import distribution, sample
+import kktheory.run.store as store
+from kktheory.run.config import Point, build_spec
+from kktheory.run.experiment import load_data, row_identity, run
+from kktheory.evaluation.population import distribution, sample
 from tests.hydra_cfg import make_cfg
 
 # two components on the line at ±1 with sd 0.05 (Yin's hypercube in one dimension, k = 2):

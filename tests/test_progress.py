@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from kktheory import progress as pg
+from kktheory.machine import progress as pg
 
 
 class Terminal(io.StringIO):

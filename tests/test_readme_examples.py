@@ -12,7 +12,7 @@ import shlex
 
 import pytest
 
-from kktheory.store import load
+from kktheory.run.store import load
 from tests.conftest import ROOT
 from tests.inprocess import run_inprocess
 

@@ -19,12 +19,13 @@ import pytest
 import scipy.linalg
 from sklearn.datasets import load_digits
 
-from kktheory import sketching_matrices
-from kktheory.config import build_spec
-from kktheory.experiment import Method, load_data, run
-from kktheory.sketches.gaussian import GaussianProjection
-from kktheory.sketches.rff import RandomFourierFeatures
-from kktheory.store import Store
+from kktheory.embeddings import sketching_matrices
+from kktheory.run.config import build_spec
+from kktheory.run.experiment import load_data, run
+from kktheory.run.method import Method
+from kktheory.embeddings.gaussian import GaussianProjection
+from kktheory.embeddings.rff import RandomFourierFeatures
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 
 N, N_TEST, K = 300, 60, 5
@@ -183,7 +184,7 @@ def test_ros_mix_first_features_and_jl_eps(tmp_path, transform):
 def test_onepass_test_matrix_from_signs_and_columns(tmp_path):
     """Ω = D·H_N[:n, columns]/√r' from the stored arrays is the SRHT the sketch draws."""
     from kktheory.seeding import component_rng
-    from kktheory.transforms import SRHT
+    from kktheory.embeddings.transforms import SRHT
 
     row, a = run_one(tmp_path, "sketch=onepass", "m=12")
     omega = (a["sketch_signs"][:, None] * scipy.linalg.hadamard(512)[:N][:, a["sketch_columns"]]) / np.sqrt(12)

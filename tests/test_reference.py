@@ -7,13 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.config import build_spec
-from kktheory.reference import parse_reference
+from kktheory.run.config import build_spec
+from kktheory.evaluation.reference import parse_reference
 from kktheory.errors import ConfigError
-from kktheory.experiment import load_data, run
-from kktheory.reference import ReferenceSpec, resolve
-from kktheory.sketches.nystrom import Nystrom
-from kktheory.store import Store
+from kktheory.run.experiment import load_data, run
+from kktheory.evaluation.reference import ReferenceSpec, resolve
+from kktheory.embeddings.nystrom import Nystrom
+from kktheory.run.store import Store
 
 from tests.hydra_cfg import make_cfg
 

@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from kktheory.gram import Gram
-from kktheory.kernel_kmeans import hartigan, kernel_kmeans, spectral_lower_bound
-from kktheory.kernels import Kernel
+from kktheory.kernels.gram import Gram
+from kktheory.cluster.kernel_kmeans import hartigan, kernel_kmeans, spectral_lower_bound
+from kktheory.kernels.functions import Kernel
 
 
 def objective(K: np.ndarray, labels: np.ndarray) -> float:
@@ -102,8 +102,8 @@ def test_local_search_reaches_the_optimum_where_lloyd_stops_short():
 def test_the_reference_is_no_longer_beaten_by_kpca_on_digits(tmp_path):
     """Measured before the local search: digits, linear kernel, n = 500, k = 10, seed 1 —
     reference objective 2.454899 (plain Lloyd) against kpca m = 25 at 2.450417."""
-    import kktheory.store as store
-    from kktheory.experiment import run
+    import kktheory.run.store as store
+    from kktheory.run.experiment import run
     from tests.hydra_cfg import make_cfg
 
     run(make_cfg("dataset=digits", "kernel=linear", "n=500", "n_test=200", "k=10", "m=25", "seed=1",

@@ -14,14 +14,14 @@ import time
 import numpy as np
 import pytest
 
-from kktheory import memory
+from kktheory.machine import memory
 from kktheory.cli import DEFAULT_GROUPS, INTERRUPTED, run_main
-from kktheory.config import RunSpec, build_spec
+from kktheory.run.config import RunSpec, build_spec
 from kktheory.datasets import DATASETS
 from kktheory.errors import MemoryBudgetError
-from kktheory.experiment import Method
-from kktheory.kernels import Kernel
-from kktheory.store import HOST, ORPHAN_AGE, Store, load
+from kktheory.run.method import Method
+from kktheory.kernels.functions import Kernel
+from kktheory.run.store import HOST, ORPHAN_AGE, Store, load
 from tests.conftest import (
     ROOT,
     SWEEP,
@@ -56,7 +56,7 @@ def test_peak_rss_of_a_child_is_its_own():
     """A process started by a large one reports its own peak (ru_maxrss would carry the
     parent's across fork + exec), and the peak follows what it touches."""
     big = np.ones(2**27)  # 1 GiB touched in this process
-    code = ("import numpy as np; from kktheory.memory import peak_rss_mb; a = peak_rss_mb(); "
+    code = ("import numpy as np; from kktheory.machine.memory import peak_rss_mb; a = peak_rss_mb(); "
             "b = np.ones(2**25); print(a, peak_rss_mb())")  # then 256 MiB touched
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT).stdout.split()

@@ -22,10 +22,10 @@ import yaml
 from scipy import stats
 
 from kktheory.report import calandriello
-from kktheory.report.common import (
+from kktheory.report.verdicts import (
     CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, attribute_shortfall,
 )
-from kktheory.sweeps import EXPERIMENTS_DIR
+from kktheory.run.sweeps import EXPERIMENTS_DIR
 from tests.report_tables import rows
 
 N = 4900  # √n = 70

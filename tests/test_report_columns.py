@@ -2,7 +2,7 @@
 
 Checked statically on each report module's source: every module-level ``*_COL`` constant, and
 every column a report declares it needs (the list given to ``require_columns``, as literals or
-module constants), must be documented by kktheory.schema or be one of the columns the
+module constants), must be documented by kktheory.run.schema or be one of the columns the
 redraw adds to its rows (``REPORT_COLUMNS``). A misspelt column would otherwise only show as a
 report that never runs ("column(s) ... absent from the rows").
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kktheory.report.common import REPORT_COLUMNS
-from kktheory.schema import columns
+from kktheory.report.rows import REPORT_COLUMNS
+from kktheory.run.schema import columns
 
 REPORT = Path(__file__).resolve().parents[1] / "kktheory" / "report"
 

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from kktheory.report.common import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, Check,
-    judge_checks, attribute_shortfall,
+from kktheory.report.verdicts import (
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, Check, judge_checks, attribute_shortfall,
 )
 from kktheory.report.decide import (
     FAIL, INCONCLUSIVE as UNDECIDED, PASS, Estimate, at_least, at_most, runs_needed, within,

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from kktheory.report.common import (
-    NOT_REPRODUCED, NOT_RUN, REPRODUCED, Check, IndexRecord, Verdict, failed_rows, judge_checks,
-    mean_ci, ok_rows, read_index, update_index,
-)
+from kktheory.report.verdicts import NOT_REPRODUCED, NOT_RUN, REPRODUCED, Check, Verdict, judge_checks
+from kktheory.report.rows import failed_rows, ok_rows
+from kktheory.report.stats import mean_ci
+from kktheory.report.index import IndexRecord, read_index, update_index
 
 ORDER = ["alpha", "beta", "gamma"]
 

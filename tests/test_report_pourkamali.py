@@ -9,8 +9,9 @@ from omegaconf import OmegaConf
 
 from kktheory import reproduce
 from kktheory.report import pourkamali
-from kktheory.report.common import CONFIG_COL, NOT_REPRODUCED, NOT_RUN, REPRODUCED
-from kktheory.store import load_arrays
+from kktheory.report.verdicts import NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.report.rows import CONFIG_COL
+from kktheory.run.store import load_arrays
 from tests.report_tables import rows
 
 #: Pourkamali-Anaraki & Becker Table 1: (sketch, m) → (kernel approximation error, accuracy)
@@ -158,9 +159,9 @@ def test_runs_store_the_error_and_the_planar_features(tmp_path):
     """The run's approx_fro_rel is ‖K − FFᵀ‖_F/‖K‖_F of its own features, recomputed here by
     hand: rank-2 Nyström on the stored landmarks, KPCA's spectral tail; the .npz keeps the
     2-D features and the true classes that Fig. 2 draws."""
-    from kktheory.config import build_spec
-    from kktheory.experiment import load_data
-    from kktheory.kernels import make_kernel
+    from kktheory.run.config import build_spec
+    from kktheory.run.experiment import load_data
+    from kktheory.kernels.functions import make_kernel
 
     rows = tiny_sweep(tmp_path, "pourkamali/method=nystrom,exact_eig", "m=[20]")
     assert len(rows) == 2

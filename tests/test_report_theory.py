@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from kktheory.bounds.theory import fit_rate, yin_implied_eps
+from kktheory.evaluation.bounds.theory import fit_rate, yin_implied_eps
 from kktheory.report import catalogue, theory
-from kktheory.report.common import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
-from kktheory.sweeps import EXPERIMENTS_DIR
+from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.run.sweeps import EXPERIMENTS_DIR
 from tests.report_tables import rows
 
 NS = (1000, 2000, 4000, 8000, 16000, 32000)

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from kktheory.report import catalogue, wang, wang_fig2, wang_fig3, wang_table2
-from kktheory.report.common import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.decide import LEVEL
 from tests.report_tables import rows
 

@@ -12,10 +12,10 @@ import pytest
 
 from kktheory.report import yin
 from kktheory.report.claims import PLATEAU
-from kktheory.report.common import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN,
-    REPRODUCED, PaperNumber, paper_table,
+from kktheory.report.verdicts import (
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
 )
+from kktheory.report.paper_numbers import PaperNumber, paper_table
 from tests.report_tables import failure
 
 N = 2000
@@ -318,9 +318,9 @@ def test_majority_and_chance_rates_come_from_each_draws_test_labels(tmp_path):
     """Each run stores the share of the largest class of its test labels and their number;
     label_rates reads them once per data draw (nothing is reloaded). The rate is recomputed
     here from the test labels of a draw made directly."""
-    from kktheory.config import build_spec
-    from kktheory.experiment import load_data, run
-    from kktheory.store import load
+    from kktheory.run.config import build_spec
+    from kktheory.run.experiment import load_data, run
+    from kktheory.run.store import load
     from tests.hydra_cfg import make_cfg
 
     expected = []

@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from kktheory import reproduce, sweeps
+from kktheory import reproduce
+from kktheory.run import sweeps
 from kktheory.report import catalogue
-from kktheory.store import load_arrays
+from kktheory.run.store import load_arrays
 from tests.conftest import ROOT, run_files
 
 #: yin_fig1 shrunk: 200 points, one seed, three methods, three values of m
@@ -219,8 +220,9 @@ def test_second_no_run_reads_rows_only(tmp_path, capsys, monkeypatch):
     gives the same verdict, table and Fig. 2 as the run that computed the rows."""
     import hydra
 
-    from kktheory import config, experiment
-    from kktheory.sketches import Sketch
+    from kktheory.run import config
+    from kktheory.run import experiment
+    from kktheory.embeddings import Sketch
 
     assert call(tmp_path, "pourkamali_table1_fig2", *POURKAMALI) == 0
     first = capsys.readouterr().out
@@ -303,7 +305,7 @@ def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, m
 
 
 def test_rows_are_read_from_their_cache_until_a_run_file_changes(tmp_path, monkeypatch):
-    from kktheory.store import Store
+    from kktheory.run.store import Store
 
     store = Store(tmp_path)
     for i, risk in enumerate((0.1, 0.2)):
@@ -384,7 +386,7 @@ def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_pa
     sweep alone, and the further sweep is then left out."""
     import dataclasses
 
-    from kktheory.report.common import Verdict
+    from kktheory.report.verdicts import Verdict
 
     calls, judged = [], []
 

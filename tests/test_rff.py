@@ -1,5 +1,5 @@
 """Random Fourier features (Rahimi & Recht 2007) with Wang et al.'s rank reduction, and
-the rank helpers of kktheory.sketches.linalg, against dense brute force."""
+the rank helpers of kktheory.embeddings.linalg, against dense brute force."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from kktheory.errors import ConfigError
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.linalg import reduce_rank, resolve_rank
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.linalg import reduce_rank, resolve_rank
 
 SIGMA = 1.3
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted, projected_risk
-from kktheory.sketches.base import SketchContext
-from kktheory.sketches.nystrom import Nystrom, NystromConfig
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import RiskSettings, lifted, projected_risk
+from kktheory.embeddings.base import SketchContext
+from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 
 TOL = 1e-10
 C0 = 0.7

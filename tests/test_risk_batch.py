@@ -1,4 +1,4 @@
-"""Batched lifted risks (kktheory.risk.lifted_many): several partitions in one pass over the
+"""Batched lifted risks (kktheory.evaluation.risk.lifted_many): several partitions in one pass over the
 kernel blocks give the numbers of each partition evaluated alone, and the plain numpy
 computation (explicit features of the linear kernel, the dense Gram matrix otherwise).
 """
@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory import gram, memory
-from kktheory.kernels import Kernel
-from kktheory.risk import (
+from kktheory.kernels import gram
+from kktheory.machine import memory
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import (
     Risk,
     RiskSettings,
     lifted,

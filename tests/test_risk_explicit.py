@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import RiskSettings, lifted
 
 
 def explicit_risks(F_train, labels, F_test, k):
@@ -64,7 +64,7 @@ def test_gaussian_distances_are_at_most_two():
 def test_lifted_centroids_match_explicit_features(kind):
     """LiftedCentroids (exact): distances to the centroids and the risk of new points equal
     the explicit feature-space ones; an empty cluster is at +inf."""
-    from kktheory.risk import LiftedCentroids
+    from kktheory.evaluation.risk import LiftedCentroids
 
     rng = np.random.default_rng(2)
     X, Xt = rng.standard_normal((90, 3)), rng.standard_normal((40, 3))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory.kernels import Kernel
-from kktheory.risk import RiskSettings, lifted, within_cluster_sums
+from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.risk import RiskSettings, lifted, within_cluster_sums
 
 DRAWS = 200
 SIGMA = 1.5

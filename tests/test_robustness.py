@@ -25,11 +25,11 @@ import math
 import numpy as np
 import pytest
 
-from kktheory.bounds.engine import COLUMNS
+from kktheory.evaluation.bounds.engine import COLUMNS
 from kktheory.datasets import DATASETS, Dataset
-from kktheory.experiment import run
-from kktheory.nan_reason import is_empty
-from kktheory.store import Store
+from kktheory.run.experiment import run
+from kktheory.evaluation.nan_reason import is_empty
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 
 SKETCHES = ("nystrom", "nystrom_rr", "kpca", "ros", "subgaussian", "onepass", "exact", "rff")
@@ -156,7 +156,7 @@ def test_huge_bandwidth(use_data, sketch):
 def test_kernel_roundoff_guard():
     """Tiny σ: κ(x, x) = 1 exactly in blocks and pairs (consistent with diag); ordinary σ:
     the guard is off and blocks match the dense formula."""
-    from kktheory.kernels import Kernel
+    from kktheory.kernels.functions import Kernel
 
     X = np.random.default_rng(3).standard_normal((30, 4)) * 10.0
     tiny = Kernel("gaussian", sigma=1e-7)

@@ -19,7 +19,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import (
     AT_LEAST, EQUIVALENT, EXCEEDS, PLATEAU, POWER_TARGET, SIZE_LIMIT, Design, Margin, Rule,
 )
-from kktheory.report.common import judge_checks
+from kktheory.report.verdicts import judge_checks
 from kktheory.report.decide import PASS, look_level
 from kktheory.report.entry import Entry
 from kktheory.reproduce import COMMITTED_ROWS, read_committed
@@ -149,7 +149,7 @@ def test_equivalence_size_is_on_the_margin(shape):
 
 
 def test_next_runs_grows_toward_the_largest_need_and_looks_round_trip(tmp_path):
-    from kktheory.report.common import Check
+    from kktheory.report.verdicts import Check
     from kktheory.report.sequential import Look, looks_text, next_runs, read_looks, write_looks
 
     waiting = [Check("a", None, "x", runs_needed=14), Check("b", None, "y", runs_needed=12)]

@@ -1,4 +1,4 @@
-"""The row schema (kktheory.schema): every column of every representative row is documented,
+"""The row schema (kktheory.run.schema): every column of every representative row is documented,
 docs/schema.md is the generated text, and old rows read under the current names."""
 
 import dataclasses
@@ -6,10 +6,11 @@ import dataclasses
 import pandas as pd
 import pytest
 
-import kktheory.store as store
-from kktheory import population, schema
-from kktheory.bounds.engine import COLUMNS
-from kktheory.config import GROUPS, RunConfig
+import kktheory.run.store as store
+from kktheory.evaluation import population
+from kktheory.run import schema
+from kktheory.evaluation.bounds.engine import COLUMNS
+from kktheory.run.config import GROUPS, RunConfig
 from kktheory.reproduce import read_rows
 from tests.conftest import ROOT
 from tests.inprocess import run_inprocess
@@ -45,7 +46,7 @@ RUNS = {
 def check_documented(rows: pd.DataFrame) -> None:
     """AssertionError naming every column of ``rows`` the schema does not document."""
     missing = schema.undocumented(rows.columns)
-    assert not missing, f"columns without documentation in kktheory/schema.py: {', '.join(missing)}"
+    assert not missing, f"columns without documentation in kktheory/run/schema.py: {', '.join(missing)}"
 
 
 @pytest.mark.parametrize("case", RUNS)
@@ -80,7 +81,7 @@ def test_every_config_field_has_a_comment():
 
 def test_docs_schema_md_is_the_generated_text():
     committed = (ROOT / "docs" / "schema.md").read_text(encoding="utf-8")
-    assert committed == schema.markdown(), "regenerate: python -m kktheory.schema > docs/schema.md"
+    assert committed == schema.markdown(), "regenerate: python -m kktheory.run.schema > docs/schema.md"
 
 
 def test_meanings_of_the_near_duplicates_say_how_they_differ():
@@ -126,7 +127,7 @@ def test_old_rows_read_under_the_current_names(tmp_path):
 
 
 def test_a_column_given_twice_is_refused():
-    from kktheory.schema import merged
+    from kktheory.run.schema import merged
 
     assert merged({"a": 1}, {"b": 2}, {}) == {"a": 1, "b": 2}
     assert list(merged({"b": 1}, {"a": 2})) == ["b", "a"]  # the parts' order

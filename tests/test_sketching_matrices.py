@@ -7,8 +7,8 @@ import pytest
 import scipy.linalg
 from scipy import stats
 
-from kktheory.kernels import Kernel
-from kktheory.sketching_matrices import (
+from kktheory.kernels.functions import Kernel
+from kktheory.embeddings.sketching_matrices import (
     SKETCHING_MATRICES,
     ColumnSampling,
     CountSketch,

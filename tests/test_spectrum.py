@@ -1,4 +1,4 @@
-"""The eigen-solvers of kktheory.spectrum against numpy's dense eigendecomposition, on every
+"""The eigen-solvers of kktheory.kernels.spectrum against numpy's dense eigendecomposition, on every
 path of the one kernel operator (held, recomputed in blocks, dense)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kktheory import memory
-from kktheory.gram import Gram
-from kktheory.kernels import Kernel
-from kktheory.spectrum import ritz_pairs, top_eigenpairs
+from kktheory.machine import memory
+from kktheory.kernels.gram import Gram
+from kktheory.kernels.functions import Kernel
+from kktheory.kernels.spectrum import ritz_pairs, top_eigenpairs
 
 SIGMA = 1.1
 

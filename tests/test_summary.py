@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from kktheory.bounds.engine import COLUMNS as BOUND_CHECKS
-from kktheory.nan_reason import is_empty, nan_reason, reasons_by_name
-from kktheory.store import load
+from kktheory.evaluation.bounds.engine import COLUMNS as BOUND_CHECKS
+from kktheory.evaluation.nan_reason import is_empty, nan_reason, reasons_by_name
+from kktheory.run.store import load
 from tests.inprocess import run_inprocess
 
 SMALL = ("n=60", "n_test=30", "k=3", "m=8")

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
 
-from kktheory.config import build_spec
+from kktheory.run.config import build_spec
 from kktheory.errors import ConfigError
-from kktheory.experiment import run
-from kktheory.memory import cpu_count
-from kktheory.store import load
-from kktheory.threads import current_threads, joblib_share, thread_limits
+from kktheory.run.experiment import run
+from kktheory.machine.memory import cpu_count
+from kktheory.run.store import load
+from kktheory.machine.threads import current_threads, joblib_share, thread_limits
 from tests.hydra_cfg import make_cfg
 
 SMALL = ("n=200", "n_test=50", "k=3", "m=8", "reference=none")

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from kktheory import timing
-from kktheory.report.common import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, REPRODUCED
+from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, REPRODUCED
 from kktheory.report.decide import Estimate
 from kktheory.report import yin
 from tests.test_report_yin import PAPER, table_from

@@ -9,11 +9,11 @@ import itertools
 import numpy as np
 import pytest
 
-from kktheory.cluster import CLUSTERERS, ClusteringConfig
+from kktheory.cluster.clusterers import CLUSTERERS, ClusteringConfig
 from kktheory.errors import ConfigError, MemoryBudgetError
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
+from kktheory.embeddings import SKETCHES, SketchContext
 
 SIGMA = 1.5
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kktheory.cluster import warm_centers
-from kktheory.experiment import run
-from kktheory.store import Store
+from kktheory.cluster.clusterers import warm_centers
+from kktheory.run.experiment import run
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 
 BASE = ("n=400", "n_test=100", "k=4", "sketch=nystrom")
@@ -56,8 +56,8 @@ def test_warm_partitions_are_lloyd_from_the_larger_m(grid):
     store = Store(results)
     assert list(df.m) == [40, 20, 10]  # from the largest down
     cfg = make_cfg(*BASE, "m=10", f"results_dir={results}")
-    from kktheory.config import build_spec
-    from kktheory.experiment import load_data
+    from kktheory.run.config import build_spec
+    from kktheory.run.experiment import load_data
 
     spec = build_spec(cfg)
     data = load_data(spec)

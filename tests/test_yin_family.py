@@ -11,12 +11,12 @@ import pytest
 import scipy.linalg
 
 from kktheory.errors import ConfigError, MemoryBudgetError
-from kktheory.kernels import Kernel
+from kktheory.kernels.functions import Kernel
 from kktheory.seeding import component_rng
-from kktheory.sketches import SKETCHES, SketchContext
-from kktheory.sketches.ros import nearest_powers_of_two
-from kktheory.sketches.yin import shell_coordinates
-from kktheory.transforms import SRHT, orthonormal
+from kktheory.embeddings import SKETCHES, SketchContext
+from kktheory.embeddings.ros import nearest_powers_of_two
+from kktheory.embeddings.yin import shell_coordinates
+from kktheory.embeddings.transforms import SRHT, orthonormal
 
 SIGMA = 1.5
 
@@ -31,7 +31,7 @@ def data(n: int, d: int = 3, seed: int = 0) -> np.ndarray:
 
 
 def dense_gaussian(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """exp(−‖x−y‖²/(2σ²)) by explicit differences (independent of kktheory.kernels)."""
+    """exp(−‖x−y‖²/(2σ²)) by explicit differences (independent of kktheory.kernels.functions)."""
     diff = X[:, None, :] - Y[None, :, :]
     return np.exp(-(diff**2).sum(-1) / (2 * SIGMA**2))
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kktheory.experiment import run
-from kktheory.store import Store
+from kktheory.run.experiment import run
+from kktheory.run.store import Store
 from tests.hydra_cfg import make_cfg
 
 ROOT = Path(__file__).resolve().parent.parent

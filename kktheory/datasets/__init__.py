@@ -5,8 +5,5 @@ Table data sets (read from a finite source, then split and subsampled by
 """
 
 from kktheory.datasets.base import DATASETS, TABLES, Dataset, DatasetConfig, resolve_data_dir
-from kktheory.registry import import_submodules
-
-import_submodules(__name__)
 
 __all__ = ["DATASETS", "TABLES", "Dataset", "DatasetConfig", "resolve_data_dir"]

@@ -100,7 +100,7 @@ images (default 2,000,000: 6.3 GB) read from the uint8 file in chunks into one n
 float32 array (3136 bytes per image in memory); above it a
 :class:`~kktheory.datasets.disk_rows.DiskRows` that reads rows from the file block by
 block with the same values (8.1 million images would take 25 GB as float32, more than a
-24 GB machine), which only the methods of :func:`kktheory.config.check_disk_rows` accept.
+24 GB machine), which only the methods of :func:`kktheory.run.config.check_disk_rows` accept.
 The test set (``test_set``) is the original MNIST test set (``mnist``: ``n_test`` of its
 10000 images drawn with the run's data stream, /255, float64, indices 60000 + j as in the
 ``mnist`` table) or ``augmented``: the first ``n_test`` images of the test stream, image j
@@ -135,7 +135,7 @@ from kktheory.datasets.base import DATASETS, ROW_SOURCES, Dataset, DatasetConfig
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.datasets.mnist import N_TEST, N_TRAIN, mnist_arrays
 from kktheory.errors import ConfigError, DataError
-from kktheory.memory import fmt_bytes
+from kktheory.machine.memory import fmt_bytes
 
 log = logging.getLogger(__name__)
 

@@ -59,7 +59,7 @@ import os
 import pickle
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -141,11 +141,31 @@ class Table:
 
 Loader = Callable[[DatasetConfig, int, int, int, np.random.Generator], Dataset]
 
-DATASETS: Registry[Loader] = Registry("dataset")
+DATASETS: Registry[Loader] = Registry("dataset", ("kktheory.datasets",))
 TABLES: dict[str, Callable[[Any], Table]] = {}
 """The table reader of every table data set, by registered name (full source, no draw)."""
 ROW_SOURCES: set[str] = set()
 """The data sets whose loader also takes ``sources=True`` (module docstring)."""
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """The data draw of a run: the data set's config, the sizes, k and the data seed — all
+    that a quantity computed from the data alone depends on (:meth:`key`)."""
+
+    dataset: Any  # the data set's config dataclass
+    n: int
+    n_test: int
+    k: int
+    data_seed: int
+
+    def key(self) -> dict[str, Any]:
+        """The draw as a cache key (a reference's or a bound check's)."""
+        return {"dataset": asdict(self.dataset), "n": self.n, "n_test": self.n_test, "data_seed": self.data_seed}
+
+    def load(self, rng: np.random.Generator, sources: bool = False) -> Dataset:
+        """The draw, from the data stream ``rng`` (:func:`load`)."""
+        return load(self.dataset.name, self.dataset, self.n, self.n_test, self.k, rng, sources)
 
 
 def load(name: str, params: DatasetConfig, n: int, n_test: int, k: int, rng: np.random.Generator,

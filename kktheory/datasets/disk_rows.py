@@ -13,7 +13,7 @@ them, so a pass over a 6.4 GB map would add up to 6.4 GB to the peak RSS a run r
 file reads leave them in the page cache, which is not the process's memory.
 
 Asking for the whole array (``np.asarray(X)``) is refused with a TypeError: the code paths
-that accept disk rows (:func:`kktheory.config.check_disk_rows`) never do, and one that did
+that accept disk rows (:func:`kktheory.run.config.check_disk_rows`) never do, and one that did
 would silently allocate the n × d array this class exists to avoid.
 
 The values equal the in-memory loader's float32 conversion bit for bit: ``float32(pixel)

@@ -21,7 +21,7 @@ The sources (the loaders of :data:`kktheory.datasets.base.ROW_SOURCES` called wi
 Data sets without a source loader (the generated ones: their points are drawn in one
 sequence from the run's stream, so no chunk can be drawn alone) are drawn on the client as
 before, and so are augmented MNIST's original MNIST test digits (``test_set=mnist``, at
-most 10,000); :func:`kktheory.dask_backend.as_rows_array` scatters their chunks to the
+most 10,000); :func:`kktheory.run.dask.as_rows_array` scatters their chunks to the
 workers.
 """
 

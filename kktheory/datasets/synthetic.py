@@ -54,7 +54,7 @@ from kktheory.seeding import component_rng
 class Distribution:
     """A generated data set's distribution μ: ``sample(size, rng)`` draws i.i.d. points and
     their generating component; ``key`` identifies μ (its config and any drawn parameters,
-    e.g. Yin's centres), so that quantities of μ itself can be cached (:mod:`kktheory.population`)."""
+    e.g. Yin's centres), so that quantities of μ itself can be cached (:mod:`kktheory.evaluation.population`)."""
 
     sample: Callable[[int, np.random.Generator], tuple[np.ndarray, np.ndarray]]
     key: str

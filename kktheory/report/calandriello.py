@@ -14,7 +14,7 @@ achieve NMI = 0.405". Augmented MNIST plays the role of mnist8m.
 
 **The quantity judged.** C_{n,m} lives in H_m (their eq. 2: the minimiser over C ∈ H_m^k),
 so its centroids are the cluster means of the projected points Π_m φ_i — ``centroids =
-projected`` — and ‖φ(x) − c_j‖² = ‖Π_m^⊥ φ(x)‖² + ‖φ̃(x) − c̃_j‖² (kktheory.risk). Lemma 2
+projected`` — and ‖φ(x) − c_j‖² = ‖Π_m^⊥ φ(x)‖² + ‖φ̃(x) − c̃_j‖² (kktheory.evaluation.risk). Lemma 2
 bounds the gap of exactly these centroids to the exact minimiser, W(C_{n,m}, μ_n) −
 W(C_n, μ_n) ≤ min(k, d_eff(γ))/(1 − ε)·γ/n, and with γ ≃ n/m (Lemma 1) Thm 1 gives the
 excess risk O(k/√n + k/m) whose second term vanishes into the first once m ≳ √n: that is the
@@ -75,11 +75,11 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
-from kktheory.report.common import (
-    DATASET_COL,
-    CAUSE_SCALE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, fmt, grid_ticks, judge_checks,
-    mean_ci, not_run, ok_rows, pyplot, require_columns, save_figure, sqrt_n_line,
-)
+from kktheory.report.verdicts import CAUSE_SCALE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
+from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.rows import DATASET_COL, ok_rows, require_columns
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 

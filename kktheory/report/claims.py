@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kktheory.report.common import Check
+from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
 from kktheory.report.decide import LEVEL, PASS, Decision, Estimate, at_least, at_most, exceeds, within
 
@@ -161,7 +161,7 @@ class Rule:
 
     def check(self, est: Estimate, detail: str = "", cause: str = "", cause_detail: str = "",
               level: float = LEVEL, name: str = "") -> Check:
-        """The rule judged on ``est``: a :class:`~kktheory.report.common.Check` that carries
+        """The rule judged on ``est``: a :class:`~kktheory.report.verdicts.Check` that carries
         the rule (its margin and selection as declared, not as the rows would suggest)."""
         return Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
 

@@ -20,7 +20,7 @@ scale (:meth:`Estimate.tail`: Student t, the exact binomial tail for a share —
 Clopper–Pearson interval — and the half-interval on the boundary's side for an interval
 given directly), so that it equals the interval's decision and can enter Holm's step-down
 correction over an entry's checks (:func:`holm`; the entry's family rule is in
-:mod:`kktheory.report.common`) and the alpha-spending levels of a sequential decision
+:mod:`kktheory.report.verdicts`) and the alpha-spending levels of a sequential decision
 (:func:`look_level`, :mod:`kktheory.report.sequential`).
 
 There is no escape clause: a difference "within 2 standard errors of 0" is not evidence

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import AT_MOST, Design, Margin, Rule
-from kktheory.report.common import CAUSE_SCALE, PaperNumber, Verdict
+from kktheory.report.verdicts import CAUSE_SCALE, Verdict
+from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.decide import Estimate
 
 
@@ -99,7 +100,7 @@ class Entry:
     ``changes`` says, per scale, what differs from the paper's setup, and ``shortfall``
     which cause that difference is (*scale* or *stand-in data*; a scale absent from it
     runs the paper's own data at the paper's own size): a check failing there is
-    attributed to it, never to the paper (:func:`~kktheory.report.common.attribute_shortfall`).
+    attributed to it, never to the paper (:func:`~kktheory.report.verdicts.attribute_shortfall`).
     ``paper_numbers`` are the values the paper reports, and ``observe(rows)`` the same
     quantities measured here (by key), shown side by side in INDEX.md.
     Drawing and judging only read: every number comes from the rows. ``figure_data``, when

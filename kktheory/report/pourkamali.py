@@ -7,7 +7,7 @@ exact decomposition      ``kpca`` with s = r (best rank-r approximation K_r)
 one-pass (their Alg. 1)  ``onepass`` with rank r, oversampling l and
                          ``reading=full_core`` (Q with all r' = r + l columns, rank r
                          after the core: the reading Table 1's error 0.40 = exact's
-                         supports; ``kktheory/sketches/onepass.py``)
+                         supports; ``kktheory/embeddings/onepass.py``)
 Nyström, m columns       ``nystrom_rr`` with P uniform, c = m, ℓ = s = r: the standard
                          rank-r Nyström C W_r⁺ Cᵀ of their comparison
 full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
@@ -16,7 +16,7 @@ full kernel k-means      ``exact`` (Fig. 3's reference accuracy, r = rank K)
 The paper measures ‖K − K̂‖_F / ‖K‖_F and the clustering accuracy of the n points (the
 whole data set is clustered, so accuracy is ``train_accuracy``). Both are columns of the
 rows: every run of a rank-restricted sketch stores ``approx_fro_rel`` (computed by the run
-on its features, :func:`kktheory.gram.approximation_error`). Fig. 2's scatter is a table of
+on its features, :func:`kktheory.kernels.gram.approximation_error`). Fig. 2's scatter is a table of
 points (run, y₁, y₂, true class): the rank-2 features of the first seed of each method, as
 stored in the arrays of that run (``train_features`` and ``train_classes``, kept by the run
 for features of at most two columns) and committed with the rows. The report only reads: a method whose
@@ -32,15 +32,15 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import AT_LEAST, EQUIVALENT, EXCEEDS, Design, Margin, Rule
-from kktheory.report.common import (
-    SKETCH_COL, CAUSE_SCALE, CAUSE_STAND_IN,
-    Check, PaperNumber, Verdict, color_marker, fmt, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
-    save_figure,
-)
+from kktheory.report.verdicts import CAUSE_SCALE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
+from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.rows import SKETCH_COL, ok_rows, require_columns
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import color_marker, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, FigureData
 
-ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, a column of the runs (kktheory.experiment.APPROX_ERROR)
+ERR = "approx_fro_rel"  # ‖K − K̂‖_F / ‖K‖_F, a column of the runs (kktheory.run.experiment.APPROX_ERROR)
 #: why rows may lack ERR: not computed by the run (rows older than the column, or above risk_exact_limit)
 ERR_WHY = ("written by each run of a rank-restricted sketch with n ≤ risk_exact_limit; rows computed before "
            "kktheory stored it must be recomputed")

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kktheory.report.common import Check, Verdict
+from kktheory.report.verdicts import Check, Verdict
 from kktheory.report.decide import look_level
 
 GROWTH = 2.0  # a look adds at most this factor of runs

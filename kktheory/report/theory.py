@@ -11,8 +11,8 @@ on Yin's synthetic mixture with one distribution μ for every seed
   Lemma 1's own constants would require m = 21,259 at n = 2000): at m = √n, uniform and RLS
   Nyström (the dictionaries of Lemma 1), the excess over the empirical minimiser
   ``excess_erm_risk`` = W(C_{n,m}, μ) − W(C_n, μ) (scored on one population test sample,
-  :mod:`kktheory.population`) is O(k/√n + kγ/n): its fitted decay exponent b (a·n^b, every
-  run kept, :func:`kktheory.bounds.theory.fit_rate`, bootstrap interval) is at most the
+  :mod:`kktheory.evaluation.population`) is O(k/√n + kγ/n): its fitted decay exponent b (a·n^b, every
+  run kept, :func:`kktheory.evaluation.bounds.theory.fit_rate`, bootstrap interval) is at most the
   shape's slope over the declared grid n = 1000 … 32000 (−0.5) + RATE_MARGIN;
 - Lemma 2: uniform Nyström with m a multiple of n/γ and projected centroids (the paper's
   C_{n,m} ⊂ H_m, eq. 2): the train-risk gap to exact kernel k-means ≤ min(k, d_eff)/(1−ε)·γ/n,
@@ -62,17 +62,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.bounds.theory import (
+from kktheory.evaluation.bounds.theory import (
     RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape,
 )
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
-from kktheory.report.common import (
-    CAUSE_READING,
-    DATASET_COL,
-    SKETCH_COL,
-    Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run,
-    ok_rows, pyplot, save_figure,
-)
+from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
+from kktheory.report.rows import DATASET_COL, SKETCH_COL, ok_rows
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 
@@ -241,13 +238,13 @@ def _fit(n: tuple[float, ...], y: tuple[float, ...]) -> RateFit | None:
 
 
 def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None) -> tuple[Estimate, RateFit] | None:
-    """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.bounds.theory.fit_rate`,
+    """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.evaluation.bounds.theory.fit_rate`,
     every run kept, weighted least squares on the per-n means) as an estimate with its
     bootstrap percentile interval (:meth:`Estimate.bootstrap`; 400 resamples of the runs
     within each n), and the fit; ``per_n`` runs per n (default: the median count over n).
     None when it cannot be fitted (fewer than 3 values of n). One implementation for the
     catalogue's rate checks (:func:`rate_checks`) and a user's claim file
-    (:mod:`kktheory.judge`)."""
+    (:mod:`kktheory.judge.judging`)."""
     n, y = np.asarray(n, float), np.asarray(y, float)
     keep = np.isfinite(n) & np.isfinite(y)
     fit = _fit(tuple(n[keep]), tuple(y[keep]))

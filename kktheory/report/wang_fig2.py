@@ -41,10 +41,11 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, Design, Margin, Rule
-from kktheory.report.common import (
-    CAUSE_STAND_IN, DATASET_COL, PaperNumber, Verdict, band, fmt, grid_ticks, judge_checks, mean_ci,
-    not_run, ok_rows, pyplot, require_columns, save_figure,
-)
+from kktheory.report.verdicts import CAUSE_STAND_IN, Verdict, judge_checks, not_run
+from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.rows import DATASET_COL, ok_rows, require_columns
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import band, grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.wang_common import S_COL, log_sd_ratio, nmi_runs

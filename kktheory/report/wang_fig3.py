@@ -17,7 +17,7 @@ where such exceptions occur". Checks, declared before the data (:data:`RULES`):
    exact Clopper–Pearson interval.
 
 The degrees here are those of the rank-s approximation K̃ = (CW⁺Cᵀ)_s that the paper says
-both methods use (``kktheory/sketches/spectral_nystrom.py``). Three other readings were
+both methods use (``kktheory/comparators/spectral_nystrom.py``). Three other readings were
 probed on PenDigits and Mushrooms at c = 5k and 10k, every β, 20 seeds each (240 trials per
 reading): the rank-c degrees CW⁺Cᵀ·1 with the pseudo-inverse (eigenvalues below 1e-12·λ_max
 dropped), the same with an exact inverse of W, and Fowlkes et al.'s own formula (exact
@@ -35,10 +35,10 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, SHARE, Design, Margin, Rule
-from kktheory.report.common import (
-    CAUSE_CLAIM, DATASET_COL, SKETCH_COL, Verdict, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
-    require_columns, save_figure,
-)
+from kktheory.report.verdicts import CAUSE_CLAIM, Verdict, judge_checks, not_run
+from kktheory.report.rows import DATASET_COL, SKETCH_COL, ok_rows, require_columns
+from kktheory.report.stats import mean_ci
+from kktheory.report.style import grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.wang_common import BETA_COL, FAIL_COL, PAPER_NMI_SD, nmi_runs

@@ -42,10 +42,10 @@ import pandas as pd
 from scipy import stats
 
 from kktheory.report.claims import SHARE, Design, Margin, Rule
-from kktheory.report.common import (
-    CAUSE_READING, DATASET_COL, SKETCH_COL, Check, PaperNumber, Verdict, color_marker, judge_checks, not_run, ok_rows, pyplot,
-    require_columns, save_figure,
-)
+from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
+from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.rows import DATASET_COL, SKETCH_COL, ok_rows, require_columns
+from kktheory.report.style import color_marker, pyplot, save_figure
 from kktheory.report.decide import LEVEL, PASS, FAIL, INCONCLUSIVE, Decision, Estimate, exceeds
 from kktheory.report.entry import Entry
 from kktheory.report.wang_common import PAPER_NMI_SD, S_RULE_COL

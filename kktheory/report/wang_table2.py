@@ -37,12 +37,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kktheory.bounds.theory import TABLE2_SKETCHES, wang_table2_c
+from kktheory.evaluation.bounds.theory import TABLE2_SKETCHES, wang_table2_c
 from kktheory.report.claims import AT_LEAST, AT_MOST, Design, Margin, Rule
-from kktheory.report.common import (
-    DATASET_COL, Check, Verdict, band, color_marker, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot,
-    require_columns, save_figure,
-)
+from kktheory.report.verdicts import Check, Verdict, judge_checks, not_run
+from kktheory.report.rows import DATASET_COL, ok_rows, require_columns
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.wang_common import P_COL, S_COL

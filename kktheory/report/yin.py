@@ -75,12 +75,11 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import AT_LEAST, EQUIVALENT, PLATEAU, Design, Margin, Rule
-from kktheory.report.common import (
-    SKETCH_COL, DATASET_COL,
-    CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, PaperNumber, Verdict, band, color_marker,
-    failed_rows, fmt, grid_ticks, judge_checks, mean_ci, not_run, ok_rows, pyplot, require_columns,
-    save_figure, sqrt_n_line,
-)
+from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
+from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.rows import SKETCH_COL, DATASET_COL, failed_rows, ok_rows, require_columns
+from kktheory.report.stats import fmt, mean_ci
+from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure, sqrt_n_line
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 
@@ -125,7 +124,7 @@ TABLE2_M = 150  # §5.2: "m = 150"
 
 
 def grid_m(n: int, f: float) -> int:
-    """m = ⌈f·√n⌉, as the config's ``f*sqrt_n`` rule resolves it (kktheory/config.py)."""
+    """m = ⌈f·√n⌉, as the config's ``f*sqrt_n`` rule resolves it (kktheory/run/config.py)."""
     return math.ceil(f * math.sqrt(n) - 1e-9)
 
 

@@ -1,0 +1,197 @@
+"""Verdicts: a claim rule is a pure function ``DataFrame → Verdict``; a verdict is made of
+named checks (:class:`Check`), each with the numbers behind it and the declared rule it
+applies (:mod:`kktheory.report.claims`). An entry's counted checks are one family
+(:func:`judge_checks`): *reproduced* when every one passes (an intersection–union test, each
+at its own level), *not reproduced* when a failure survives Holm's step-down correction over
+the family (family-wise error ≤ 5 %), *inconclusive* otherwise, and *not run* when the rows
+it needs are absent (with the reason); sanity checks (true by construction) are shown and
+never counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+
+from kktheory.report.decide import FAIL, LEVEL, PASS, Decision, holm
+
+
+class DeclaredRule(Protocol):
+    """What a check reads of the rule it applies (:class:`kktheory.report.claims.Rule`)."""
+
+    name: str
+    sanity: bool  # true by construction: shown, never counted
+    counted: bool  # counts toward the verdict (not a sanity check, not a control)
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
+NOT_RUN = "not run"
+STATUSES = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN)
+
+#: why a check is not reproduced (the fixed vocabulary shown in INDEX.md's "why" column)
+CAUSE_SCALE = "scale"  # only a smaller scale than the paper's was run
+CAUSE_STAND_IN = "stand-in data"  # the paper's data are not available here; which stand-in
+CAUSE_READING = "reading"  # the paper is ambiguous; which reading was used, what the other gives
+CAUSE_CLAIM = "claim fails"  # faithful method at the paper's scale: the claim does not hold
+CAUSE_INCONCLUSIVE = "inconclusive"  # more runs needed (how many)
+CAUSES = (CAUSE_SCALE, CAUSE_STAND_IN, CAUSE_READING, CAUSE_CLAIM, CAUSE_INCONCLUSIVE)
+
+
+
+# -- verdicts ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Check:
+    """One part of a paper's claim: whether the rows satisfy it, and the numbers.
+
+    ``passed`` is True, False, or None for an inconclusive test (the confidence interval
+    straddles the margin; ``runs_needed`` then says how many runs would decide it).
+    ``cause`` says why a check that is not passed is not (one of :data:`CAUSES`, with
+    ``cause_detail``); a failed check without an explicit cause is *claim fails*, which
+    :func:`with_scale` turns into *scale* when the entry ran below the paper's scale.
+    """
+
+    name: str
+    passed: bool | None
+    detail: str
+    cause: str = ""
+    cause_detail: str = ""
+    runs_needed: int | None = None
+    rule: DeclaredRule | None = None  # the declared rule the check applies (kktheory.report.claims)
+    p_fail: float = math.nan  # the failure's p-value (two-sided scale), for Holm's correction
+    runs: int = 0  # runs per arm behind the estimate (the rows' run count)
+
+    def __post_init__(self) -> None:
+        if self.passed is not None:  # numpy booleans are not the singletons True / False
+            object.__setattr__(self, "passed", bool(self.passed))
+        if self.cause and self.cause not in CAUSES:
+            raise ValueError(f"cause must be one of {CAUSES}, got {self.cause!r}")
+        if self.passed is None and not self.cause:
+            object.__setattr__(self, "cause", CAUSE_INCONCLUSIVE)
+        elif self.passed is False and not self.cause:
+            object.__setattr__(self, "cause", CAUSE_CLAIM)
+        elif self.passed:
+            object.__setattr__(self, "cause", "")
+
+    @classmethod
+    def of(cls, name: str, decision: Decision, detail: str = "", cause: str = "",
+           cause_detail: str = "", rule: DeclaredRule | None = None) -> Check:
+        """A check from a confidence-interval decision (:mod:`kktheory.report.decide`)."""
+        passed = {PASS: True, FAIL: False}.get(decision.status)
+        text = decision.text + (f"; {detail}" if detail else "")
+        return cls(name, passed, text, cause if passed is not True else "", cause_detail,
+                   decision.runs_needed if passed is None else None, rule, decision.p_fail,
+                   decision.estimate.runs)
+
+    @property
+    def sanity(self) -> bool:
+        """A check that holds by construction: shown, never counted toward a verdict."""
+        return self.rule is not None and self.rule.sanity
+
+    @property
+    def counted(self) -> bool:
+        """Whether the check counts toward the verdict (not a sanity check, not a control)."""
+        return self.rule is None or self.rule.counted
+
+    @property
+    def mark(self) -> str:
+        role = "sanity " if self.sanity else "" if self.counted else "control "
+        return role + {True: "✓", False: "✗", None: "?"}[self.passed]
+
+    @property
+    def why(self) -> str:
+        """The cause with its detail ('' for a passed check)."""
+        if self.passed:
+            return ""
+        return self.cause + (f" ({self.cause_detail})" if self.cause_detail else "")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a claim rule on a table of rows."""
+
+    status: str
+    observed: str
+    checks: tuple[Check, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+    @property
+    def text(self) -> str:
+        """The observed numbers, one check per line (with the cause of each one not passed)."""
+        if not self.checks:
+            return self.observed
+        lines = [f"{c.mark} {c.name}: {c.detail}" + (f" — why: {c.why}" if c.why else "") for c in self.checks]
+        return "\n".join(([self.observed] if self.observed else []) + lines)
+
+    @property
+    def why(self) -> str:
+        """The distinct causes of the checks not passed, in order ('' when reproduced)."""
+        causes = dict.fromkeys(c.cause for c in self.checks if not c.passed and c.cause)
+        return ", ".join(causes)
+
+
+FAMILY_RULE = ("the entry's counted checks are one family: *reproduced* when every one passes (an "
+               "intersection–union test: each at its own 95 % level, no correction needed); *not reproduced* "
+               "when a failure survives Holm's step-down correction over the family (family-wise error ≤ 5 %); "
+               "else *inconclusive*; sanity checks are shown and not counted")
+
+
+def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEVEL) -> Verdict:
+    """The entry's verdict from its checks as one family (:data:`FAMILY_RULE`).
+
+    A counted check's failure stands only when Holm's correction at family-wise level
+    1 − ``level`` over the counted checks' failure p-values rejects it; a failure that does
+    not survive becomes undecided, saying so. A check without a p-value (a share of cells,
+    a vacuous bound) keeps its own status. Sanity checks never change the verdict.
+    """
+    if not checks:
+        return not_run("no check could be evaluated")
+    counted = [i for i, c in enumerate(checks) if c.counted]
+    tested = [i for i in counted if math.isfinite(checks[i].p_fail)]
+    keep = dict(zip(tested, holm([checks[i].p_fail for i in tested], 1 - level)))
+    out = list(checks)
+    for i in tested:
+        c = checks[i]
+        if c.passed is False and not keep[i]:
+            out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="",
+                             detail=f"{c.detail}; fails alone (p = {c.p_fail:.2g}) but not after Holm's "
+                                    f"correction over {len(tested)} checks")
+    broken = [c.name for c in out if c.sanity and c.passed is False]
+    if broken:  # true by construction, yet failed: the implementation or the setting is wrong
+        observed = (f"⚠ sanity check(s) failed — {', '.join(broken)}: they hold by construction, so the "
+                    f"implementation or the setting is wrong; the verdict below is not to be trusted"
+                    + (f"\n{observed}" if observed else ""))
+    judged = [out[i] for i in counted]
+    if not judged:
+        return Verdict(NOT_RUN, observed or "only sanity checks", tuple(out))
+    if any(c.passed is False for c in judged):
+        status = NOT_REPRODUCED
+    elif any(c.passed is None for c in judged):
+        status = INCONCLUSIVE
+    else:
+        status = REPRODUCED
+    return Verdict(status, observed, tuple(out))
+
+
+def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Verdict:
+    """The verdict with every *claim fails* attributed to ``cause`` (*scale* or *stand-in
+    data*, with ``detail``) when the rows fall short of the paper's setup: a claim can only
+    be said to fail with the paper's data at the paper's scale. ``cause`` None: no shortfall."""
+    if cause is None:
+        return verdict
+    checks = tuple(
+        replace(c, cause=cause, cause_detail=detail) if c.passed is False and c.cause == CAUSE_CLAIM else c
+        for c in verdict.checks
+    )
+    return replace(verdict, checks=checks)
+
+
+def not_run(reason: str) -> Verdict:
+    """The verdict of a claim whose rows are missing."""
+    return Verdict(NOT_RUN, reason)
