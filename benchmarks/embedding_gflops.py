@@ -28,7 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from common import machine
 
-from kktheory.machine import memory# noqa: E402  (common puts the repository on sys.path)
+from kktheory.machine import memory  # noqa: E402  (common puts the repository on sys.path)
 from kktheory.kernels.functions import Kernel  # noqa: E402
 from kktheory.embeddings.base import SketchContext  # noqa: E402
 from kktheory.embeddings.nystrom import Nystrom, NystromConfig  # noqa: E402

@@ -42,7 +42,7 @@ from typing import Any
 from common import machine
 from mnist8m_phases import D, gemm_rate
 
-from kktheory.machine import memory# noqa: E402  (common puts the repository on sys.path)
+from kktheory.machine import memory  # noqa: E402  (common puts the repository on sys.path)
 from kktheory.cluster.clusterers import KMeansPP  # noqa: E402
 from kktheory.embeddings import projection  # noqa: E402
 from kktheory.embeddings.nystrom_rr import NystromRR  # noqa: E402

@@ -25,15 +25,8 @@ Here, for an entry with a speed claim (its :class:`TimingPlan`):
    thread count, the host, the machine and the CPU count (a new pass of a group replaces
    that group's rows).
 
-Judging (:func:`judge`): each :class:`SpeedClaim` "the methods ``fast`` are faster than
-the methods ``slow``" is, per round, the ratio (slowest of ``fast``)/(fastest of ``slow``)
-— the claim for every pair at once — and its test is ``at_most(median ratio, bound)`` with
-the distribution-free interval of the median over the R paired rounds
-(:meth:`~kktheory.report.decide.Estimate.median_of`; R ≥ 6 for a 95 % interval). When the
-load average during the pass exceeded ``LOAD_PER_CPU`` × CPUs (1.5 on 2 CPUs: the pass's
-own thread plus half a CPU of other work) the check is *inconclusive*, never failed: the
-timings measured the other jobs. Each check names its pass (file, date, n, threads) and
-the load during it. Times of ordinary sweep rows are drawn in figures, never judged.
+The pass is judged by the report (:mod:`kktheory.report.speed`), which reads the stored
+file; the printed verdict at the end of this command is that judgement.
 """
 
 from __future__ import annotations
@@ -54,18 +47,9 @@ import pandas as pd
 
 from kktheory.cli import OneLineParser
 from kktheory.errors import DataError, MemoryBudgetError, UserError
-from kktheory.report.verdicts import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, judge_checks,
-)
-from kktheory.report.stats import fmt
-from kktheory.report.decide import LEVEL, Estimate
-from kktheory.report.entry import SpeedClaim, TimingPlan
+from kktheory.report.entry import TimingPlan
+from kktheory.report.speed import CUTOFF, MEMORY, OK, judge, load, path_of
 from kktheory.run.sweeps import SCALES, compose_jobs, config_name, expand_jobs
-
-#: a pass is judged only when its 1-minute load stayed at or below this many per CPU
-LOAD_PER_CPU = 0.75
-TIMING_DIR = "timing"
-OK, CUTOFF, MEMORY = "ok", "cutoff", "memory"  # statuses of a method in a pass
 
 
 # -- the pass -------------------------------------------------------------------------------
@@ -116,17 +100,6 @@ def machine() -> str:
     except OSError:
         pass
     return f"{model} ({platform.platform()})" if model else platform.platform()
-
-
-def path_of(results_dir: Path, name: str) -> Path:
-    """The stored pass of an entry."""
-    return Path(results_dir) / TIMING_DIR / f"{name}.parquet"
-
-
-def load(results_dir: Path, name: str) -> pd.DataFrame | None:
-    """The stored pass of an entry (None when there is none)."""
-    p = path_of(results_dir, name)
-    return pd.read_parquet(p) if p.exists() else None
 
 
 def store(results_dir: Path, name: str, rows: pd.DataFrame) -> Path:
@@ -243,46 +216,6 @@ def _fitter(method: Any, X: np.ndarray, kernel: Any, ms: list[int]) -> Callable[
     return call
 
 
-# -- judging --------------------------------------------------------------------------------
-def load_limit(cpus: int) -> float:
-    """The largest 1-minute load average at which a pass is judged."""
-    return LOAD_PER_CPU * cpus
-
-
-def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str, level: float = LEVEL) -> list[Check]:
-    """The plan's speed claims judged on a stored pass (one check per claim and group).
-
-    No pass: one inconclusive check saying how to run it. A pass whose load exceeded the
-    limit: inconclusive checks (the numbers shown, not judged). A pass below the paper's
-    scale: a failed check's cause is *scale*.
-    """
-    if table is None or table.empty:
-        return [Check(
-            "speed (timing pass)", None,
-            f"no timing pass stored (timing/{name}.parquet in the results folder): the training times "
-            f"of the sweep rows are drawn, not judged; run python -m kktheory.timing {name}",
-            cause=CAUSE_INCONCLUSIVE, cause_detail="no timing pass",
-        )]
-    checks = []
-    for group, g in table.groupby("group", sort=False):
-        for claim in plan.claims:
-            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else "", level))
-    return checks
-
-
-def _pass_text(g: pd.DataFrame, name: str) -> tuple[str, float, float]:
-    """What names a pass in a check, the largest load during it and the limit."""
-    loads = g[["load_before", "load_after"]].to_numpy(dtype=float)
-    loads = loads[np.isfinite(loads)]
-    low, peak = (float(loads.min()), float(loads.max())) if loads.size else (math.nan, math.nan)
-    cpus = int(g["cpu_count"].iloc[0])
-    limit = load_limit(cpus)
-    text = (f"timing pass timing/{name}.parquet of {g['created'].iloc[0]} ({g['scale'].iloc[0]} scale, "
-            f"n = {int(g['n'].iloc[0])}, {int(g['rounds'].iloc[0])} rounds, {int(g['threads'].iloc[0])} "
-            f"thread(s)), load {low:.2f}–{peak:.2f} on {cpus} CPUs (limit {limit:g})")
-    return text, peak, limit
-
-
 def portable_config(cfg: Any) -> str:
     """The job's composed config as YAML without ``results_dir`` — where this machine keeps
     its results is not part of what was timed, and a committed pass must name no machine's
@@ -292,58 +225,6 @@ def portable_config(cfg: Any) -> str:
     plain = OmegaConf.to_container(cfg, resolve=True)
     plain.pop("results_dir", None)
     return OmegaConf.to_yaml(OmegaConf.create(plain))
-
-
-def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str, group: str,
-                 level: float = LEVEL) -> Check:
-    title = claim.name + (f" [{group}]" if group else "")
-    pass_text, peak, limit = _pass_text(g, name)
-    status = {m: s for m, s in zip(g["method"], g["status"]) if s != OK}
-    fast = [m for m in claim.fast if m in set(g["method"])]
-    slow = [m for m in claim.slow if m in set(g["method"])]
-    if not fast or not slow:
-        absent = [plan.label(m) for m in claim.fast + claim.slow if m not in set(g["method"])]
-        return Check(title, None, f"not in the pass: {', '.join(absent)}; {pass_text}",
-                     cause=CAUSE_INCONCLUSIVE, cause_detail="method not timed", rule=claim.rule)
-    stopped_fast = [m for m in fast if m in status]
-    running_slow = [m for m in slow if m not in status]
-    scale = str(g["scale"].iloc[0])
-    cause = (CAUSE_CLAIM, "") if scale == "paper" else (CAUSE_SCALE, f"timing pass at the {scale} scale")
-    if stopped_fast:  # a claimed faster method stopped at the cut-off or refused by the memory budget
-        text = ", ".join(f"{plan.label(m)} {status[m]}" for m in stopped_fast)
-        return Check(title, False, f"{text}; {pass_text}", *cause)
-    ok = g[g["status"] == OK]
-    wide = ok.pivot_table(index="round", columns="method", values="seconds")
-    medians = "; ".join(_median_text(plan, ok, m) for m in fast + slow if m not in status)
-    stopped = "; ".join(f"{plan.label(m)} {status[m]}" for m in slow if m in status)
-    if not running_slow:  # every slower method was stopped or refused: the fast ones finished
-        return Check(title, True, f"{stopped} (the fast methods finished); {medians}; {pass_text}")
-    wide = wide[fast + running_slow].dropna()
-    ratio = wide[fast].max(axis=1) / wide[running_slow].min(axis=1)
-    decision = claim.rule.decide(Estimate.median_of(ratio.to_numpy()), level)
-    detail = (f"median over rounds of (slowest of {', '.join(plan.label(m) for m in fast)}) / (fastest of "
-              f"{', '.join(plan.label(m) for m in running_slow)})" + (f"; {stopped}" if stopped else "")
-              + f"; median times {medians}; {pass_text}")
-    if len(ratio) < 6:
-        detail += "; fewer than 6 rounds give no 95% interval of a median"
-    if math.isfinite(peak) and peak > limit:
-        return Check(title, None, f"{decision.estimate.text()} not judged: {detail}",
-                     cause=CAUSE_INCONCLUSIVE, cause_detail=f"load {peak:.2f} above {limit:g} during the timing pass")
-    return Check.of(title, decision, detail, *cause, rule=claim.rule)
-
-
-def _median_text(plan: TimingPlan, ok: pd.DataFrame, method: str) -> str:
-    s = ok.loc[ok["method"] == method, "seconds"].to_numpy(dtype=float)
-    if not len(s):
-        return f"{plan.label(method)} —"
-    q1, med, q3 = np.percentile(s, [25, 50, 75])
-    return f"{plan.label(method)} {fmt(med)} s (IQR {fmt(q1)}–{fmt(q3)})"
-
-
-def add_checks(verdict: Verdict, checks: Sequence[Check], level: float = LEVEL) -> Verdict:
-    """The verdict judged again with the timing checks added (one family: Holm's correction
-    over the larger family never restores a failure the smaller one set aside)."""
-    return judge_checks([*verdict.checks, *checks], verdict.observed, level)
 
 
 # -- command line ---------------------------------------------------------------------------

@@ -35,7 +35,7 @@ pytest.importorskip("dask_ml")
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 
-from kktheory.run import dask as dask_backend# noqa: E402  (after the skip: imports Dask)
+from kktheory.run import dask as dask_backend  # noqa: E402  (after the skip: imports Dask)
 
 THRESHOLD = 2**20  # "Sending large graph" above 1 MiB here (distributed's default: 10 MB)
 CHUNK = 500

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import kktheory.run.experiment  # noqa: F401  (registers the config schemas)
-from kktheory.reproduce import run_ids
+from kktheory.reproduce.plan import run_ids
 from tests.hydra_cfg import make_cfg
 
 

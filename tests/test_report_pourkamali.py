@@ -7,7 +7,7 @@ import pandas as pd
 
 from omegaconf import OmegaConf
 
-from kktheory import reproduce
+from kktheory.reproduce import sweep as reproduce_sweep
 from kktheory.report import pourkamali
 from kktheory.report.verdicts import NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.rows import CONFIG_COL
@@ -149,7 +149,7 @@ def test_method_labels_carry_nystrom_m():
 
 
 def tiny_sweep(tmp_path, *overrides):
-    sweep = reproduce.run_sweep("pourkamali_table1_fig2_small", tmp_path / "results",
+    sweep = reproduce_sweep.run_sweep("pourkamali_table1_fig2_small", tmp_path / "results",
                                 ["n=300", "n_test=20", "seed=0", *overrides], log=lambda _: None)
     assert sweep.failed == 0
     return sweep.rows

@@ -11,7 +11,13 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from kktheory import reproduce
+from kktheory import errors
+from kktheory.report import rows as report_rows
+from kktheory.reproduce import cli as reproduce_cli
+from kktheory.reproduce import committed as reproduce_committed
+from kktheory.reproduce import entry as reproduce_entry
+from kktheory.reproduce import plan as reproduce_plan
+from kktheory.reproduce import sweep as reproduce_sweep
 from kktheory.run import sweeps
 from kktheory.report import catalogue
 from kktheory.run.store import load_arrays
@@ -22,7 +28,7 @@ TINY = ["n=200", "n_test=200", "seed=0", "yin/method=exact,subgaussian,yin_nystr
 
 
 def call(tmp_path, *args: str) -> int:
-    return reproduce.main([*args, "--results-dir", str(tmp_path / "results"), "--out", str(tmp_path / "figs")])
+    return reproduce_cli.main([*args, "--results-dir", str(tmp_path / "results"), "--out", str(tmp_path / "figs")])
 
 
 def test_every_entry_has_a_small_and_a_paper_config():
@@ -64,7 +70,7 @@ def test_rows_written_by_run_py_are_reused(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     (written,) = run_files(tmp_path / "results")
-    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results", job, log=lambda _: None)
+    sweep = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path / "results", job, log=lambda _: None)
     assert (sweep.jobs, sweep.reused, sweep.ran) == (1, 1, 0)
     assert list(sweep.rows["run_id"]) == [written.stem]
 
@@ -82,7 +88,7 @@ def test_missing_data_is_reported_as_not_run_with_the_files(tmp_path, capsys, mo
 
 
 def test_failure_rows_carry_the_job_config(tmp_path):
-    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results",
+    sweep = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path / "results",
                                 ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian", "m_sqrt_n=x1",
                                  "sketch.p=7.0"], log=lambda _: None)
     assert sweep.failed == 1 and sweep.ran == 0
@@ -93,24 +99,24 @@ def test_failure_rows_carry_the_job_config(tmp_path):
 
 
 def test_unknown_or_missing_name_is_a_one_line_error(capsys):
-    assert reproduce.main(["nope"]) == 2
+    assert reproduce_cli.main(["nope"]) == 2
     assert "config error: name='nope': one of all, calandriello_fig1" in capsys.readouterr().err
-    assert reproduce.main([]) == 2
+    assert reproduce_cli.main([]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
     with pytest.raises(SystemExit) as exit_:
-        reproduce.main(["all", "--scale", "huge"])
+        reproduce_cli.main(["all", "--scale", "huge"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--scale" in err[0] and "huge" in err[0]
-    assert reproduce.main(["yin_fig1", "yin_table2"]) == 2  # a second name is not an override
+    assert reproduce_cli.main(["yin_fig1", "yin_table2"]) == 2  # a second name is not an override
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "yin_table2" in err[0]
-    assert reproduce.main(["--list"]) == 0
+    assert reproduce_cli.main(["--list"]) == 0
     assert "theory_rates" in capsys.readouterr().out
 
 
 def test_no_run_reports_missing_rows_without_computing(tmp_path):
-    sweep = reproduce.run_sweep("yin_fig1_small", tmp_path / "results", TINY, execute=False, log=lambda _: None)
+    sweep = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path / "results", TINY, execute=False, log=lambda _: None)
     assert sweep.ran == 0 and sweep.failed == 7 and run_files(tmp_path / "results") == []
     assert set(sweep.rows["error_kind"]) == {"NotInStore"}
 
@@ -118,42 +124,42 @@ def test_no_run_reports_missing_rows_without_computing(tmp_path):
 def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_path, monkeypatch, capsys):
     """--scale paper writes <out>/rows/<entry>.parquet after every job; on a machine with an
     empty store those committed rows are used without recomputing."""
-    from kktheory import timing
+    from kktheory.report import speed
 
     job = ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian,yin_nystrom", "m_sqrt_n=x1"]
     out = tmp_path / "figs"
-    pass_file = timing.path_of(tmp_path / "r1", "yin_fig1")  # a timing pass in the store (the committed one)
+    pass_file = speed.path_of(tmp_path / "r1", "yin_fig1")  # a timing pass in the store (the committed one)
     pass_file.parent.mkdir(parents=True)
-    pass_file.write_bytes(timing.path_of(reproduce.COMMITTED_ROWS, "yin_fig1").read_bytes())
-    assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--results-dir", str(tmp_path / "r1"),
+    pass_file.write_bytes(speed.path_of(reproduce_committed.COMMITTED_ROWS, "yin_fig1").read_bytes())
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *job, "--results-dir", str(tmp_path / "r1"),
                            "--out", str(out)]) == 0
-    assert timing.path_of(out / "rows", "yin_fig1").read_bytes() == pass_file.read_bytes()  # committed beside the rows
+    assert speed.path_of(out / "rows", "yin_fig1").read_bytes() == pass_file.read_bytes()  # committed beside the rows
     saved = out / "rows" / "yin_fig1.parquet"
     rows = pd.read_parquet(saved)
-    assert len(rows) == 2 and reproduce.CONFIG_COL not in rows
-    monkeypatch.setattr(reproduce, "COMMITTED_ROWS", out / "rows")
+    assert len(rows) == 2 and report_rows.CONFIG_COL not in rows
+    monkeypatch.setattr(reproduce_committed, "COMMITTED_ROWS", out / "rows")
     capsys.readouterr()
     fresh = tmp_path / "r2"
-    assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(fresh),
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(fresh),
                            "--out", str(tmp_path / "figs2")]) == 0
     printed = capsys.readouterr().out
     assert "2 committed row(s) read" in printed and "row(s) in" not in printed
-    assert "committed timing pass" in printed and timing.path_of(fresh, "yin_fig1").exists()
+    assert "committed timing pass" in printed and speed.path_of(fresh, "yin_fig1").exists()
     assert not run_files(fresh)  # a redraw reads the committed file and writes no run
     # the same rows as a store holding them gives: its verdict and figure equal a redraw from the store
     from kktheory.report import catalogue
 
     entry = catalogue()["yin_fig1"]
-    direct = reproduce.reproduce(entry, "paper", fresh, tmp_path / "figs3", job, execute=False, log=lambda s: None)
-    reproduce.import_committed("yin_fig1", tmp_path / "r4", log=lambda s: None)
-    stored = reproduce.reproduce(entry, "paper", tmp_path / "r4", tmp_path / "figs4", job, execute=False,
+    direct = reproduce_entry.reproduce(entry, "paper", fresh, tmp_path / "figs3", job, execute=False, log=lambda s: None)
+    reproduce_committed.import_committed("yin_fig1", tmp_path / "r4", log=lambda s: None)
+    stored = reproduce_entry.reproduce(entry, "paper", tmp_path / "r4", tmp_path / "figs4", job, execute=False,
                                  log=lambda s: None)
     assert len(run_files(tmp_path / "r4")) == 2
     assert (direct.status, direct.text) == (stored.status, stored.text)
     assert (tmp_path / "figs3" / "yin_fig1.png").read_bytes() == (tmp_path / "figs4" / "yin_fig1.png").read_bytes()
     # a redraw into the folder of the committed rows leaves them as they are, byte for byte
     before = saved.read_bytes()
-    assert reproduce.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(tmp_path / "r3"),
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(tmp_path / "r3"),
                            "--out", str(out)]) == 0
     assert saved.read_bytes() == before
 
@@ -162,11 +168,11 @@ def test_exported_rows_leave_figure_extras_out(tmp_path):
     """Entries keep drawing extras (arrays) in DataFrame.attrs; the committed file holds rows only."""
     import numpy as np
 
-    rows = pd.DataFrame({"run_id": ["b", "a"], "train_risk": [0.2, 0.1], reproduce.CONFIG_COL: ["x", "y"]})
+    rows = pd.DataFrame({"run_id": ["b", "a"], "train_risk": [0.2, 0.1], report_rows.CONFIG_COL: ["x", "y"]})
     rows.attrs["features"] = {"onepass": (np.zeros((2, 2)), np.zeros(2))}
-    path = reproduce.export_rows("entry", rows, tmp_path)
+    path = reproduce_committed.export_rows("entry", rows, tmp_path)
     back = pd.read_parquet(path)
-    assert list(back["run_id"]) == ["a", "b"] and reproduce.CONFIG_COL not in back and not back.attrs
+    assert list(back["run_id"]) == ["a", "b"] and report_rows.CONFIG_COL not in back and not back.attrs
     assert rows.attrs  # the caller's frame is untouched
 
 
@@ -189,19 +195,19 @@ def test_composed_jobs_equal_hydra_composing_each_job(name, tmp_path):
 def test_exported_rows_add_to_the_file(tmp_path):
     """A part of a sweep run alone (e.g. one seed) adds its rows; a row run again replaces its copy."""
     first = pd.DataFrame({"run_id": ["a", "b"], "train_risk": [0.1, 0.2]})
-    reproduce.export_rows("entry", first, tmp_path)
+    reproduce_committed.export_rows("entry", first, tmp_path)
     part = pd.DataFrame({"run_id": ["b", "c"], "train_risk": [0.25, 0.3]})
-    path = reproduce.export_rows("entry", part, tmp_path, merge=True)
+    path = reproduce_committed.export_rows("entry", part, tmp_path, merge=True)
     back = pd.read_parquet(path).sort_values("run_id")
     assert list(back["run_id"]) == ["a", "b", "c"] and list(back["train_risk"]) == [0.1, 0.25, 0.3]
-    back = pd.read_parquet(reproduce.export_rows("entry", part, tmp_path))  # the whole sweep: exactly its rows
+    back = pd.read_parquet(reproduce_committed.export_rows("entry", part, tmp_path))  # the whole sweep: exactly its rows
     assert list(back["run_id"]) == ["b", "c"]
 
 
 def test_compute_time_counts_a_jobs_load_and_reference_once():
     rows = pd.DataFrame({"seed": [0, 0, 1], "time_load": [2.0, 2.0, 3.0], "time_reference": [5.0, 5.0, 0.0],
                          "time_embed": [1.0, 1.0, 1.0], "time_cluster": [0.5, 0.5, 0.5]})
-    assert reproduce._compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5
+    assert reproduce_entry.compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5
 
 
 #: Pourkamali Table 1 shrunk: 300 points, two seeds, the three methods (Nyström with m = 20 and 100)
@@ -233,8 +239,8 @@ def test_second_no_run_reads_rows_only(tmp_path, capsys, monkeypatch):
     def refuse(*_, **__):
         raise AssertionError("a redraw must only read")
 
-    for owner, name in ((hydra, "compose"), (hydra, "initialize_config_dir"), (reproduce, "compose_jobs"),
-                        (reproduce, "expand_jobs"), (reproduce, "sweep_params"), (config, "build_spec"),
+    for owner, name in ((hydra, "compose"), (hydra, "initialize_config_dir"), (reproduce_plan, "compose_jobs"),
+                        (reproduce_plan, "expand_jobs"), (reproduce_plan, "sweep_params"), (config, "build_spec"),
                         (experiment, "run"), (experiment, "load_data"), (Sketch, "fit_nested")):
         monkeypatch.setattr(owner, name, refuse)
     (tmp_path / "figs" / "pourkamali_fig2.png").unlink()
@@ -250,8 +256,8 @@ def test_a_stored_plan_gives_the_ids_composing_gives(tmp_path):
     """The plan read back from its file: the jobs, run ids, configs and refusals that
     expanding and composing every job with Hydra give."""
     name, overrides = "pourkamali_fig3_small", ["seed=0,1", "m=[5,50]", "centroids=projected"]
-    made = reproduce.plan_sweep(name, tmp_path, overrides)
-    read = reproduce.plan_sweep(name, tmp_path, overrides)
+    made = reproduce_plan.plan_sweep(name, tmp_path, overrides)
+    read = reproduce_plan.plan_sweep(name, tmp_path, overrides)
     assert made.composed is not None and read.composed is None  # the second one was not composed
     jobs = sweeps.expand_jobs(name, overrides)
     cfgs = sweeps.compose_jobs(name, jobs, tmp_path)
@@ -260,9 +266,9 @@ def test_a_stored_plan_gives_the_ids_composing_gives(tmp_path):
     refused = 0
     for job, cfg in zip(read.jobs, cfgs):
         try:
-            assert job.ids == reproduce.run_ids(cfg) and job.error is None
-        except reproduce.UserError as exc:  # one-pass features are not a projection
-            assert job.ids == [] and job.error == reproduce.error_of(exc)
+            assert job.ids == reproduce_plan.run_ids(cfg) and job.error is None
+        except errors.UserError as exc:  # one-pass features are not a projection
+            assert job.ids == [] and job.error == reproduce_plan.error_of(exc)
             refused += 1
     assert refused == 2 and len({i for j in read.jobs for i in j.ids}) == 2 * 3 * 2  # seeds × methods × m
 
@@ -274,15 +280,15 @@ def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, m
     configs = tmp_path / "configs"
     package = tmp_path / "package"
     shutil.copytree(sweeps.EXPERIMENTS_DIR, experiments)
-    shutil.copytree(reproduce.CONFIG_DIR, configs)
+    shutil.copytree(reproduce_plan.CONFIG_DIR, configs)
     package.mkdir()
     (package / "module.py").write_text("X = 1\n")
-    monkeypatch.setattr(reproduce, "CONFIG_DIR", configs)
-    monkeypatch.setattr(reproduce, "PACKAGE_DIR", package)
+    monkeypatch.setattr(reproduce_plan, "CONFIG_DIR", configs)
+    monkeypatch.setattr(reproduce_plan, "PACKAGE_DIR", package)
     name, overrides = "pourkamali_table1_fig2_small", ["seed=0"]
 
     def plan():
-        return reproduce.plan_sweep(name, tmp_path / "results", overrides, experiments)
+        return reproduce_plan.plan_sweep(name, tmp_path / "results", overrides, experiments)
 
     before = plan()
     assert before.composed is not None and plan().composed is None
@@ -296,7 +302,7 @@ def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, m
     changed = plan()
     assert changed.composed is not None and {j.setup["n"] for j in changed.jobs} == {3000}
     assert all(a.ids != b.ids for a, b in zip(changed.jobs, before.jobs))
-    assert [j.ids for j in changed.jobs] == [reproduce.run_ids(c) for c in changed.composed]
+    assert [j.ids for j in changed.jobs] == [reproduce_plan.run_ids(c) for c in changed.composed]
     with open(configs / "sketch" / "kpca.yaml", "a") as f:
         f.write("# a comment\n")
     assert plan().composed is not None and plan().composed is None
@@ -311,15 +317,15 @@ def test_rows_are_read_from_their_cache_until_a_run_file_changes(tmp_path, monke
     for i, risk in enumerate((0.1, 0.2)):
         store.write(f"r{i}", {"run_id": f"r{i}", "train_risk": risk}, {})
     cache = tmp_path / "rows.pkl"
-    first = reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)
+    first = reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)
     assert list(first["train_risk"]) == [0.1, 0.2] and cache.exists()
     with monkeypatch.context() as m:  # unchanged files: one read of the cache, no Parquet file
         m.setattr(pd, "read_parquet", lambda *_, **__: pytest.fail("read a run file"))
-        assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.2]
+        assert list(reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.2]
     store.write("r1", {"run_id": "r1", "train_risk": 0.3}, {})  # a run written again (force=true)
-    assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3]
+    assert list(reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3]
     store.write("r2", {"run_id": "r2", "train_risk": 0.4}, {})  # a run finished since
-    assert list(reproduce.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3, 0.4]
+    assert list(reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3, 0.4]
 
 
 def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, capsys):
@@ -328,7 +334,7 @@ def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, 
     same Fig. 2 from that table."""
     out = tmp_path / "figs"
     job = ["n=300", "n_test=20", "seed=0,1", "pourkamali/method=nystrom,exact_eig", "m=[20]"]
-    assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--results-dir",
+    assert reproduce_cli.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--results-dir",
                            str(tmp_path / "r1"), "--out", str(out)]) == 0
     rows = pd.read_parquet(out / "rows" / "pourkamali_table1_fig2.parquet")
     first = rows[rows["seed"] == 0]
@@ -341,9 +347,9 @@ def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, 
         F = a["train_features"].reshape(300, -1)
         np.testing.assert_allclose(p[["y1", "y2"]].to_numpy()[:, :F.shape[1]], F, rtol=1e-6, atol=1e-6)
         assert np.array_equal(p["class"].to_numpy(), a["train_classes"])
-    monkeypatch.setattr(reproduce, "COMMITTED_ROWS", out / "rows")
+    monkeypatch.setattr(reproduce_committed, "COMMITTED_ROWS", out / "rows")
     capsys.readouterr()
-    assert reproduce.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--no-run", "--results-dir",
+    assert reproduce_cli.main(["pourkamali_table1_fig2", "--scale", "paper", *job, "--no-run", "--results-dir",
                            str(tmp_path / "r2"), "--out", str(tmp_path / "figs2")]) == 0
     assert "4 committed row(s)" in capsys.readouterr().out
     assert not list((tmp_path / "r2").rglob("*.npz"))  # drawn from the committed points, not arrays
@@ -354,7 +360,7 @@ def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, 
 def test_runs_per_setting_gives_the_range_over_settings():
     import pandas as pd
 
-    from kktheory.reproduce import runs_per_setting
+    from kktheory.reproduce.entry import runs_per_setting
 
     rows = pd.DataFrame({"m": [10] * 5 + [20] * 3, "seed": [0, 1, 2, 3, 4, 0, 1, 2]})
     assert runs_per_setting(rows) == "3–5"
@@ -394,14 +400,14 @@ def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_pa
                  after_job=None, plan=None, committed=None):
         calls.append((name, tuple(overrides)))
         rows = pd.DataFrame({"run_id": [f"{name}-{i}" for i in range(2)], "n": 1, "seed": 0, "m": 1})
-        return reproduce.SweepResult(rows=rows, jobs=2, reused=2)
+        return reproduce_sweep.SweepResult(rows=rows, jobs=2, reused=2)
 
-    monkeypatch.setattr(reproduce, "plan_sweep", lambda name, *a, **k: reproduce.Plan([], ["seed"]))
-    monkeypatch.setattr(reproduce, "run_sweep", fake_run)
-    monkeypatch.setattr(reproduce, "import_committed", lambda *a, **k: 0)
+    monkeypatch.setattr(reproduce_entry, "plan_sweep", lambda name, *a, **k: reproduce_plan.Plan([], ["seed"]))
+    monkeypatch.setattr(reproduce_entry, "run_sweep", fake_run)
+    monkeypatch.setattr(reproduce_entry, "import_committed", lambda *a, **k: 0)
     entry = dataclasses.replace(catalogue()["calandriello_fig2"], draw=lambda df, out: [],
                                 judge=lambda df, level=0.95: judged.append(sorted(df["run_id"])) or Verdict("reproduced", "x"))
-    reproduce.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", log=lambda s: None)
+    reproduce_entry.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", log=lambda s: None)
     assert calls == [("calandriello_fig2", ()), ("calandriello_fig2_mnist8m", ())]
     assert judged[-1] == ["calandriello_fig2-0", "calandriello_fig2-1",
                           "calandriello_fig2_mnist8m-0", "calandriello_fig2_mnist8m-1"]
@@ -410,5 +416,5 @@ def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_pa
     index = (tmp_path / "out" / "INDEX.md").read_text()
     assert "--config-name calandriello_fig2_mnist8m -m" in index and "4 rows from 4 jobs" in index
     calls.clear()
-    reproduce.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", ["seed=3"], log=lambda s: None)
+    reproduce_entry.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", ["seed=3"], log=lambda s: None)
     assert calls == [("calandriello_fig2", ("seed=3",))]

@@ -22,7 +22,7 @@ from kktheory.report.claims import (
 from kktheory.report.verdicts import judge_checks
 from kktheory.report.decide import PASS, look_level
 from kktheory.report.entry import Entry
-from kktheory.reproduce import COMMITTED_ROWS, read_committed
+from kktheory.reproduce.committed import COMMITTED_ROWS, read_committed
 
 REPS = 1000
 

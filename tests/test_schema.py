@@ -11,7 +11,7 @@ from kktheory.evaluation import population
 from kktheory.run import schema
 from kktheory.evaluation.bounds.engine import COLUMNS
 from kktheory.run.config import GROUPS, RunConfig
-from kktheory.reproduce import read_rows
+from kktheory.reproduce.sweep import read_rows
 from tests.conftest import ROOT
 from tests.inprocess import run_inprocess
 

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from kktheory import timing
+from kktheory.report import entry as report_entry, speed
 from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, REPRODUCED
 from kktheory.report.decide import Estimate
 from kktheory.report import yin
@@ -61,9 +62,9 @@ def test_a_method_over_the_cutoff_is_stopped():
         ("slow", 0, timing.CUTOFF), ("fast", 1, timing.OK), ("fast", 2, timing.OK)]
 
 
-PLAN = timing.TimingPlan(
+PLAN = report_entry.TimingPlan(
     method_key="yin/method", methods=("a", "b", "base"), fix=(),
-    claims=(timing.SpeedClaim("faster: a and b than base", ("a", "b"), ("base",)),),
+    claims=(report_entry.SpeedClaim("faster: a and b than base", ("a", "b"), ("base",)),),
 )
 
 
@@ -87,16 +88,16 @@ def jitter(t: float, rounds: int = 10, rel: float = 0.05, shift: int = 0) -> lis
 
 
 def test_faster_passes_slower_fails_on_a_quiet_machine():
-    (ok,) = timing.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(2, shift=3), "base": jitter(4, shift=5)}), "e")
+    (ok,) = speed.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(2, shift=3), "base": jitter(4, shift=5)}), "e")
     assert ok.passed is True and "timing pass timing/e.parquet" in ok.detail and "load 0.80–0.80 on 2 CPUs" in ok.detail
-    (bad,) = timing.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(5, shift=3), "base": jitter(4, shift=5)}), "e")
+    (bad,) = speed.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(5, shift=3), "base": jitter(4, shift=5)}), "e")
     assert bad.passed is False and bad.cause == CAUSE_CLAIM
 
 
 def test_the_ratio_is_the_median_over_paired_rounds_with_its_order_statistic_interval():
     a, base = [1.0, 2.0, 1.5, 1.2, 0.9, 3.0, 1.1, 1.3, 1.0, 1.4], [2.0, 2.5, 2.0, 3.0, 2.0, 2.0, 2.2, 2.6, 2.0, 2.8]
-    plan = timing.TimingPlan("m", ("a", "base"), (timing.SpeedClaim("s", ("a",), ("base",)),))
-    (c,) = timing.judge(plan, pass_table({"a": a, "base": base}), "e")
+    plan = report_entry.TimingPlan("m", ("a", "base"), (report_entry.SpeedClaim("s", ("a",), ("base",)),))
+    (c,) = speed.judge(plan, pass_table({"a": a, "base": base}), "e")
     r = np.sort(np.array(a) / np.array(base))
     assert c.detail.startswith(Estimate.median_of(r).text())
     assert Estimate.median_of(r).interval() == (r[1], r[8])  # [x(2), x(9)] for 10 rounds
@@ -106,24 +107,24 @@ def test_the_ratio_is_the_median_over_paired_rounds_with_its_order_statistic_int
 def test_a_loaded_pass_is_inconclusive_never_failed():
     slower = {"a": jitter(1), "b": jitter(5, shift=3), "base": jitter(4, shift=5)}
     loads = [0.9] * 9 + [1.6]  # one reading above 0.75 × 2 CPUs
-    (c,) = timing.judge(PLAN, pass_table(slower, loads), "e")
+    (c,) = speed.judge(PLAN, pass_table(slower, loads), "e")
     assert c.passed is None and c.cause == CAUSE_INCONCLUSIVE and "load 1.60 above 1.5" in c.cause_detail
-    (q,) = timing.judge(PLAN, pass_table(slower, 1.5), "e")  # at the limit: judged
+    (q,) = speed.judge(PLAN, pass_table(slower, 1.5), "e")  # at the limit: judged
     assert q.passed is False
 
 
 def test_no_pass_few_rounds_small_scale_and_stopped_baselines():
-    (none,) = timing.judge(PLAN, None, "yin_fig1")
+    (none,) = speed.judge(PLAN, None, "yin_fig1")
     assert none.passed is None and "python -m kktheory.timing yin_fig1" in none.detail
-    (few,) = timing.judge(PLAN, pass_table({"a": [1] * 5, "b": [1] * 5, "base": [4] * 5}), "e")
+    (few,) = speed.judge(PLAN, pass_table({"a": [1] * 5, "b": [1] * 5, "base": [4] * 5}), "e")
     assert few.passed is None and "fewer than 6 rounds" in few.detail
-    (small,) = timing.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(5), "base": jitter(4)}, scale="small"), "e")
+    (small,) = speed.judge(PLAN, pass_table({"a": jitter(1), "b": jitter(5), "base": jitter(4)}, scale="small"), "e")
     assert small.passed is False and small.cause == CAUSE_SCALE
     stopped = pass_table({"a": jitter(1), "b": jitter(2), "base": [95.0] + [math.nan] * 9}, status={"base": "cutoff"})
-    (c,) = timing.judge(PLAN, stopped.dropna(subset=["seconds"]), "e")
+    (c,) = speed.judge(PLAN, stopped.dropna(subset=["seconds"]), "e")
     assert c.passed is True and "cutoff" in c.detail
     late = pass_table({"a": [95.0] + [math.nan] * 9, "b": jitter(2), "base": jitter(4)}, status={"a": "cutoff"})
-    (d,) = timing.judge(PLAN, late.dropna(subset=["seconds"]), "e")
+    (d,) = speed.judge(PLAN, late.dropna(subset=["seconds"]), "e")
     assert d.passed is False
 
 
@@ -142,7 +143,7 @@ def test_yin_table2_speed_reproduced_on_the_papers_times():
                  "load_after": 0.8} for m, ss in secs.items() for r, s in enumerate(ss, 1)]
         frames.append(pd.DataFrame(rows).assign(group=ds, scale="paper", n=1000, rounds=10, threads=1,
                                                 cpu_count=2, created="x"))
-    checks = timing.judge(yin.TABLE2_TIMING, pd.concat(frames, ignore_index=True), "yin_table2")
+    checks = speed.judge(yin.TABLE2_TIMING, pd.concat(frames, ignore_index=True), "yin_table2")
     claims = [c for c in checks if not c.name.startswith("control")]  # one per (sketch, baseline) pair
     assert len(claims) == 6 * 9 and all(c.passed for c in claims), "\n".join(c.detail for c in claims)
     controls = [c for c in checks if c.name.startswith("control")]  # Nyström (Liu) at m = 150: not in the paper
@@ -152,17 +153,17 @@ def test_yin_table2_speed_reproduced_on_the_papers_times():
 def test_add_checks_rejudges_the_verdict():
     v = yin.judge_table2(table_from(PAPER))
     assert v.status == REPRODUCED
-    (none,) = timing.judge(yin.TABLE2_TIMING, None, "yin_table2")
-    assert timing.add_checks(v, [none]).status == "inconclusive"
+    (none,) = speed.judge(yin.TABLE2_TIMING, None, "yin_table2")
+    assert speed.add_checks(v, [none]).status == "inconclusive"
 
 
 def test_a_real_pass_alternates_the_methods_and_stores_config_machine_threads_and_loads(tmp_path):
     """A tiny pass on yin_fig1's small config (n = 200): what is stored, not how long it took."""
-    plan = timing.TimingPlan("yin/method", ("exact", "subgaussian", "yin_nystrom"), (
-        timing.SpeedClaim("s", ("subgaussian",), ("exact",)),), fix=("seed=0", "m_sqrt_n=x1"))
+    plan = report_entry.TimingPlan("yin/method", ("exact", "subgaussian", "yin_nystrom"), (
+        report_entry.SpeedClaim("s", ("subgaussian",), ("exact",)),), fix=("seed=0", "m_sqrt_n=x1"))
     t = timing.run_pass("yin_fig1", plan, "small", tmp_path, rounds=2, warmup=0, threads=1,
                         overrides=["n=200", "n_test=50"], log=lambda _: None)
-    stored = timing.load(tmp_path, "yin_fig1")
+    stored = speed.load(tmp_path, "yin_fig1")
     assert (tmp_path / "timing" / "yin_fig1.parquet").exists() and len(stored) == len(t) == 6
     s = stored.sort_values("order")
     assert list(s["method"]) == ["exact", "subgaussian", "yin_nystrom"] * 2 and list(s["round"]) == [1, 1, 1, 2, 2, 2]
@@ -173,10 +174,10 @@ def test_a_real_pass_alternates_the_methods_and_stores_config_machine_threads_an
     assert s["m"].nunique() == 1  # m = √n for every method (kernel k-means ignores it)
 
     # reproduce judges the entry's speed on this pass (here: too few rounds to decide)
-    from kktheory import reproduce
+    from kktheory.reproduce import cli as reproduce_cli
     from tests.test_reproduce import TINY
 
-    assert reproduce.main(["yin_fig1", "--scale", "small", *TINY, "--results-dir", str(tmp_path),
+    assert reproduce_cli.main(["yin_fig1", "--scale", "small", *TINY, "--results-dir", str(tmp_path),
                            "--out", str(tmp_path / "figs")]) == 0
     section = (tmp_path / "figs" / "INDEX.md").read_text().split("## yin_fig1")[1].split("\n## ")[0]
     line = next(ln for ln in section.splitlines() if "faster: Sub-Gaussian" in ln and not ln.startswith("|"))

@@ -6,7 +6,7 @@
    one line naming the field, the value and what is allowed, exit status 2, nothing written.
 2. The claim's sweep — an experiments/ config and/or overrides, composed as ``python run.py
    [--config-dir experiments --config-name NAME] -m OVERRIDES`` would — runs the jobs whose
-   rows the store lacks (:func:`kktheory.reproduce.run_sweep`, resumable: an interrupted
+   rows the store lacks (:func:`kktheory.reproduce.sweep.run_sweep`, resumable: an interrupted
    judge run continues where it stopped; ``--no-run`` judges only what is stored).
 3. The rows are filtered, grouped and judged (:func:`judge_rows`): each check is a
    :class:`~kktheory.report.claims.Rule` (shape, margin with its justification and source,
@@ -369,7 +369,7 @@ def section(claim: Claim, judged: Judged, files: Sequence[Path], command: str, s
             out_dir: Path) -> str:
     """The INDEX-format Markdown section of the claim (:func:`~kktheory.report.index.render_index`)."""
     from kktheory.report.index import IndexRecord, render_index
-    from kktheory.reproduce import _compute_time, describe_setup, runs_per_setting
+    from kktheory.reproduce.entry import compute_time, describe_setup, runs_per_setting
 
     v = judged.verdict
     d = judged.rows
@@ -385,7 +385,7 @@ def section(claim: Claim, judged: Judged, files: Sequence[Path], command: str, s
         scale="as the claim's sweep states", setup=describe_setup(setups) if setups else "—",
         config=claim.path or claim.name, command=command, sweep_command=f"python run.py {sweep}",
         files=[f.relative_to(out_dir).as_posix() if f.is_relative_to(out_dir) else str(f) for f in files],
-        why=v.why, runs=runs_per_setting(d) if len(d) else "", compute_s=_compute_time(d) if len(d) else 0.0,
+        why=v.why, runs=runs_per_setting(d) if len(d) else "", compute_s=compute_time(d) if len(d) else 0.0,
         rules=rules_table(judged.rules, judged.runs, claim.level),
         when=f"judged {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {len(d)} rows",
     )
@@ -401,10 +401,10 @@ def one_line(claim: Claim, verdict: Verdict) -> str:
 
 # -- the command ----------------------------------------------------------------------------------
 def plan_claim(claim: Claim, results_dir: Path) -> Any:
-    """The sweep's jobs (:class:`kktheory.reproduce.Plan`, composed here and not cached, so
+    """The sweep's jobs (:class:`kktheory.reproduce.plan.Plan`, composed here and not cached, so
     that a refused claim writes nothing); a rate over fewer than 3 values of x is refused."""
     from kktheory.run.sweeps import CONFIG_DIR
-    from kktheory.reproduce import Plan, _plan_job
+    from kktheory.reproduce.plan import Plan, plan_job
     from kktheory.run.sweeps import (
         EXPERIMENTS_DIR,
         compose_jobs,
@@ -423,7 +423,7 @@ def plan_claim(claim: Claim, results_dir: Path) -> Any:
     except Exception as exc:  # noqa: BLE001  (Hydra's and OmegaConf's composition errors: one line)
         raise ClaimError("sweep", list(claim.overrides) or claim.config,
                          f"a sweep Hydra can compose ({' '.join(str(exc).split())[:160]})") from None
-    plan = Plan([_plan_job(job, cfg) for job, cfg in zip(jobs, cfgs)], list(params), None, cfgs)
+    plan = Plan([plan_job(job, cfg) for job, cfg in zip(jobs, cfgs)], list(params), None, cfgs)
     if claim.shape == RATE:
         kept = [j.setup for j in plan.jobs if all(j.setup.get(c) in v or str(j.setup.get(c)) in map(str, v)
                                                   for c, v in claim.filter if c in j.setup)]
@@ -453,7 +453,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     from kktheory.run.sweeps import CONFIG_DIR
-    from kktheory.reproduce import log, run_sweep
+    from kktheory.reproduce.plan import log
+    from kktheory.reproduce.sweep import run_sweep
     from kktheory.run.sweeps import EXPERIMENTS_DIR
 
     name, folder = (claim.config, EXPERIMENTS_DIR) if claim.config else ("config", CONFIG_DIR)

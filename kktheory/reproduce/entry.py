@@ -1,0 +1,254 @@
+"""One catalogue entry reproduced: its sweep run (or read), its figure drawn, its claim
+judged, and its INDEX.md record written (what ran, against the paper's scale, in how long)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from kktheory.run.sweeps import (
+    config_name,
+)
+from kktheory.report import Entry, catalogue, speed
+from kktheory.report.claims import rules_table
+from kktheory.report.decide import LEVEL
+from kktheory.report.verdicts import Verdict, attribute_shortfall, not_run
+from kktheory.report.paper_numbers import paper_table
+from kktheory.report.rows import ERROR, failed_rows, ok_rows
+from kktheory.report.index import IndexRecord, update_index
+from kktheory.reproduce.committed import (
+    committed_rows_path, export_figure_table, export_rows, figure_table, import_committed, read_committed,
+)
+from kktheory.reproduce.plan import log, plan_sweep
+from kktheory.reproduce.sweep import SweepResult, run_sweep
+
+
+def _values(setups: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
+    vals = []
+    for setup in setups:
+        v = setup.get(key)
+        if v not in vals:
+            vals.append(v)
+    return vals
+
+
+def _join(vals: Sequence[Any]) -> str:
+    return ", ".join(str(v) for v in vals)
+
+
+def describe_setup(setups: Sequence[Mapping[str, Any]]) -> str:
+    """The sizes of a sweep in one line (data sets, n, n_test, k, seeds, methods, m), from
+    its jobs' flattened configs."""
+    if not setups:
+        return "no job"
+    seeds = sorted(_values(setups, "seed"))
+    parts = [
+        f"data {_join(_values(setups, 'dataset.name'))}",
+        f"n = {_join(_values(setups, 'n'))}",
+        f"n_test = {_join(_values(setups, 'n_test'))}",
+        f"k = {_join(_values(setups, 'k'))}",
+        f"kernel {_join(_values(setups, 'kernel.name'))}",
+        f"sketches {_join(_values(setups, 'sketch.name'))}",
+        f"m = {_join(_values(setups, 'm'))}",
+        f"clustering {_join(_values(setups, 'clustering.name'))}",
+        f"{len(seeds)} seed(s) ({seeds[0]}–{seeds[-1]})" if len(seeds) > 1 else f"seed {seeds[0]}",
+        f"{len(setups)} jobs",
+    ]
+    return "; ".join(parts)
+
+
+def command_line(name: str, scale: str, overrides: Sequence[str], further: Sequence[str] = (),
+                 sweep: str = "") -> tuple[str, str]:
+    """The command that reproduces an entry, and the run.py commands of its sweeps alone
+    (``sweep``: the entry's experiment config when it is not named after the entry)."""
+    extra = "".join(f" {o}" for o in overrides)
+    return (
+        f"python -m kktheory.reproduce {name} --scale {scale}{extra}",
+        "; ".join([f"python run.py --config-dir experiments --config-name {config_name(sweep or name, scale)} -m{extra}",
+                   *(f"python run.py --config-dir experiments --config-name {c} -m" for c in further)]),
+    )
+
+
+def _without_title(markdown: str) -> str:
+    """A Markdown file's text without its first-level title line."""
+    return "\n".join(ln for ln in markdown.splitlines() if not ln.startswith("# ")).strip()
+
+
+#: the parts of a row's own compute time (time_wall is not summed: in a list of m it accumulates)
+ROW_TIMES = ("time_embed", "time_cluster", "time_evaluate", "time_bounds", "time_population")
+#: times a job spends once and copies into every row of its list of m
+JOB_TIMES = ("time_load", "time_reference")
+
+
+#: the columns that tell one plotted setting from another (those a sweep's rows carry)
+SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "sketch.s", "centroids", "kernel.beta")
+
+
+def runs_per_setting(rows: pd.DataFrame) -> str:
+    """Independent runs (seeds) behind each setting of an entry: "r", or "lo–hi" when the
+    settings differ (e.g. a sweep still running, or a method with fewer runs)."""
+    if rows.empty or "seed" not in rows:
+        return ""
+    keys = [c for c in SETTING if c in rows]
+    counts = rows.groupby(keys, dropna=False)["seed"].nunique() if keys else pd.Series([rows["seed"].nunique()])
+    lo, hi = int(counts.min()), int(counts.max())
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
+def scale_label(entry: Entry, scale: str, runs: str) -> str:
+    """The overview's scale column: what the data and n are against the paper's — the
+    entry's label, else the first clause of what the scale changes — and the runs per
+    setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 of 10 runs")."""
+    parts = [entry.label.get(scale) or entry.changes.get(scale, scale).split(";")[0].strip()]
+    if runs and entry.paper_runs:
+        parts.append(f"{runs} of {entry.paper_runs} runs")
+    elif runs:
+        parts.append(f"{runs} runs (the paper states none)")
+    return "; ".join(parts)
+
+
+def compute_time(rows: pd.DataFrame) -> float:
+    """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
+    job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
+    total = sum(float(rows[c].fillna(0.0).sum()) for c in ROW_TIMES if c in rows)
+    for c in JOB_TIMES:
+        if c in rows:
+            once = rows.drop_duplicates(["seed", c]) if "seed" in rows else rows
+            total += float(once[c].fillna(0.0).sum())
+    return total
+
+
+def pending_text(name: str) -> str:
+    """INDEX.md text of an entry that was never reproduced here: the claim, the rule, the
+    paper's numbers (none measured) and the command."""
+    entry = catalogue()[name]
+    paper = paper_table(entry.paper_numbers, {})
+    return "\n".join([
+        f"**{entry.title}.** Claim: {entry.claim}",
+        "",
+        "**Verdict: not run** at paper scale here (no committed rows).",
+        "",
+        *(["The paper's numbers:", "", paper, ""] if paper else []),
+        f"Rule: {entry.rule}",
+        "",
+        f"Scale it would run: {entry.changes.get('paper', 'as the paper')}",
+        "",
+        f"Command: `python -m kktheory.reproduce {name} --scale paper` (config "
+        f"`experiments/{config_name(entry.sweep_name, 'paper')}.yaml`); a quick look: `--scale small`.",
+    ])
+
+
+def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
+              overrides: Sequence[str] = (), execute: bool = True, log=log,
+              level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = ()) -> Verdict:
+    """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
+
+    ``level`` is the confidence level of this look (a sequential decision's
+    :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design), ``looks`` the
+    record of the looks so far, printed in INDEX, and ``parts`` the override sets of the
+    seeds a sequential decision added to parts of the sweep (their rows join the sweep's)."""
+    t0 = time.perf_counter()
+    cfg_name = config_name(entry.sweep_name, scale)
+    # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
+    cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
+    sweeps = [(cfg_name, tuple(overrides)), *((c, ()) for c in cfg_names[1:]),
+              *((cfg_name, tuple(o)) for o in parts)]
+    log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
+        f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}"
+        + (f"; {len(parts)} part(s) added by a sequential decision" if parts else ""))
+    plans = [plan_sweep(c, results_dir, o) for c, o in sweeps]
+    save = None
+    committed = None
+    if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
+        if execute:
+            import_committed(entry.sweep_name, results_dir, log)
+        else:
+            committed = read_committed(entry.sweep_name, results_dir, log)
+        # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
+        # are added to the file; other overrides change the setup, whose rows replace it
+        keys = [o.partition("=")[0].lstrip("+~") for o in overrides]
+        part = bool(keys) and all(k in plans[0].axes for k in keys)
+
+        def save(rows: pd.DataFrame) -> None:
+            path = export_rows(entry.sweep_name, rows, out_dir, merge=part)
+            if path is not None and entry.figure_data is not None:  # what its figure plots beyond the rows
+                export_figure_table(entry.sweep_name, figure_table(entry, pd.read_parquet(path), results_dir), out_dir)
+
+    sweep = SweepResult(rows=pd.DataFrame())
+    for (name, over), plan in zip(sweeps, plans):
+        before = sweep.rows
+        after = None if save is None else (
+            lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
+        sweep = sweep.joined(run_sweep(name, results_dir, over, execute, log,
+                                       after_job=after, plan=plan, committed=committed))
+    if parts and not sweep.rows.empty and "run_id" in sweep.rows:  # a part may repeat a job of the sweep
+        sweep = replace(sweep, rows=sweep.rows.drop_duplicates("run_id", ignore_index=True))
+    if save is not None and (sweep.ran or not committed_rows_path(entry.sweep_name, out_dir / "rows").exists()):
+        save(sweep.rows)  # a redraw leaves the committed rows as they are
+    rows = sweep.rows
+    ok = ok_rows(rows)
+    files: list[Path] = []
+    if ok.empty:
+        bad = failed_rows(rows)
+        reason = "; ".join(dict.fromkeys(bad[ERROR])) if not bad.empty else "no row in the store"
+        verdict = not_run(reason)
+    else:
+        if entry.figure_data is not None:
+            rows.attrs["figure"] = figure_table(entry, ok, results_dir)
+        drawn = rows
+        if entry.timing is not None:  # an entry with a speed claim may draw its timing pass (drawing
+            # only: a frame in attrs would follow the rows into the judge's merges)
+            drawn = rows.copy(deep=False)
+            drawn.attrs = {**rows.attrs, "timing": speed.load(results_dir, entry.name)}
+        files = entry.draw(drawn, out_dir)
+        verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
+                                      entry.changes.get(scale, scale))
+        if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
+            verdict = speed.add_checks(verdict, speed.judge(entry.timing, speed.load(results_dir, entry.name),
+                                                              entry.name, level), level)
+            if save is not None and speed.path_of(results_dir, entry.name).exists():  # committed with the rows
+                dst = speed.path_of(out_dir / "rows", entry.name)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(speed.path_of(results_dir, entry.name), dst)
+    elapsed = time.perf_counter() - t0
+    log(f"{entry.name}: {verdict.status.upper()}")
+    for line in verdict.text.splitlines():
+        log(f"  {line}")
+    log(f"  files: {', '.join(str(f) for f in files) or 'none'}; {elapsed:.1f} s")
+    scale_note = scale + (f" (overrides: {' '.join(overrides)})" if overrides else "")
+    if entry.changes.get(scale):
+        scale_note += f": {entry.changes[scale]}"
+    command, sweep_command = command_line(entry.name, scale, overrides, cfg_names[1:], entry.sweep_name)
+    record = IndexRecord(
+        name=entry.name, title=entry.title, claim=entry.claim, status=verdict.status,
+        observed=verdict.text, rule=entry.rule, scale=scale_note,
+        setup=describe_setup(sweep.setups),
+        config=f"experiments/{cfg_name}.yaml",
+        command=command, sweep_command=sweep_command,
+        files=[f.name for f in files],
+        tables="\n\n".join(_without_title(f.read_text()) for f in files if f.suffix == ".md"),
+        rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
+              f"{sweep.failed} could not run); {compute_time(ok):.0f} s of compute in the rows (method, reference, bounds, population), "
+              f"{elapsed:.0f} s for this invocation; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
+              f"and suffer from other load)"),
+        when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
+        why=verdict.why,
+        runs=runs_per_setting(ok),
+        compute_s=compute_time(ok),
+        paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
+        rules=rules_table(entry.rules, {c.rule.name: c.runs for c in verdict.checks if c.rule is not None and c.runs},
+                          level),
+        looks=looks,
+        setting=entry.setting(ok) if entry.setting is not None and not ok.empty else "",
+        label=scale_label(entry, scale, runs_per_setting(ok)),
+    )
+    update_index(out_dir, record, list(catalogue()), pending_text)
+    return verdict
