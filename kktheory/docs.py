@@ -28,32 +28,40 @@ DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
 #: (section title, modules) in the order a run goes through them
 PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Data sets", ("datasets.base", "datasets.synthetic", "datasets.mnist", "datasets.augmented_mnist",
-                   "datasets.disk_rows", "datasets.sources", "datasets.libsvm", "datasets.segment")),
-    ("Kernels and kernel blocks", ("kernels", "gram", "spectrum")),
-    ("Sketches", ("sketches.base", "sketches.nystrom", "sketches.nystrom_rls", "sketches.nystrom_rr",
-                  "sketches.kpca", "sketches.power", "sketches.yin", "sketches.projection", "sketches.ros",
-                  "sketches.gaussian", "sketches.kernel_columns", "sketches.onepass", "sketches.rff",
-                  "sketches.exact", "sketches.two_step", "sketches.approx_kkm", "sketches.spectral_nystrom",
-                  "sketching_matrices")),
-    ("Clustering", ("cluster", "lloyd", "kernel_kmeans", "geometry", "seeding")),
-    ("Risk, reference and population optimum", ("risk", "reference", "population", "metrics")),
-    ("Bound checks", ("bounds.spec", "bounds.engine", "bounds.gamma", "bounds.trace", "bounds.jl",
-                      "bounds.theory")),
-    ("Rows, store and runs", ("config", "constraints", "rules", "identity", "experiment", "backends", "schema", "nan_reason", "store", "memory",
-                              "sweeps", "reproduce", "report.entry", "timing")),
-    ("Your own claim", ("claimfile", "judge", "plot")),
-    ("Beyond one process", ("estimator", "dask_backend", "dask_backend.chunks")),
-    ("Command line and infrastructure", ("cli", "summary", "progress", "threads", "registry", "errors",
-                                         "transforms", "datasets.table_cache", "sketches.linalg", "docs",
-                                         "version")),
+                   "datasets.disk_rows", "datasets.sources", "datasets.libsvm", "datasets.segment",
+                   "datasets.table_cache")),
+    ("Kernels and kernel blocks", ("kernels.functions", "kernels.gram", "kernels.spectrum", "kernels.geometry")),
+    ("Clustering", ("cluster.clusterers", "cluster.lloyd", "cluster.kernel_kmeans", "seeding")),
+    ("Embeddings", ("embeddings.base", "embeddings.nystrom", "embeddings.nystrom_rls", "embeddings.nystrom_rr",
+                    "embeddings.kpca", "embeddings.power", "embeddings.yin", "embeddings.projection",
+                    "embeddings.ros", "embeddings.gaussian", "embeddings.kernel_columns", "embeddings.onepass",
+                    "embeddings.rff", "embeddings.sketching_matrices", "embeddings.transforms",
+                    "embeddings.linalg")),
+    ("Comparators", ("comparators.exact", "comparators.two_step", "comparators.approx_kkm",
+                     "comparators.spectral_nystrom")),
+    ("Risk, reference and population optimum", ("evaluation.risk", "evaluation.reference",
+                                                "evaluation.population", "evaluation.metrics",
+                                                "evaluation.nan_reason")),
+    ("Bound checks", ("evaluation.bounds.spec", "evaluation.bounds.engine", "evaluation.bounds.gamma",
+                      "evaluation.bounds.trace", "evaluation.bounds.jl", "evaluation.bounds.theory")),
+    ("Runs, rows and store", ("run.config", "constraints", "rules", "run.identity", "run.method", "run.experiment",
+                              "run.backends", "run.schema", "run.store", "run.sweeps", "run.summary")),
+    ("Reproducing the catalogue", ("reproduce", "reproduce.plan", "reproduce.sweep", "reproduce.committed",
+                                   "reproduce.entry", "reproduce.sequential", "reproduce.cli", "report.entry",
+                                   "report.speed", "timing")),
+    ("Your own claim", ("judge.claimfile", "judge.judging", "plot")),
+    ("Beyond one process", ("estimator", "run.dask", "run.dask.chunks")),
+    ("Command line and infrastructure", ("cli", "machine.memory", "machine.threads", "machine.progress",
+                                         "registry", "errors", "docs", "version")),
 )
-#: the report's paper modules, in catalogue order: each holds its entries (``ENTRIES``)
+#: the report's paper modules (what a paper's entries share), in catalogue order
+#: (``Entry.place[0]``); each entry is rendered after its paper, with its module's docstring
 PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")
-#: a paper whose entries live in modules of their own: rendered after the paper's docstring
-PAPER_PARTS = {"wang": ("wang_common", "wang_fig2", "wang_fig3", "wang_fig45", "wang_table2")}
 #: how a claim is decided, in the order verdicts.md renders them: (title, module)
 DECISION = (("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
-            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.verdicts"))
+            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.verdicts"),
+            ("The papers' numbers beside the observed", "report.paper_numbers"), ("Rows", "report.rows"),
+            ("Statistics over seeds", "report.stats"), ("Figures", "report.style"), ("The index", "report.index"))
 
 
 def _module_doc(name: str) -> str:
@@ -75,20 +83,19 @@ def methods_markdown() -> str:
 def verdicts_markdown() -> str:
     """docs/verdicts.md: the decision rules, then every catalogue entry's claim, rule and
     declared checks (their designs; the powers at the rows' run counts are in INDEX.md)."""
+    from kktheory.report import catalogue
     from kktheory.report.claims import rules_table
 
     out = ["# Verdicts", "",
            "Rendered from `kktheory/report/` by `python -m kktheory.docs`; do not edit by hand. "
            "The verdicts themselves, from the committed rows, are in `paper_figs/INDEX.md`.", "",
            *[line for title, module in DECISION for line in (f"## {title}", "", _module_doc(module), "")]]
-    for paper in PAPERS:
-        module = importlib.import_module(f"kktheory.report.{paper}")
+    entries = list(catalogue().values())
+    for place, paper in enumerate(PAPERS, start=1):
         out += [f"## `kktheory.report.{paper}`", "", _module_doc(f"report.{paper}"), ""]
-        for part in PAPER_PARTS.get(paper, ()):
-            out += [f"#### `kktheory.report.{part}`", "", _module_doc(f"report.{part}"), ""]
-        for entry in module.ENTRIES:
-            out += [f"### {entry.name}", "", f"**{entry.title}.** Claim: {entry.claim}.", "",
-                    f"Rule: {entry.rule}", ""]
+        for entry in (e for e in entries if e.place[0] == place):
+            out += [f"### {entry.name}", "", _module_doc(f"report.entries.{entry.name}"), "",
+                    f"**{entry.title}.** Claim: {entry.claim}.", "", f"Rule: {entry.rule}", ""]
             out += [f"- scale {scale}: {change}" for scale, change in entry.changes.items()]
             out += [""] if entry.changes else []
             if entry.rules:

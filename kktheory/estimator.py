@@ -3,8 +3,11 @@
 :class:`SketchedKernelKMeans` is the method of a kktheory run
 (:class:`kktheory.run.method.Method`: kernel with its bandwidth rule, any registered sketch,
 any registered clusterer, lifted or projected centroids) with scikit-learn's interface. It
-calls the same code as ``python run.py``, so with the run's parameters (note the defaults
-differ: the estimator's bandwidth rule is ``wang``, the default run's is ``fixed`` σ = 2),
+calls the same code as ``python run.py``, so with the run's parameters (the bandwidth rule's
+default differs, on purpose: the estimator's is ``wang``, σ from the data, the Gaussian
+kernel's own default in ``configs/kernel/gaussian.yaml``; the default run's is ``fixed``
+σ = 2 because its data set, Yin's hypercube mixture, sets the kernel its paper uses,
+exp(−d²/8); ``sigma`` itself defaults to 2 in both),
 the run's training points and ``random_state=seed``, its ``labels_`` are the run's training
 labels, ``predict`` gives the run's test labels and ``score`` on the run's test points is
 minus the run's ``test_risk`` (exact lifted risks, n ≤ ``risk_exact_limit``;
@@ -123,7 +126,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     bandwidth : {"wang", "fixed", "yin", "yin_n2"}, default="wang"
         Gaussian bandwidth rule (:mod:`kktheory.kernels.functions`); ``wang`` is
         σ = β·sqrt(mean pairwise squared distance), ``fixed`` uses ``sigma``.
-    sigma : float, default=1.0
+    sigma : float, default=2.0
         σ of exp(−‖x−y‖²/(2σ²)) when ``bandwidth="fixed"``.
     beta : float, default=1.0
         β of the ``wang`` rule.
@@ -173,7 +176,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         m: int | str = "sqrt_n",
         kernel: str = "gaussian",
         bandwidth: str = "wang",
-        sigma: float = 1.0,
+        sigma: float = 2.0,
         beta: float = 1.0,
         degree: int = 2,
         coef0: float = 1.0,

@@ -108,13 +108,14 @@ def test_bound_by_column_and_formula(known):
 # -- one decision code: a catalogue check judged both ways ----------------------------------------
 def test_a_catalogue_rate_check_judged_as_a_claim_file_gives_the_same_result(known):
     from kktheory.report import theory
+    from kktheory.report.entries import theory_rates_yin
 
     for f, sd in ((lambda x: 3 * x ** -0.45, 0.002), (lambda x: 0.02 * x ** -0.05, 0.002),
                   (lambda x: 3 * x ** -0.2, 0.02)):
-        rows = rows_of(f, xs=theory.RATE_NS, seeds=5, groups=theory.REMARK1_SKETCHES, sd=sd,
+        rows = rows_of(f, xs=theory.RATE_NS, seeds=5, groups=theory_rates_yin.REMARK1_SKETCHES, sd=sd,
                        col="excess_pop_risk")
-        catalogue = judge_checks(theory.rate_checks(rows, "excess_pop_risk", theory.REMARK1_RULES,
-                                                    theory.REMARK1_SKETCHES, "√(k/n)·log²√n")).checks
+        catalogue = judge_checks(theory.rate_checks(rows, "excess_pop_risk", theory_rates_yin.REMARK1_RULES,
+                                                    theory_rates_yin.REMARK1_SKETCHES, "√(k/n)·log²√n")).checks
         mine = judge.judge_rows(claim(known, "rate", theory.RATE_MARGIN, against="yin_thm2", y="excess_pop_risk"),
                                 rows).verdict.checks
         by_sketch = {c.name.split(" of ")[1].split()[0]: c for c in catalogue}

@@ -396,5 +396,6 @@ def test_arrays_of_an_m_in_a_list_equal_the_m_alone(tmp_path, sketch):
 def test_no_stored_array_grows_like_n_times_m(tmp_path, sketch):
     m = 20
     _, a = run_one(tmp_path, *sketch, f"m={m}", "bounds=all", "risk_exact_limit=100", "risk_pairs=50")
+    assert {"train_labels", "train_idx", "test_idx", "test_labels"} <= set(a)  # the run stored its arrays
     for name, value in a.items():
         assert value.size <= max(N, N_TEST, m * m), (name, value.shape)

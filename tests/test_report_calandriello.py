@@ -22,6 +22,10 @@ import yaml
 from scipy import stats
 
 from kktheory.report import calandriello
+
+from kktheory.report.entries import calandriello_fig1
+
+from kktheory.report.entries import calandriello_fig2
 from kktheory.report.verdicts import (
     CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, attribute_shortfall,
 )
@@ -103,7 +107,7 @@ def test_the_declared_grids_are_the_configs():
         if p.startswith("m") and p != "m400":
             part = yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig2" / "point" / f"{p}.yaml").read_text())
             rules.append(part["m"])
-    assert rules == [calandriello.m_rule(f) for f in calandriello.FIG2_GRID]
+    assert rules == [calandriello.m_rule(f) for f in calandriello_fig2.FIG2_GRID]
     assert all(calandriello.m_rule(f) in fig1["m"] and calandriello.m_rule(f) in rules
                for f in calandriello.SPREAD_FACTORS)
 
@@ -112,29 +116,29 @@ def test_risk_plateau_margin_is_thm1s_shape_on_the_declared_grid_not_the_rows():
     # Fig. 1: (1 − 1/4)/(16 − 1/4) and (1 − 1/2)/(4 − 1/2); Fig. 2: (1 − 1/2)/(16 − 1/2) and
     # (1 − 2^−½)/(4 − 2^−½); the rows' rounded m (16, 245, 980 at n = 60,000) would give 9.8 %
     f1 = calandriello.FIG1_RULES[1].margin.value
-    f2 = calandriello.FIG2_RULES[1].margin.value
+    f2 = calandriello_fig2.FIG2_RULES[1].margin.value
     assert f1 == pytest.approx((0.75 / 15.75 + 0.5 / 3.5) / 2, abs=1e-4) == pytest.approx(0.0952, abs=1e-4)
     assert f2 == pytest.approx((0.5 / 15.5 + (1 - 0.5**0.5) / (4 - 0.5**0.5)) / 2, abs=1e-4)
     rows_grid = calandriello.plateau_margin(16, 245, 980)[0]
     assert rows_grid == pytest.approx(0.098, abs=1e-3) and rows_grid != pytest.approx(f1, abs=1e-3)
-    assert "9.52 %" in calandriello.FIG1.rule and "6.06 %" in calandriello.FIG2.rule
+    assert "9.52 %" in calandriello_fig1.FIG1.rule and "6.06 %" in calandriello_fig2.FIG2.rule
     # the same margin whatever the rows' n (their rounded m differ)
     for n in (4900, 60000):
-        c = checks(calandriello.judge_fig1(table(n=n)))["test risk plateau once m ≥ √n"]
+        c = checks(calandriello_fig1.judge_fig1(table(n=n)))["test risk plateau once m ≥ √n"]
         assert c.rule.margin.value == f1 and f"[-{f1:g}, {f1:g}]" in c.detail
 
 
 def test_margins_have_their_justification_and_source():
-    for rule in (*calandriello.FIG1_RULES, *calandriello.FIG2_RULES):
+    for rule in (*calandriello.FIG1_RULES, *calandriello_fig2.FIG2_RULES):
         assert rule.margin.why and rule.margin.source and rule.design is not None
     nmi = calandriello.FIG1_RULES[3]
     assert nmi.shape == "plateau" and nmi.margin.value == 0.018
     assert "0.423" in nmi.margin.why and "not predicted by the theory" in nmi.margin.why
-    assert calandriello.FIG2_RULES[3].shape == calandriello.FIG2_RULES[1].shape == "plateau"
+    assert calandriello_fig2.FIG2_RULES[3].shape == calandriello_fig2.FIG2_RULES[1].shape == "plateau"
     assert calandriello.SPREAD_RULE.sign == -1 and calandriello.SPREAD_RULE.margin.value == pytest.approx(0.288)
 
 
-@pytest.mark.parametrize("rule", [*calandriello.FIG1_RULES, *calandriello.FIG2_RULES], ids=lambda r: r.name)
+@pytest.mark.parametrize("rule", [*calandriello.FIG1_RULES, *calandriello_fig2.FIG2_RULES], ids=lambda r: r.name)
 def test_power_and_size_at_the_design_run_count(rule):
     assert rule.power(reps=400) >= 0.75, rule.design
     assert rule.size(reps=400) <= 0.07, rule.design
@@ -142,7 +146,7 @@ def test_power_and_size_at_the_design_run_count(rule):
 
 # -- Fig. 1 -----------------------------------------------------------------------------------
 def test_the_papers_shape_at_its_ten_runs_passes_the_risk_and_nmi_rise():
-    v = calandriello.judge_fig1(table())
+    v = calandriello_fig1.judge_fig1(table())
     c = checks(v)
     assert list(c) == NAMES
     assert c["test risk decreases over the grid"].passed is True
@@ -154,15 +158,15 @@ def test_the_papers_shape_at_its_ten_runs_passes_the_risk_and_nmi_rise():
 def test_nmi_plateau_needs_more_runs_than_the_paper_at_the_measured_nmi_spread():
     # flat beyond √n: at the measured per-run sd of the change (≈ 0.03–0.04) 10 runs give an
     # interval wider than ±0.018; the design's 53 runs reach power 0.8
-    ten = checks(calandriello.judge_fig1(table(nmi_noise=0.027)))["NMI plateau once m ≥ √n"]
+    ten = checks(calandriello_fig1.judge_fig1(table(nmi_noise=0.027)))["NMI plateau once m ≥ √n"]
     assert ten.passed is None and ten.cause == "inconclusive"
     assert ten.runs_needed > 10, ten.detail
-    v = calandriello.judge_fig1(table(seeds=100, nmi_noise=0.027))
+    v = calandriello_fig1.judge_fig1(table(seeds=100, nmi_noise=0.027))
     assert v.status == REPRODUCED, v.text
 
 
 def test_a_curve_still_falling_like_one_over_root_m_is_not_reproduced():
-    v = calandriello.judge_fig1(table(risk=root, nmi=nmi_root))
+    v = calandriello_fig1.judge_fig1(table(risk=root, nmi=nmi_root))
     c = checks(v)
     assert v.status == NOT_REPRODUCED
     assert c["test risk plateau once m ≥ √n"].passed is False, v.text
@@ -171,31 +175,31 @@ def test_a_curve_still_falling_like_one_over_root_m_is_not_reproduced():
 
 
 def test_a_risk_rising_again_beyond_root_n_is_not_a_plateau():
-    c = checks(calandriello.judge_fig1(table(risk=rises_again)))["test risk plateau once m ≥ √n"]
+    c = checks(calandriello_fig1.judge_fig1(table(risk=rises_again)))["test risk plateau once m ≥ √n"]
     assert c.passed is False and c.detail.startswith("-0.1"), c.detail
 
 
 def test_a_falling_nmi_is_not_a_plateau():
     # two-sided: a fall beyond √n fails like a rise would (Fig. 2's old one-sided check passed it)
-    c = checks(calandriello.judge_fig1(table(nmi=nmi_falls, seeds=30)))["NMI plateau once m ≥ √n"]
+    c = checks(calandriello_fig1.judge_fig1(table(nmi=nmi_falls, seeds=30)))["NMI plateau once m ≥ √n"]
     assert c.passed is False, c.detail
-    up = checks(calandriello.judge_fig1(table(nmi=lambda m, n: 2 * nmi_flat(m, n) - nmi_falls(m, n), seeds=30)))
+    up = checks(calandriello_fig1.judge_fig1(table(nmi=lambda m, n: 2 * nmi_flat(m, n) - nmi_falls(m, n), seeds=30)))
     assert up["NMI plateau once m ≥ √n"].passed is False
 
 
 def test_a_rising_risk_is_not_reproduced():
-    v = calandriello.judge_fig1(table(risk=lambda m, n: 0.30 + 0.001 * m))
+    v = calandriello_fig1.judge_fig1(table(risk=lambda m, n: 0.30 + 0.001 * m))
     assert v.status == NOT_REPRODUCED
     assert checks(v)["test risk decreases over the grid"].passed is False
 
 
 def test_a_null_nmi_rise_is_decided_by_the_smallest_effect():
-    c = checks(calandriello.judge_fig1(table(nmi=lambda m, n: 0.49, seeds=60, nmi_noise=0.01)))
+    c = checks(calandriello_fig1.judge_fig1(table(nmi=lambda m, n: 0.49, seeds=60, nmi_noise=0.01)))
     assert c["NMI increases over the grid"].passed is False
 
 
 def test_noisy_three_run_rows_are_inconclusive():
-    v = calandriello.judge_fig1(table(seeds=3, noise=4.0))
+    v = calandriello_fig1.judge_fig1(table(seeds=3, noise=4.0))
     assert v.status == INCONCLUSIVE, v.text
     undecided = [c for c in v.checks if c.passed is None]
     assert undecided and all(c.cause == "inconclusive" for c in undecided)
@@ -209,53 +213,53 @@ def test_plateau_estimate_is_the_delta_method_share():
     R = G.mean() / D.mean()
     se = np.std(G - R * D, ddof=1) / math.sqrt(6) / D.mean()
     h = stats.t.ppf(0.975, 5) * se
-    detail = checks(calandriello.judge_fig1(d))["test risk plateau once m ≥ √n"].detail
+    detail = checks(calandriello_fig1.judge_fig1(d))["test risk plateau once m ≥ √n"].detail
     assert detail.startswith(f"{R:.3g} [{R - h:.3g}, {R + h:.3g}]"), detail
 
 
 def test_only_projected_centroids_are_judged():
     good, bad = table(seeds=100), table(risk=root, seeds=100, centroids="lifted")
-    assert calandriello.judge_fig1(pd.concat([good, bad])).status in (REPRODUCED, INCONCLUSIVE)
-    assert checks(calandriello.judge_fig1(pd.concat([good, bad])))["test risk plateau once m ≥ √n"].passed is True
+    assert calandriello_fig1.judge_fig1(pd.concat([good, bad])).status in (REPRODUCED, INCONCLUSIVE)
+    assert checks(calandriello_fig1.judge_fig1(pd.concat([good, bad])))["test risk plateau once m ≥ √n"].passed is True
     flipped = pd.concat([table(risk=root, seeds=100), table(seeds=100, centroids="lifted")])
-    assert calandriello.judge_fig1(flipped).status == NOT_REPRODUCED
-    v = calandriello.judge_fig1(table(centroids="lifted"))
+    assert calandriello_fig1.judge_fig1(flipped).status == NOT_REPRODUCED
+    v = calandriello_fig1.judge_fig1(table(centroids="lifted"))
     assert v.status == NOT_RUN and "projected" in v.observed
 
 
 def test_rows_must_be_paired_by_seed():
     d = table()
-    v = calandriello.judge_fig1(pd.concat([d, d.iloc[:3]]))
+    v = calandriello_fig1.judge_fig1(pd.concat([d, d.iloc[:3]]))
     assert v.status == NOT_RUN and "one run per seed" in v.observed
 
 
 def test_not_run_without_rows_columns_or_the_declared_points():
-    assert calandriello.judge_fig1(table().iloc[0:0]).status == NOT_RUN
-    assert calandriello.judge_fig1(table().drop(columns="train_nmi")).status == NOT_RUN
-    v = calandriello.judge_fig1(table(factors=FACTORS[:5]))  # the grid stops at √n
+    assert calandriello_fig1.judge_fig1(table().iloc[0:0]).status == NOT_RUN
+    assert calandriello_fig1.judge_fig1(table().drop(columns="train_nmi")).status == NOT_RUN
+    v = calandriello_fig1.judge_fig1(table(factors=FACTORS[:5]))  # the grid stops at √n
     assert v.status == NOT_RUN and "no m beyond" in v.observed and "4*sqrt_n" in v.observed
 
 
 def test_lifted_share_is_reported_beside():
     d = pd.concat([table(), table(risk=root, centroids="lifted")])
-    assert "lifted centroids (drawn beside, not judged)" in calandriello.judge_fig1(d).observed
+    assert "lifted centroids (drawn beside, not judged)" in calandriello_fig1.judge_fig1(d).observed
 
 
 def test_every_check_carries_its_declared_rule():
-    for v, rules in ((calandriello.judge_fig1(table()), calandriello.FIG1_RULES),
-                     (calandriello.judge_fig2(fig2_table(0.3)), calandriello.FIG2_RULES)):
+    for v, rules in ((calandriello_fig1.judge_fig1(table()), calandriello.FIG1_RULES),
+                     (calandriello_fig2.judge_fig2(fig2_table(0.3)), calandriello_fig2.FIG2_RULES)):
         assert [c.rule for c in v.checks] == list(rules)
 
 
 def test_setting_fig1_matches_at_the_papers_nmi_and_differs_far_from_it():
-    s = calandriello.setting_fig1(table(n=60000))
+    s = calandriello_fig1.setting_fig1(table(n=60000))
     assert s.startswith("setting matches:") and "0.49" in s and "±0.018" in s
-    low = calandriello.setting_fig1(table(n=60000, nmi=lambda m, n: nmi_flat(m, n) - 0.05))
+    low = calandriello_fig1.setting_fig1(table(n=60000, nmi=lambda m, n: nmi_flat(m, n) - 0.05))
     assert low.startswith("setting differs:")
 
 
 # -- Fig. 2 -----------------------------------------------------------------------------------
-FIG2 = calandriello.FIG2_GRID
+FIG2 = calandriello_fig2.FIG2_GRID
 
 
 def fig2_table(spread_ratio: float, seeds: int = 10, noise_seed: int = 0, nmi=nmi_flat, m400: float = 0.40,
@@ -278,16 +282,16 @@ def spread(v):
 
 
 def test_fig2_tighter_intervals_pass_when_the_spread_shrinks():
-    c = spread(calandriello.judge_fig2(fig2_table(0.3)))
+    c = spread(calandriello_fig2.judge_fig2(fig2_table(0.3)))
     assert c.name == "tighter confidence intervals than Fig. 1" and c.passed is True, c.detail
     assert "m ∈ {sqrt_n, 2*sqrt_n}" in c.detail
 
 
 def test_fig2_wider_intervals_fail_because_of_the_stand_in():
-    c = spread(calandriello.judge_fig2(fig2_table(3.0)))
+    c = spread(calandriello_fig2.judge_fig2(fig2_table(3.0)))
     assert c.passed is False and c.cause == CAUSE_STAND_IN, c.detail
     assert "at n = 19,600 (×4.0" in c.cause_detail
-    v = attribute_shortfall(calandriello.judge_fig2(fig2_table(3.0)), "scale", "small")
+    v = attribute_shortfall(calandriello_fig2.judge_fig2(fig2_table(3.0)), "scale", "small")
     assert spread(v).cause == CAUSE_STAND_IN
 
 
@@ -303,7 +307,7 @@ def test_fig2_a_spread_on_the_wrong_side_promises_no_runs():
 
 
 def test_fig2_plateau_is_judged_on_its_own_rows_and_grid():
-    v = calandriello.judge_fig2(fig2_table(0.3))
+    v = calandriello_fig2.judge_fig2(fig2_table(0.3))
     assert "n = 19600" in v.observed
     assert "m = 9, 140 (√n), 280" in v.checks[0].detail  # √n/16 … 2√n at n = 19,600
 
@@ -312,7 +316,7 @@ def test_fig2_nmi_falling_beyond_root_n_does_not_pass():
     """The committed Fig. 2 shape: NMI 0.385 at √n, 0.370 at 2√n (a fall the size of the rise)."""
     d = fig2_table(0.3, nmi=lambda m, n: nmi_flat(m, n) - 0.015 * max(0.0, math.log2(m / math.sqrt(n))),
                    nmi_noise=0.0155)
-    assert checks(calandriello.judge_fig2(d))["NMI plateau once m ≥ √n"].passed is not True
+    assert checks(calandriello_fig2.judge_fig2(d))["NMI plateau once m ≥ √n"].passed is not True
 
 
 def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
@@ -339,43 +343,43 @@ def test_log_ratio_is_the_delta_method_interval():
 
 def test_fig2_without_fig1_rows_cannot_compare_spreads():
     d = table(factors=FIG2).assign(**{"dataset.name": "augmented_mnist"})
-    c = spread(calandriello.judge_fig2(d))
+    c = spread(calandriello_fig2.judge_fig2(d))
     assert c.passed is None and "no rows of one Fig. 1 setting" in c.detail
 
 
 def test_fig2_observes_nmi_at_m_400():
     d = table(seeds=4)
     extra = d[d["m"] == 280].assign(m=400, m_rule="400", train_nmi=lambda x: 0.40 + 0.01 * x["seed"])
-    est = calandriello.observe_fig2(pd.concat([d, extra]))["nmi_m400"]
+    est = calandriello_fig2.observe_fig2(pd.concat([d, extra]))["nmi_m400"]
     assert est.value == pytest.approx(0.415) and est.runs == 4
-    assert calandriello.observe_fig2(d) == {}
+    assert calandriello_fig2.observe_fig2(d) == {}
 
 
 def test_setting_fig2_compares_the_nmi_at_m_400_with_the_papers():
-    match = calandriello.setting_fig2(fig2_table(0.3, m400=0.40))
+    match = calandriello_fig2.setting_fig2(fig2_table(0.3, m400=0.40))
     assert match.startswith("setting matches:") and "0.405" in match
-    differ = calandriello.setting_fig2(pd.concat([fig2_table(0.3, m400=0.38), paper_size_run(0.40)]))
+    differ = calandriello_fig2.setting_fig2(pd.concat([fig2_table(0.3, m400=0.38), paper_size_run(0.40)]))
     assert differ.startswith("setting differs:") and "beyond the tolerance" in differ
     assert "At mnist8m's size (n = 8,100,000, one run" in differ and "within the tolerance" in differ
 
 
 def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
     fig1 = pd.concat([table(), table(risk=root, centroids="lifted")], ignore_index=True)
-    files = calandriello.FIG1.draw(fig1, tmp_path)
+    files = calandriello_fig1.FIG1.draw(fig1, tmp_path)
     assert [f.name for f in files] == ["calandriello_fig1.png", "calandriello_fig1.pdf"]
     fig2 = fig2_table(0.5)
-    files = calandriello.FIG2.draw(pd.concat([fig2, fig2.assign(centroids="lifted")]), tmp_path)
+    files = calandriello_fig2.FIG2.draw(pd.concat([fig2, fig2.assign(centroids="lifted")]), tmp_path)
     assert all(f.stat().st_size > 0 for f in files)
 
 
 def test_figure_of_lifted_rows_alone_draws(tmp_path):
     fig2 = fig2_table(0.5).assign(centroids="lifted")
-    assert calandriello.FIG2.draw(fig2, tmp_path)[0].exists()
+    assert calandriello_fig2.FIG2.draw(fig2, tmp_path)[0].exists()
 
 
 def test_fig2_not_run_with_only_the_fig1_setting():
     """Fig. 2's sweep shares the MNIST 60k jobs with Fig. 1: those rows alone are not Fig. 2."""
-    v = calandriello.judge_fig2(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"))
+    v = calandriello_fig2.judge_fig2(fig2_table(0.3).query("`dataset.name` != 'augmented_mnist'"))
     assert v.status == NOT_RUN and "augmented_mnist" in v.text
 
 
@@ -391,24 +395,24 @@ def paper_size_run(nmi: float = 0.41) -> pd.DataFrame:
 
 def test_the_paper_size_run_is_reported_beside_the_grid_not_judged(tmp_path):
     grid_rows = fig2_table(0.3)
-    alone = calandriello.judge_fig2(grid_rows)
-    both = calandriello.judge_fig2(pd.concat([grid_rows, paper_size_run()], ignore_index=True))
+    alone = calandriello_fig2.judge_fig2(grid_rows)
+    both = calandriello_fig2.judge_fig2(pd.concat([grid_rows, paper_size_run()], ignore_index=True))
     assert [(c.name, c.passed, c.detail) for c in both.checks] == [(c.name, c.passed, c.detail) for c in alone.checks]
     assert both.observed == alone.observed and "n = 19600" in both.observed
-    seen = calandriello.observe_fig2(pd.concat([grid_rows, paper_size_run(0.41)], ignore_index=True))
+    seen = calandriello_fig2.observe_fig2(pd.concat([grid_rows, paper_size_run(0.41)], ignore_index=True))
     assert seen["nmi_m400_8m"].value == pytest.approx(0.41) and seen["nmi_m400_8m"].runs == 1
     assert seen["time_m400_8m"].value == pytest.approx(270.0)
     assert seen["nmi_m400"].runs == 10  # the grid's runs, without the paper-size run
-    assert "nmi_m400_8m" not in calandriello.observe_fig2(grid_rows)
-    files = calandriello.FIG2.draw(pd.concat([grid_rows, paper_size_run()], ignore_index=True), tmp_path)
+    assert "nmi_m400_8m" not in calandriello_fig2.observe_fig2(grid_rows)
+    files = calandriello_fig2.FIG2.draw(pd.concat([grid_rows, paper_size_run()], ignore_index=True), tmp_path)
     assert files[0].stat().st_size > 0
 
 
 def test_the_paper_size_run_alone_is_not_judged_and_still_drawn(tmp_path):
     big = paper_size_run()
-    v = calandriello.judge_fig2(big)
+    v = calandriello_fig2.judge_fig2(big)
     assert v.status == NOT_RUN and "only the run at mnist8m's n" in v.text
     mnist_and_big = pd.concat([table(), big], ignore_index=True)  # the Fig. 1 setting and the 8.1M run
-    v = calandriello.judge_fig2(mnist_and_big)
+    v = calandriello_fig2.judge_fig2(mnist_and_big)
     assert v.status == NOT_RUN and "no grid row of augmented_mnist" in v.text
-    assert calandriello.FIG2.draw(big, tmp_path)[0].exists()
+    assert calandriello_fig2.FIG2.draw(big, tmp_path)[0].exists()

@@ -9,6 +9,8 @@ from omegaconf import OmegaConf
 
 from kktheory.reproduce import sweep as reproduce_sweep
 from kktheory.report import pourkamali
+from kktheory.report.entries import pourkamali_fig3
+from kktheory.report.entries import pourkamali_table1_fig2
 from kktheory.report.verdicts import NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.rows import CONFIG_COL
 from kktheory.run.store import load_arrays
@@ -32,7 +34,7 @@ def table1(numbers, sd=(0.002, 0.002), seeds=10):
 def test_table1_reproduced_on_the_papers_numbers():
     """Table 1's own values at the paper's 100 runs; the paper gives no spread: sd 0.01 for
     the errors and 0.02 for the accuracies (our measured sds at n = 4000 are 0.004–0.03)."""
-    v = pourkamali.judge_table1_fig2(table1(TABLE1, sd=(0.01, 0.02), seeds=100))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(TABLE1, sd=(0.01, 0.02), seeds=100))
     assert v.status == REPRODUCED, v.text
     assert [c.name for c in v.checks] == [
         "one-pass error ≈ exact decomposition's", "one-pass accuracy ≥ exact decomposition's − 0.02",
@@ -42,23 +44,23 @@ def test_table1_reproduced_on_the_papers_numbers():
 
 def test_table1_not_reproduced_when_nystrom_is_as_good():
     better = {**TABLE1, ("nystrom_rr", 100): (0.38, 0.995)}
-    v = pourkamali.judge_table1_fig2(table1(better))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(better))
     assert v.status == NOT_REPRODUCED and v.checks[-1].passed is False  # accuracy (error: sanity)
     assert v.checks[-2].sanity and v.checks[-2].passed is False  # shown, not counted
 
 
 def test_table1_by_construction_checks_are_sanity_and_the_rest_are_declared():
-    v = pourkamali.judge_table1_fig2(table1(TABLE1, sd=(0.01, 0.02), seeds=100))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(TABLE1, sd=(0.01, 0.02), seeds=100))
     sanity = [c.name for c in v.checks if c.sanity]
     assert sanity == ["one-pass error ≈ exact decomposition's", "one-pass accuracy ≥ exact decomposition's − 0.02",
                       "one-pass error below Nyström, m = 20", "one-pass error below Nyström, m = 100"]
-    assert all(c.rule in pourkamali.TABLE1_FIG2.rules for c in v.checks)
+    assert all(c.rule in pourkamali_table1_fig2.TABLE1_FIG2.rules for c in v.checks)
     counted = [c.rule for c in v.checks if not c.sanity]
     assert all(r.shape == "exceeds" and r.margin.value > 0 and r.margin.why for r in counted)
 
 
 def test_declared_rules_have_power_and_size():
-    for entry in pourkamali.ENTRIES:
+    for entry in (pourkamali_table1_fig2.TABLE1_FIG2, pourkamali_fig3.FIG3):
         for rule in entry.rules:
             if rule.design is not None and not rule.sanity:
                 assert rule.power(reps=300) >= 0.8 and rule.size(reps=300) <= 0.05, rule.name
@@ -66,35 +68,35 @@ def test_declared_rules_have_power_and_size():
 
 def test_table1_setting_names_the_reconstruction_and_the_nystrom_gap():
     df = table1({**TABLE1, ("nystrom_rr", 20): (0.444, 0.877), ("nystrom_rr", 100): (0.418, 0.957)}, seeds=20)
-    text = pourkamali.setting_table1(df)
+    text = pourkamali_table1_fig2.setting_table1(df)
     assert text.startswith("setting differs:") and "Nyström, m = 20 accuracy 0.877" in text
     assert "reconstruction" in text and "radii" in text
-    assert pourkamali.setting_table1(table1(TABLE1, seeds=20)).startswith("setting matches:")
-    assert "tuned" in pourkamali.TABLE1_FIG2.changes["paper"]
+    assert pourkamali_table1_fig2.setting_table1(table1(TABLE1, seeds=20)).startswith("setting matches:")
+    assert "tuned" in pourkamali_table1_fig2.TABLE1_FIG2.changes["paper"]
 
 
 def test_table1_not_reproduced_with_the_rank_first_reading():
     """The reading that keeps r columns first: error 0.447 against 0.396 (measured, 10 seeds)."""
     worse = {**TABLE1, ("onepass", 12): (0.447, 0.81)}
-    v = pourkamali.judge_table1_fig2(table1(worse, sd=(0.01, 0.05)))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(worse, sd=(0.01, 0.05)))
     assert v.checks[0].sanity and v.checks[0].passed is False  # shown: the construction does not hold
 
 
 def test_table1_inconclusive_when_too_noisy():
-    v = pourkamali.judge_table1_fig2(table1(TABLE1, sd=(0.03, 0.05), seeds=3))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(TABLE1, sd=(0.03, 0.05), seeds=3))
     assert v.checks[0].passed is None and v.checks[0].runs_needed
 
 
 def test_table1_not_run_without_the_stored_error():
     """Rows without approx_fro_rel (computed before the runs stored it) are named, not refitted."""
-    v = pourkamali.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR))
+    v = pourkamali_table1_fig2.judge_table1_fig2(table1(TABLE1).drop(columns=pourkamali.ERR))
     assert v.status == NOT_RUN and "approx_fro_rel" in v.text and pourkamali.ERR_WHY in v.text
 
 
 def fig3(nys_err, nys_acc, op=(0.18, 0.55), ex=(0.175, 0.56), full_acc=pourkamali.FULL_KKM_ACCURACY,
          sd=(0.002, 0.002), seeds=10):
     numbers = {("onepass", 7): op, ("kpca", 2): ex, ("exact", 2): (0.0, full_acc)}
-    numbers.update({("nystrom_rr", m): (nys_err(m), nys_acc(m)) for m in pourkamali.FIG3_GRID})
+    numbers.update({("nystrom_rr", m): (nys_err(m), nys_acc(m)) for m in pourkamali_fig3.FIG3_GRID})
     df = table1(numbers, sd=sd, seeds=seeds)
     df["m_used"] = df["m"]
     return df
@@ -105,7 +107,7 @@ def test_fig3_reproduced_in_the_papers_shape():
     Nyström up to m = 50, close to exact, more accurate than Nyström and full kernel k-means.
     Rows in that shape at the paper's 100 runs, with the spreads measured here at n = 2310
     (sd 0.01 for the errors, 0.05 for the accuracies)."""
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, sd=(0.01, 0.05), seeds=100))
+    v = pourkamali_fig3.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, sd=(0.01, 0.05), seeds=100))
     assert v.status == REPRODUCED, v.text
     names = [c.name for c in v.checks]
     assert names[:6] == [f"one-pass error below Nyström, m = {m}" for m in (5, 10, 20, 30, 40, 50)]
@@ -115,18 +117,18 @@ def test_fig3_reproduced_in_the_papers_shape():
 
 
 def test_fig3_not_reproduced_when_nystrom_reaches_onepass_before_7r():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.14 + 0.5 / m, lambda m: 0.45))
+    v = pourkamali_fig3.judge_fig3(fig3(lambda m: 0.14 + 0.5 / m, lambda m: 0.45))
     assert v.status == NOT_REPRODUCED
     assert v.checks[5].passed is False and v.checks[0].passed is True  # m = 50 fails, m = 5 holds
 
 
 def test_fig3_not_reproduced_when_full_kernel_kmeans_is_better():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.6))
+    v = pourkamali_fig3.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.6))
     assert v.status == NOT_REPRODUCED and v.checks[-1].passed is False
 
 
 def test_fig3_inconclusive_when_too_noisy():
-    v = pourkamali.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.53, sd=(0.01, 0.1), seeds=5))
+    v = pourkamali_fig3.judge_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.53, sd=(0.01, 0.1), seeds=5))
     undecided = [c for c in v.checks if c.passed is None]
     assert undecided and all(c.runs_needed or "points against the claim" in c.detail for c in undecided)
     assert any(c.runs_needed for c in undecided)
@@ -134,12 +136,12 @@ def test_fig3_inconclusive_when_too_noisy():
 
 
 def test_fig3_shows_the_full_kernel_kmeans_accuracy_beside_the_papers():
-    obs = pourkamali.observe_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.5))
+    obs = pourkamali_fig3.observe_fig3(fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.5))
     assert abs(obs["exact/accuracy"].value - 0.5) < 0.01
-    assert [n.key for n in pourkamali.FIG3.paper_numbers] == ["exact/accuracy"]
+    assert [n.key for n in pourkamali_fig3.FIG3.paper_numbers] == ["exact/accuracy"]
     df = fig3(lambda m: 0.19 + 0.5 / m, lambda m: 0.45, full_acc=0.456, seeds=20)
-    assert pourkamali.setting_fig3(df).startswith("setting matches:")
-    assert pourkamali.setting_fig3(fig3(lambda m: 0.19, lambda m: 0.45, full_acc=0.6)).startswith("setting differs:")
+    assert pourkamali_fig3.setting_fig3(df).startswith("setting matches:")
+    assert pourkamali_fig3.setting_fig3(fig3(lambda m: 0.19, lambda m: 0.45, full_acc=0.6)).startswith("setting differs:")
 
 
 def test_method_labels_carry_nystrom_m():
@@ -182,7 +184,7 @@ def test_runs_store_the_error_and_the_planar_features(tmp_path):
     kp = rows[rows["sketch.name"] == "kpca"].iloc[0]
     ev = np.linalg.eigvalsh(K)
     assert abs(kp[pourkamali.ERR] - np.sqrt((ev[:-2] ** 2).sum() / (ev**2).sum())) < 1e-8
-    assert set(pourkamali.fig2_runs(rows)) == set(rows["run_id"])
+    assert set(pourkamali_table1_fig2.fig2_runs(rows)) == set(rows["run_id"])
 
 
 def test_the_error_follows_the_onepass_reading(tmp_path):
@@ -200,16 +202,16 @@ def test_table1_without_arrays_names_what_fig2_lacks(tmp_path):
     table says which methods it lacks and why."""
     df = table1(TABLE1)
     df["run_id"] = [f"r{i}" for i in range(len(df))]
-    files = pourkamali.draw_table1_fig2(df, tmp_path)
+    files = pourkamali_table1_fig2.draw_table1_fig2(df, tmp_path)
     assert [f.name for f in files] == ["pourkamali_table1.md"]
     text = (tmp_path / "pourkamali_table1.md").read_text()
     assert ("Fig. 2 lacks exact decomposition, one-pass (Alg. 1), Nyström, m = 20, Nyström, m = 100" in text
             and "train_features" in text)
     first = df[df["seed"] == 0]
-    df.attrs["figure"] = pourkamali.fig2_points(
+    df.attrs["figure"] = pourkamali_table1_fig2.fig2_points(
         {rid: {"train_features": np.ones((5, 2)), "train_classes": np.arange(5) % 2}
          for rid in first["run_id"] if rid != "r0"})
-    files = pourkamali.draw_table1_fig2(df, tmp_path)
+    files = pourkamali_table1_fig2.draw_table1_fig2(df, tmp_path)
     assert "pourkamali_fig2.png" in [f.name for f in files]
     assert "Fig. 2 lacks exact decomposition:" in (tmp_path / "pourkamali_table1.md").read_text()
 
@@ -220,7 +222,7 @@ def test_fig2_points_hold_each_runs_features_and_classes():
     arrays = {"a": {"train_features": np.array([[1.0, 2.0], [3.0, 4.0]]), "train_classes": np.array([0, 1])},
               "b": {"train_features": np.array([5.0, 6.0, 7.0]), "train_classes": np.array([1, 1, 0])},
               "c": {"train_classes": np.array([0])}}
-    p = pourkamali.fig2_points(arrays)
+    p = pourkamali_table1_fig2.fig2_points(arrays)
     assert list(p["run_id"]) == ["a", "a", "b", "b", "b"]
     assert p[["y1", "y2"]].to_numpy().tolist() == [[1, 2], [3, 4], [5, 0], [6, 0], [7, 0]]
     assert list(p["class"]) == [0, 1, 1, 1, 0] and p["y1"].dtype == np.float32

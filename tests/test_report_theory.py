@@ -12,6 +12,8 @@ import yaml
 
 from kktheory.evaluation.bounds.theory import fit_rate, yin_implied_eps
 from kktheory.report import catalogue, theory
+from kktheory.report.entries import theory_rates_calandriello
+from kktheory.report.entries import theory_rates_yin
 from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.run.sweeps import EXPERIMENTS_DIR
 from tests.report_tables import rows
@@ -51,7 +53,7 @@ def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0
                 "lemma6_holds_kc": gap <= bound}
 
     bvm = rows([{"n": 2000, "k": 10, "sketch.name": s, "m_rule": "x", "m": m, "bounds": "['jl']"}
-                for m in LEMMA_MS for s in theory.LEMMA5_SKETCHES], jl, seeds=lemma_seeds)
+                for m in LEMMA_MS for s in theory_rates_yin.LEMMA5_SKETCHES], jl, seeds=lemma_seeds)
     return pd.concat([rates, lemma2, bvm], ignore_index=True)
 
 
@@ -80,7 +82,7 @@ def test_declared_grid_is_the_configs():
     params = cfg["hydra"]["sweeper"]["params"]
     assert tuple(int(v[1:]) for v in params["theory_rates/n"].split(",")) == theory.RATE_NS
     assert cfg["k"] == theory.K
-    for s in theory.LEMMA5_SKETCHES:
+    for s in theory_rates_yin.LEMMA5_SKETCHES:
         part = yaml.safe_load((EXPERIMENTS_DIR / "theory_rates" / "part" / f"bounds_{s}.yaml").read_text())
         assert part["n"] == theory.LEMMA_N and "jl" in part["bounds"]
     # ε(m) < 1 exactly from m = LEMMA5_M_MIN at the lemma parts' n and δ
@@ -89,23 +91,23 @@ def test_declared_grid_is_the_configs():
 
 
 def test_rate_margins_are_the_shapes_slopes_on_the_declared_grid():
-    assert theory.THM1_RULES[0].margin.value == pytest.approx(-0.4)
-    assert theory.REMARK1_RULES[0].margin.value == pytest.approx(theory.remark1_slope() + 0.1, abs=1e-4)
+    assert theory_rates_calandriello.THM1_RULES[0].margin.value == pytest.approx(-0.4)
+    assert theory_rates_yin.REMARK1_RULES[0].margin.value == pytest.approx(theory.remark1_slope() + 0.1, abs=1e-4)
     assert theory.remark1_slope() == pytest.approx(-0.266, abs=1e-3)
 
 
 def test_calandriello_reproduced_at_the_theorems_rate(good):
-    v = theory.judge_calandriello(good)
+    v = theory_rates_calandriello.judge_calandriello(good)
     assert v.status == REPRODUCED, v.text
-    assert list(by_name(v)) == [r.name for r in theory.CALANDRIELLO_RULES]
+    assert list(by_name(v)) == [r.name for r in theory_rates_calandriello.CALANDRIELLO_RULES]
     assert all(c.rule is not None for c in v.checks)
     assert "observed/bound median 0.3" in v.checks[2].detail or "observed/bound median 0.29" in v.checks[2].detail
 
 
 def test_yin_reproduced_at_the_remarks_rate(good):
-    v = theory.judge_yin(good)
+    v = theory_rates_yin.judge_yin(good)
     assert v.status == REPRODUCED, v.text
-    assert list(by_name(v)) == [r.name for r in theory.YIN_RULES]
+    assert list(by_name(v)) == [r.name for r in theory_rates_yin.YIN_RULES]
     lemma5 = by_name(v)["Yin Lemma 5 for gaussian: ε ≤ ε(m)"]
     assert "holds in 60/60 runs" in lemma5.detail  # m = 179, 358 only: ε(m) < 1
     assert "120 runs at m with ε(m) ≥ 1 left out" in lemma5.detail
@@ -115,27 +117,27 @@ def test_exact_kernel_kmeans_is_reported_not_judged(good):
     d = good.copy()
     big = (d["sketch.name"] == "exact") & (d["n"] >= 16000) & (d["m_rule"] == "sqrt_n")
     d.loc[big, "excess_pop_risk"] = -0.0007
-    v = theory.judge_yin(d)
+    v = theory_rates_yin.judge_yin(d)
     assert not any("exact" in c.name for c in v.checks)
     assert "not judged — unreliable" in v.observed and "negative at n = 16,000, 32,000" in v.observed
 
 
 def test_a_faster_decay_is_consistent_with_the_bound():
     d = table(-0.9)
-    assert theory.judge_calandriello(d).status == REPRODUCED
-    assert theory.judge_yin(d).status == REPRODUCED
+    assert theory_rates_calandriello.judge_calandriello(d).status == REPRODUCED
+    assert theory_rates_yin.judge_yin(d).status == REPRODUCED
 
 
 def test_not_reproduced_when_the_excess_decays_too_slowly():
     d = table(0.3)  # the excess grows with n
-    cal, yin = theory.judge_calandriello(d), theory.judge_yin(d)
+    cal, yin = theory_rates_calandriello.judge_calandriello(d), theory_rates_yin.judge_yin(d)
     assert cal.status == NOT_REPRODUCED and yin.status == NOT_REPRODUCED
     assert by_name(cal)["Calandriello Thm 1 rate of nystrom (excess over C_n)"].passed is False
     assert by_name(yin)["Yin Remark 1 rate of subgaussian (excess over ŵ*)"].passed is False
 
 
 def test_inconclusive_when_too_noisy():
-    v = theory.judge_calandriello(table(-0.45, noise=0.6, seeds=2))
+    v = theory_rates_calandriello.judge_calandriello(table(-0.45, noise=0.6, seeds=2))
     rate = by_name(v)["Calandriello Thm 1 rate of nystrom (excess over C_n)"]
     assert rate.passed is None and rate.cause == "inconclusive"
     assert v.status in (INCONCLUSIVE, NOT_REPRODUCED)
@@ -153,8 +155,8 @@ def test_negative_excess_runs_are_kept_in_the_fit():
 
 def test_lemmas_fail_when_violated():
     d = table(-0.6, lemma2_ratio=1.5, jl_ratio=3.0)
-    assert by_name(theory.judge_calandriello(d))["Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n"].passed is False
-    yin = by_name(theory.judge_yin(d))
+    assert by_name(theory_rates_calandriello.judge_calandriello(d))["Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n"].passed is False
+    yin = by_name(theory_rates_yin.judge_yin(d))
     assert yin["Yin Lemma 5 for subgaussian: ε ≤ ε(m)"].passed is False
     # Lemma 6 as stated uses ε(m), not the observed ε: its bound stays finite and it holds here;
     # the proof's step with the observed ε (≥ 1 at this ratio) is vacuous, which the detail says
@@ -163,19 +165,19 @@ def test_lemmas_fail_when_violated():
 
 
 def test_lemma5_one_seed_of_a_few_runs_is_undecided():
-    v = theory.judge_yin(table(-0.6, lemma_seeds=5))
+    v = theory_rates_yin.judge_yin(table(-0.6, lemma_seeds=5))
     c = by_name(v)["Yin Lemma 5 for gaussian: ε ≤ ε(m)"]
     assert c.passed is None and "holds in 10/10 runs" in c.detail
 
 
 def test_not_run_without_rows():
-    assert theory.judge_calandriello(table(-0.6).iloc[0:0]).status == NOT_RUN
-    assert theory.judge_yin(table(-0.6).iloc[0:0]).status == NOT_RUN
+    assert theory_rates_calandriello.judge_calandriello(table(-0.6).iloc[0:0]).status == NOT_RUN
+    assert theory_rates_yin.judge_yin(table(-0.6).iloc[0:0]).status == NOT_RUN
 
 
 def test_seeding_ratio_above_the_bound_fails():
-    v = theory.judge_calandriello(table(-0.6, seeding=60.0))
-    assert by_name(v)[theory.SEEDING_RULE.name].passed is False
+    v = theory_rates_calandriello.judge_calandriello(table(-0.6, seeding=60.0))
+    assert by_name(v)[theory_rates_calandriello.SEEDING_RULE.name].passed is False
 
 
 def test_figure_and_rule_share_each_curves_fit(monkeypatch):
@@ -194,15 +196,15 @@ def test_figure_and_rule_share_each_curves_fit(monkeypatch):
 
 
 def test_both_entries_draw_the_shared_figure(tmp_path, good):
-    a = theory.CALANDRIELLO.draw(good, tmp_path)
-    b = theory.YIN.draw(good, tmp_path)
+    a = theory_rates_calandriello.CALANDRIELLO.draw(good, tmp_path)
+    b = theory_rates_yin.YIN.draw(good, tmp_path)
     assert [f.name for f in a] == [f.name for f in b] == ["theory_rates.png", "theory_rates.pdf"]
 
 
 def test_setting_says_nothing_is_compared_and_checks_the_bounded_kernel(good):
     d = good.assign(**{"kernel.name": "gaussian"})
-    for setting in (theory.setting_calandriello, theory.setting_yin):
+    for setting in (theory_rates_calandriello.setting_calandriello, theory_rates_yin.setting_yin):
         s = setting(d)
         assert s.startswith("no setting check possible:") and "no absolute number" in s
         assert "assumption is not met" in setting(d.assign(**{"kernel.name": "polynomial"}))
-    assert theory.CALANDRIELLO.setting is theory.setting_calandriello and theory.YIN.setting is theory.setting_yin
+    assert theory_rates_calandriello.CALANDRIELLO.setting is theory_rates_calandriello.setting_calandriello and theory_rates_yin.YIN.setting is theory_rates_yin.setting_yin

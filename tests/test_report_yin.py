@@ -11,6 +11,10 @@ import pandas as pd
 import pytest
 
 from kktheory.report import yin
+
+from kktheory.report.entries import yin_fig1
+
+from kktheory.report.entries import yin_table2
 from kktheory.report.claims import PLATEAU
 from kktheory.report.verdicts import (
     CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
@@ -56,23 +60,23 @@ def named(v, prefix):
 
 
 def test_fig1_reproduced_on_the_papers_shape_with_its_repeats():
-    v = yin.judge_fig1(fig1_table(plateau))
+    v = yin_fig1.judge_fig1(fig1_table(plateau))
     assert v.status == REPRODUCED, v.text
     assert len(named(v, "close to kernel k-means")) == 3
     assert len(named(v, "tracks its target")) == 3 and len(named(v, "stable from √n")) == 3
     assert len(named(v, "target matches kernel k-means")) == 1
-    assert all(c.rule is not None and c.rule in yin.FIG1.rules for c in v.checks)
+    assert all(c.rule is not None and c.rule in yin_fig1.FIG1.rules for c in v.checks)
 
 
 def test_fig1_declared_rules_have_power_and_size():
-    for rule in yin.FIG1.rules:
+    for rule in yin_fig1.FIG1.rules:
         assert rule.design is not None
         assert rule.power(reps=200) >= 0.8, rule.name
         assert rule.design.kind == "median" or rule.size(reps=200) <= 0.05, rule.name
 
 
 def test_fig1_stable_has_its_own_two_sided_margin():
-    (_, _, stable) = yin.FIG1_RULES["subgaussian"]
+    (_, _, stable) = yin_fig1.FIG1_RULES["subgaussian"]
     assert stable.shape == PLATEAU and stable.margin.value == 0.04 and "Table 2" in stable.margin.source
     assert stable.margin is not yin.SIMILAR_MARGIN
 
@@ -81,14 +85,14 @@ def test_fig1_selection_is_the_declared_grid_not_the_rows():
     """m₀ = ⌈√n⌉ and m₁ = ⌈4√n⌉ from the config's grid; a row at another m is ignored."""
     df = fig1_table(plateau)
     extra = df[(df["sketch.name"] == "ros") & (df["m"] == GRID[-1])].assign(m=1000, test_accuracy=0.1)
-    v = yin.judge_fig1(pd.concat([df, extra], ignore_index=True))
+    v = yin_fig1.judge_fig1(pd.concat([df, extra], ignore_index=True))
     assert v.status == REPRODUCED and "m = 179" in named(v, "stable from √n: ROS")[0].detail
 
 
 def test_fig1_target_far_from_kernel_kmeans_fails_prop1_and_closeness_not_tracking():
     """What kktheory measures at n = 10,000: the sketches track k-means on the kernel
     columns (≈ 0.53) while that target is well below exact kernel k-means (0.56 vs 0.71)."""
-    v = yin.judge_fig1(fig1_table(lambda s, m: plateau(s, m, top=0.55), exact_acc=0.71, target_acc=0.55))
+    v = yin_fig1.judge_fig1(fig1_table(lambda s, m: plateau(s, m, top=0.55), exact_acc=0.71, target_acc=0.55))
     assert v.status == NOT_REPRODUCED
     assert all(c.passed for c in named(v, "tracks its target"))
     assert all(c.passed is False for c in named(v, "close to kernel k-means"))
@@ -97,7 +101,7 @@ def test_fig1_target_far_from_kernel_kmeans_fails_prop1_and_closeness_not_tracki
 
 
 def test_fig1_sketch_off_its_target_fails_tracking():
-    v = yin.judge_fig1(fig1_table(lambda s, m: plateau(s, m, top=0.62)))
+    v = yin_fig1.judge_fig1(fig1_table(lambda s, m: plateau(s, m, top=0.62)))
     assert v.status == NOT_REPRODUCED
     assert all(c.passed is False for c in named(v, "tracks its target"))
     assert named(v, "target matches kernel k-means")[0].passed
@@ -107,7 +111,7 @@ def test_fig1_fails_when_accuracy_keeps_rising_past_sqrt_n():
     def rising(s, m):
         return 0.55 + 0.1 * math.log2(m / math.sqrt(N) * 8)  # +0.2 from √n to 4√n
 
-    v = yin.judge_fig1(fig1_table(rising, exact_acc=0.85, target_acc=0.85))
+    v = yin_fig1.judge_fig1(fig1_table(rising, exact_acc=0.85, target_acc=0.85))
     assert v.status == NOT_REPRODUCED
     assert all(c.passed is False for c in named(v, "stable from √n"))
 
@@ -116,12 +120,12 @@ def test_fig1_a_fall_is_not_stable():
     def falling(s, m):
         return plateau(s, m) - (0.2 if m >= GRID[-1] else 0.0)
 
-    v = yin.judge_fig1(fig1_table(falling))
+    v = yin_fig1.judge_fig1(fig1_table(falling))
     assert all(c.passed is False for c in named(v, "stable from √n"))
 
 
 def test_fig1_too_noisy_is_inconclusive_with_the_runs_that_would_decide():
-    v = yin.judge_fig1(fig1_table(plateau, seeds=3, sd=0.1))
+    v = yin_fig1.judge_fig1(fig1_table(plateau, seeds=3, sd=0.1))
     assert v.status == INCONCLUSIVE, v.text
     undecided = [c for c in v.checks if c.passed is None]
     assert undecided and all(c.cause == CAUSE_INCONCLUSIVE for c in undecided)
@@ -130,7 +134,7 @@ def test_fig1_too_noisy_is_inconclusive_with_the_runs_that_would_decide():
 
 def test_fig1_without_target_rows_leaves_both_groups_undecided():
     df = fig1_table(plateau)
-    v = yin.judge_fig1(df[df["sketch.name"] != "kernel_columns"])
+    v = yin_fig1.judge_fig1(df[df["sketch.name"] != "kernel_columns"])
     assert v.status == INCONCLUSIVE
     for c in named(v, "tracks its target") + named(v, "target matches"):
         assert c.passed is None and "kernel_columns" in c.detail
@@ -138,11 +142,11 @@ def test_fig1_without_target_rows_leaves_both_groups_undecided():
 
 def test_fig1_not_run_without_exact_rows():
     df = fig1_table(plateau)
-    assert yin.judge_fig1(df[df["sketch.name"] != "exact"]).status == NOT_RUN
+    assert yin_fig1.judge_fig1(df[df["sketch.name"] != "exact"]).status == NOT_RUN
 
 
 def test_fig1_not_run_when_accuracy_is_missing():
-    assert yin.judge_fig1(fig1_table(plateau).drop(columns=["test_accuracy"])).status == NOT_RUN
+    assert yin_fig1.judge_fig1(fig1_table(plateau).drop(columns=["test_accuracy"])).status == NOT_RUN
 
 
 # -- Table 2 -----------------------------------------------------------------------------
@@ -174,7 +178,7 @@ def table_from(numbers: dict, runs: int = 5, target: dict | None = None) -> pd.D
         if t:
             cells["kernel_columns"] = (1.0, *t)
         for i, (meth, cell) in enumerate(cells.items()):
-            base = {"dataset.name": ds, "sketch.name": meth, "n": 1400, "n_test": 600, "k": yin.DATASETS[ds][1]}
+            base = {"dataset.name": ds, "sketch.name": meth, "n": 1400, "n_test": 600, "k": yin_table2.DATASETS[ds][1]}
             if cell is None:
                 out.append(failure(**base, seed=0, error_kind="MemoryBudgetError", error="memory: K needs 1 TiB"))
                 continue
@@ -187,8 +191,8 @@ def table_from(numbers: dict, runs: int = 5, target: dict | None = None) -> pd.D
 
 def test_module_holds_the_papers_table_as_printed():
     assert {ds: [None if c is None else tuple(c) for c in cells] for ds, cells in PAPER.items()} == \
-        {ds: list(cells) for ds, cells in yin.PAPER_TABLE2.items()}
-    nums = {p.key: p for p in yin.TABLE2.paper_numbers}
+        {ds: list(cells) for ds, cells in yin_table2.PAPER_TABLE2.items()}
+    nums = {p.key: p for p in yin_table2.TABLE2.paper_numbers}
     assert len([k for k in nums if k.endswith("/accuracy")]) == 8 * 6 + 3
     assert nums["segment/yin_nystrom/accuracy"].value == 0.42 and nums["dna/exact/time"].value == 0.16
     assert nums["dna/exact/accuracy"].beside == ("dna/majority", "dna/chance")
@@ -198,16 +202,16 @@ def test_module_holds_the_papers_table_as_printed():
 def test_table2_reproduced_on_the_papers_own_table_with_its_repeats():
     """Five runs per cell with the printed mean and sd; the largest difference, segment /
     Nyström (Ours) 0.42 vs 0.50, sits at the margin but the claim is the table's."""
-    v = yin.judge_table2(table_from(PAPER))
+    v = yin_table2.judge_table2(table_from(PAPER))
     assert v.status == REPRODUCED, v.text
     assert len(named(v, "tracks its target")) == 3 and len(named(v, "target matches")) == 8  # covtype has none
     assert "average over 8 data set(s)" in named(v, "tracks its target: Nyström (Ours)")[0].detail
     assert len(named(v, "close to kernel k-means")) == 3
-    assert all(c.rule is not None and c.rule in yin.TABLE2.rules for c in v.checks)
+    assert all(c.rule is not None and c.rule in yin_table2.TABLE2.rules for c in v.checks)
 
 
 def test_table2_declared_rules_have_power_and_size():
-    for rule in yin.TABLE2.rules:
+    for rule in yin_table2.TABLE2.rules:
         if rule.design is not None and not rule.sanity:
             assert rule.power(reps=200) >= 0.8, rule.name
             # the median designs' size waits on decide.Estimate.tail (it takes the interval's lower
@@ -221,25 +225,25 @@ def test_table2_sketches_far_from_kernel_kmeans_fail_closeness():
     numbers["dna"][0] = (0.07, 0.78, 0.02)
     numbers["segment"][0] = (0.09, 0.67, 0.01)
     target = {"dna": (0.57, 0.01), "segment": (0.50, 0.01)}
-    v = yin.judge_table2(table_from(numbers, target=target))
+    v = yin_table2.judge_table2(table_from(numbers, target=target))
     assert all(c.passed is False for c in named(v, "close to kernel k-means")), v.text
 
 
 def test_table2_setting_check_compares_the_baselines_with_the_paper():
-    assert yin.setting_table2(table_from(PAPER)).startswith("setting matches:")
+    assert yin_table2.setting_table2(table_from(PAPER)).startswith("setting matches:")
     numbers = {"dna": list(PAPER["dna"])}
     numbers["dna"][0] = (0.07, 0.775, 0.02)
-    text = yin.setting_table2(table_from(numbers))
+    text = yin_table2.setting_table2(table_from(numbers))
     assert text.startswith("setting differs:") and "dna differs" in text and "0.775 vs 0.50 ± 0.02" in text
     assert "no reading reproduces" in text
 
 
 def test_table2_speed_claims_are_one_per_pair_with_the_control_apart():
-    claims = yin.TABLE2_TIMING.claims
+    claims = yin_table2.TABLE2_TIMING.claims
     counted = [c for c in claims if c.rule.counted]
     assert len(counted) == 6 and all(len(c.fast) == 1 and len(c.slow) == 1 for c in counted)
     controls = [c for c in claims if c.rule.control and not c.rule.sanity]
-    assert {c.slow for c in controls} == {("nystrom_liu_m150",)} and "nystrom_liu_m150" in yin.TABLE2_TIMING.methods
+    assert {c.slow for c in controls} == {("nystrom_liu_m150",)} and "nystrom_liu_m150" in yin_table2.TABLE2_TIMING.methods
 
 
 def test_table2_target_off_kernel_kmeans_fails_the_second_group_only():
@@ -247,7 +251,7 @@ def test_table2_target_off_kernel_kmeans_fails_the_second_group_only():
     drop = {ds: (cells[0][1] - 0.2, 0.02) for ds, cells in PAPER.items() if cells[0]}
     sketches = {ds: [c if i < 3 or c is None else (c[0], drop.get(ds, (c[1],))[0], c[2]) for i, c in enumerate(cells)]
                 for ds, cells in PAPER.items()}
-    v = yin.judge_table2(table_from(sketches, target=drop))
+    v = yin_table2.judge_table2(table_from(sketches, target=drop))
     assert v.status == NOT_REPRODUCED
     assert all(c.passed for c in named(v, "tracks its target"))
     match = named(v, "target matches kernel k-means")
@@ -256,7 +260,7 @@ def test_table2_target_off_kernel_kmeans_fails_the_second_group_only():
 
 def test_table2_target_is_checked_on_every_data_set():
     """One data set whose target is far from kernel k-means fails, whatever the others."""
-    v = yin.judge_table2(table_from(PAPER, target={"dna": (0.30, 0.01)}))
+    v = yin_table2.judge_table2(table_from(PAPER, target={"dna": (0.30, 0.01)}))
     assert v.status == NOT_REPRODUCED
     assert [c.name.split("[")[1] for c in named(v, "target matches") if c.passed is False] == ["dna]"]
 
@@ -264,7 +268,7 @@ def test_table2_target_is_checked_on_every_data_set():
 def test_table2_sketches_off_their_target_fail_the_first_group():
     worse = {ds: [c if i < 3 or c is None else (c[0], c[1] - 0.15, c[2]) for i, c in enumerate(cells)]
              for ds, cells in PAPER.items()}
-    v = yin.judge_table2(table_from(worse))
+    v = yin_table2.judge_table2(table_from(worse))
     assert v.status == NOT_REPRODUCED
     assert all(c.passed is False for c in named(v, "tracks its target"))
     assert all(c.passed for c in named(v, "target matches"))
@@ -273,7 +277,7 @@ def test_table2_sketches_off_their_target_fail_the_first_group():
 def test_table2_too_noisy_is_inconclusive():
     noisy = {ds: [None if c is None else (c[0], c[1] + (0.05 if i >= 3 else 0), 0.2) for i, c in enumerate(cells)]
              for ds, cells in list(PAPER.items())[:3]}
-    v = yin.judge_table2(table_from(noisy, runs=2))
+    v = yin_table2.judge_table2(table_from(noisy, runs=2))
     assert v.status == INCONCLUSIVE, v.text
     assert all(c.passed is None for c in v.checks)
 
@@ -283,7 +287,7 @@ def test_table2_missing_data_sets_are_inconclusive_stand_in_data():
     extra = [failure(**{"dataset.name": ds, "sketch.name": s, "seed": 0},
                      error=f"data error: {ds}: expected ../shared/datasets/libsvm/{ds}")
              for ds in ("protein", "covtype") for s in METHODS]
-    v = yin.judge_table2(pd.concat([df, pd.DataFrame(extra)], ignore_index=True))
+    v = yin_table2.judge_table2(pd.concat([df, pd.DataFrame(extra)], ignore_index=True))
     assert v.status == INCONCLUSIVE
     (c,) = named(v, "data sets of the paper run")
     assert c.passed is None and c.cause == CAUSE_STAND_IN and "protein, covtype" in c.detail
@@ -300,12 +304,12 @@ def test_table2_cutoff_memory_and_missing_data_in_the_table(tmp_path):
                       error="data error: covtype: expected ../shared/datasets/libsvm/covtype")
               for s in yin.ORDER]
     df = pd.concat([df, pd.DataFrame(extra)], ignore_index=True)
-    cells = yin.table2_cells(df)
+    cells = yin_table2.table2_cells(df)
     status = dict(zip(zip(cells["dataset"], cells["method"]), cells["status"]))
     assert status[("dna", "exact")] == "cutoff"
     assert status[("dna", "gaussian")] == "memory"
     assert status[("covtype", "ros")] == "missing"
-    md, tex = yin.draw_table2(df, tmp_path)
+    md, tex = yin_table2.draw_table2(df, tmp_path)
     text = md.read_text()
     dna_line = next(line for line in text.splitlines() if line.startswith("| dna"))
     assert dna_line.count("—") == 4 + 1  # exact and Gaussian: time and accuracy; rows without test_majority
@@ -333,12 +337,12 @@ def test_majority_and_chance_rates_come_from_each_draws_test_labels(tmp_path):
         expected.append(np.bincount(y).max() / len(y))
     rows = load(tmp_path)
     assert len(rows) == 4 and (rows["test_classes"] == 10).all()
-    rates = yin.label_rates(rows)
+    rates = yin_table2.label_rates(rows)
     assert len(rates) == 2 and sorted(rates["majority"]) == pytest.approx(sorted(expected))
-    obs = yin.observe_table2(rows)
+    obs = yin_table2.observe_table2(rows)
     assert obs["digits/majority"].value == pytest.approx(np.mean(expected))
     assert obs["digits/chance"].value == pytest.approx(0.1) and obs["digits/classes"].value == 10
-    old = yin.observe_table2(rows.drop(columns=["test_majority", "test_classes"]))  # rows of before: chance only
+    old = yin_table2.observe_table2(rows.drop(columns=["test_majority", "test_classes"]))  # rows of before: chance only
     assert "digits/majority" not in old and old["digits/chance"].value == pytest.approx(0.1)
     table = paper_table([PaperNumber("digits accuracy", 0.11, "Table 2", "digits/ros/accuracy",
                                          ("digits/majority", "digits/chance"))], obs)

@@ -13,9 +13,9 @@ import pytest
 
 from kktheory import timing
 from kktheory.report import entry as report_entry, speed
+from kktheory.report.entries import yin_table2
 from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, REPRODUCED
 from kktheory.report.decide import Estimate
-from kktheory.report import yin
 from tests.test_report_yin import PAPER, table_from
 
 
@@ -143,7 +143,7 @@ def test_yin_table2_speed_reproduced_on_the_papers_times():
                  "load_after": 0.8} for m, ss in secs.items() for r, s in enumerate(ss, 1)]
         frames.append(pd.DataFrame(rows).assign(group=ds, scale="paper", n=1000, rounds=10, threads=1,
                                                 cpu_count=2, created="x"))
-    checks = speed.judge(yin.TABLE2_TIMING, pd.concat(frames, ignore_index=True), "yin_table2")
+    checks = speed.judge(yin_table2.TABLE2_TIMING, pd.concat(frames, ignore_index=True), "yin_table2")
     claims = [c for c in checks if not c.name.startswith("control")]  # one per (sketch, baseline) pair
     assert len(claims) == 6 * 9 and all(c.passed for c in claims), "\n".join(c.detail for c in claims)
     controls = [c for c in checks if c.name.startswith("control")]  # Nyström (Liu) at m = 150: not in the paper
@@ -151,9 +151,9 @@ def test_yin_table2_speed_reproduced_on_the_papers_times():
 
 
 def test_add_checks_rejudges_the_verdict():
-    v = yin.judge_table2(table_from(PAPER))
+    v = yin_table2.judge_table2(table_from(PAPER))
     assert v.status == REPRODUCED
-    (none,) = speed.judge(yin.TABLE2_TIMING, None, "yin_table2")
+    (none,) = speed.judge(yin_table2.TABLE2_TIMING, None, "yin_table2")
     assert speed.add_checks(v, [none]).status == "inconclusive"
 
 

@@ -57,6 +57,7 @@ def test_each_method_writes_a_full_row(tmp_path, name, extra, m, column):
 ])
 def test_m_list_rows_equal_single_runs(tmp_path, name, extra, ms):
     nested = run_cfg(tmp_path / "list", f"sketch={name}", f"m=[{','.join(map(str, ms))}]", *extra)
+    assert sorted(row["m"] for row in nested.rows) == sorted(ms)  # one row per m of the list
     for row in nested.rows:
         alone = run_cfg(tmp_path / f"m{row['m']}", f"sketch={name}", f"m={row['m']}", *extra).rows[0]
         assert alone["run_id"] == row["run_id"]

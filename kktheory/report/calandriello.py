@@ -75,13 +75,11 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_SCALE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
-from kktheory.report.paper_numbers import PaperNumber
+from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
 from kktheory.report.decide import LEVEL, Estimate
-from kktheory.report.entry import Entry
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -92,7 +90,6 @@ PAPER_NMI_M400 = 0.405  # mnist8m, m = 400 (§5)
 
 # -- the declared grids (factors of √n) and their m rules --------------------------------
 FIG1_GRID = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)  # experiments/calandriello_fig1.yaml, m
-FIG2_GRID = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0)  # experiments/calandriello_fig2.yaml, points m0.0625 … m2
 SPREAD_FACTORS = (1.0, 2.0)  # the grid points m ≥ √n that Fig. 2's grid and Fig. 1's setting share
 
 
@@ -202,12 +199,8 @@ def figure_rules(grid: tuple[float, ...], config: str, sd: dict[str, float], sou
 #: here (re-checked by tests/test_report_calandriello.py and tests/test_rule_power.py)
 FIG1_SD = {"risk_rel": 0.0164, "risk_share_se": 0.0113, "nmi_rise": 0.0375, "nmi_beyond": 0.0389,
            "runs_risk_rel": 25, "runs_risk_share": 10, "runs_nmi_rise": 38, "runs_nmi_beyond": 53}
-FIG2_SD = {"risk_rel": 0.0118, "risk_share_se": 0.0409, "nmi_rise": 0.0246, "nmi_beyond": 0.0218,
-           "runs_risk_rel": 13, "runs_risk_share": 170, "runs_nmi_rise": 18, "runs_nmi_beyond": 18}
 FIG1_RULES = figure_rules(FIG1_GRID, "experiments/calandriello_fig1.yaml", FIG1_SD,
                           "Fig. 1's committed rows (MNIST 60k, 10 runs)")
-FIG2_GRID_RULES = figure_rules(FIG2_GRID, "experiments/calandriello_fig2.yaml", FIG2_SD,
-                               "Fig. 2's committed grid rows (augmented MNIST 1M, 10 runs)")
 SPREAD_EFFECT = -0.5 * math.log(1_000_000 / 60_000)  # 1/√n concentration: log of the band's ratio
 SPREAD_SE = 0.214  # planning standard error of the log ratio at 10 runs per setting
 SPREAD_RULE = Rule(
@@ -219,7 +212,6 @@ SPREAD_RULE = Rule(
            f"standard error {SPREAD_SE:g} at 10 runs per setting measured on Fig. 2's committed rows"),
     selection="the grid points m ∈ {√n, 2√n} both settings share (experiments/calandriello_fig2.yaml); Fig. 1's "
               "setting = the sweep's MNIST 60k rows, same seeds", sign=-1.0)
-FIG2_RULES = (*FIG2_GRID_RULES, SPREAD_RULE)
 
 
 def _centroids(df: pd.DataFrame, rule: str) -> pd.DataFrame:
@@ -404,14 +396,6 @@ def judge(df: pd.DataFrame, rules: tuple[Rule, ...] = FIG1_RULES, grid: tuple[fl
     return judge_checks(checks, _observed(own_rows(rows), grid), level)
 
 
-def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
-    return judge(df, FIG1_RULES, FIG1_GRID, level)
-
-
-def judge_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
-    return judge(df, FIG2_RULES, FIG2_GRID, level, stand_in=FIG2_STAND_IN)
-
-
 # -- the setting ----------------------------------------------------------------------------
 NMI_TOLERANCE = (f"tolerance ±{NMI_DELTA}: the paper states no spread of its NMI; the smallest NMI difference it "
                  f"reports as a difference (0.423 − 0.405, §5)")
@@ -420,60 +404,6 @@ NMI_TOLERANCE = (f"tolerance ±{NMI_DELTA}: the paper states no spread of its NM
 def _nmi_at(d: pd.DataFrame, rule: str) -> Estimate:
     part = d[d["m_rule"].astype(str) == rule].drop_duplicates(["seed", "m"])
     return Estimate.mean_of(part["train_nmi"])
-
-
-def setting_fig1(rows: pd.DataFrame) -> str:
-    """The NMI's level beyond √n against the paper's ≈ 0.49 (read off Fig. 1's NMI panel;
-    the text prints no value), within :data:`NMI_DELTA`. The paper prints no value of the
-    risk: its level is not compared."""
-    d = own_rows(_centroids(ok_rows(rows), JUDGED))
-    if d.empty:
-        d = own_rows(ok_rows(rows))
-    pts = [(m_rule(f), _nmi_at(d, m_rule(f))) for f in FIG1_GRID if f >= 1]
-    pts = [(r, e) for r, e in pts if e.runs]
-    if not pts:
-        return "setting differs: no NMI at m ≥ √n in the rows"
-    ok = all(abs(e.value - PAPER_NMI_FIG1) <= NMI_DELTA for _, e in pts)
-    m_of = d.assign(m_rule=d["m_rule"].astype(str)).groupby("m_rule")["m"].first()
-    vals = "; ".join(f"m = {int(m_of[r])}: {e.text(3)}" for r, e in pts)
-    return (f"setting {'matches' if ok else 'differs'}: NMI of the training partition at m ≥ √n (mean of "
-            f"{pts[0][1].runs} runs, 95 % CI) {vals}, against the paper's ≈ {PAPER_NMI_FIG1} (Fig. 1's NMI panel, "
-            f"read off the plot; §5 prints no value); {NMI_TOLERANCE}. The paper prints no value of the test risk, "
-            f"so the risk's level is not compared")
-
-
-def setting_fig2(rows: pd.DataFrame) -> str:
-    """The NMI at m = 400 against the paper's 0.405 on mnist8m (§5), within
-    :data:`NMI_DELTA`: on the judged grid (the stand-in at n = 1M, all runs) and on the one
-    run at mnist8m's size; the Fig. 1 setting held by the sweep as in :func:`setting_fig1`."""
-    ok = ok_rows(rows)
-    grid = own_rows(_centroids(ok, JUDGED))
-    big = _centroids(paper_size_rows(ok), JUDGED)
-    at_grid = _nmi_at(grid, str(NMI_M)) if not grid.empty else Estimate.mean_of([])
-    at_big = Estimate.mean_of(big[big["m"] == NMI_M]["train_nmi"]) if not big.empty else Estimate.mean_of([])
-    if not at_grid.runs:
-        return f"setting differs: no NMI at m = {NMI_M} on the grid"
-    n_grid = int(grid["n"].iloc[0])
-    gap = at_grid.value - PAPER_NMI_M400
-    matches = abs(gap) <= NMI_DELTA
-    text = (f"setting {'matches' if matches else 'differs'}: NMI at m = {NMI_M}, the paper's 0.405 on mnist8m "
-            f"(n = 8,000,000; §5); {NMI_TOLERANCE}. The judged grid ({grid[DATASET_COL].iloc[0]}, n = {n_grid:,}): "
-            f"{at_grid.text(3)} over {at_grid.runs} runs, {fmt(gap, 2)} from the paper "
-            f"({'within' if matches else 'beyond'} the tolerance)")
-    if at_big.runs:
-        gb = at_big.value - PAPER_NMI_M400
-        sd = at_grid.unit_sd
-        text += (f". At mnist8m's size (n = {int(big['n'].iloc[0]):,}, one run, seed {int(big['seed'].iloc[0])}): "
-                 f"{fmt(at_big.value, 3)}, {fmt(gb, 2)} from the paper ({'within' if abs(gb) <= NMI_DELTA else 'beyond'} "
-                 f"the tolerance)")
-        if math.isfinite(sd) and sd > 0:
-            text += (f"; one run cannot tell whether n closes the gap: it lies {fmt((at_big.value - at_grid.value) / sd, 2)} "
-                     f"run-to-run sd ({fmt(sd, 2)}) above the grid's mean")
-    if not matches:
-        text += (". Tried: the stand-in at n = 1M (the grid) and at the paper's size (the one run); no other reading "
-                 "of the setting (bandwidth β = 1 of Wang et al.'s rule, pixels / 255, MiniBatchKMeans as the paper "
-                 "says) was run at this scale")
-    return text
 
 
 # -- figure ---------------------------------------------------------------------------------
@@ -607,24 +537,6 @@ def _draw_spread(ax, rows: pd.DataFrame, rule: str) -> None:
     ax.set_ylabel("run-to-run sd / mean of the test risk")
 
 
-def observe_fig2(rows: pd.DataFrame) -> dict[str, Estimate]:
-    """NMI of the training partition at m = 400 over the grid's runs, and at mnist8m's size
-    (one run) with that run's time to compute C_{n,m} at m = 400: embedding and clustering
-    (``time_embed + time_cluster``; the paper's "computing C_(n,m)^(++)", without reading
-    the data, the bandwidth rule and the evaluation)."""
-    out: dict[str, Estimate] = {}
-    d = own_rows(rows)
-    d = d[d["m"] == NMI_M]
-    if not d.empty:
-        out["nmi_m400"] = Estimate.mean_of(d.drop_duplicates(["seed", "m"])["train_nmi"])
-    big = paper_size_rows(rows)
-    big = big[big["m"] == NMI_M]
-    if not big.empty:
-        out["nmi_m400_8m"] = Estimate.mean_of(big["train_nmi"])
-        out["time_m400_8m"] = Estimate.mean_of(big["time_embed"] + big["time_cluster"])
-    return out
-
-
 def _rule_text(grid: tuple[float, ...], config: str) -> str:
     f, s_thm, s_root = plateau_margin(grid[0], 1.0, grid[-1])
     return (
@@ -641,79 +553,4 @@ def _rule_text(grid: tuple[float, ...], config: str) -> str:
     )
 
 
-SPREAD_TEXT = (
-    "; tighter intervals (§5: 'stronger concentration and smaller confidence intervals'): the sweep also runs "
-    "Fig. 1's setting with the same seeds; log(Fig. 2 / Fig. 1) of the mean per-run relative absolute deviation "
-    "of the test risk at m ∈ {√n, 2√n} is < 0, smallest effect that counts log(3/4) (a band a quarter narrower) "
-    "(spread_check)"
-)
-
-FIG1 = Entry(
-    name="calandriello_fig1",
-    label={"paper": 'MNIST 60k as the paper'},
-    paper_runs=10,
-    title="Calandriello & Rosasco 2018, Fig. 1",
-    claim=("on MNIST, the test risk of Nyström kernel k-means decreases with the number of landmarks m and "
-           "plateaus once m reaches about √n, and so does the NMI"),
-    rule=_rule_text(FIG1_GRID, "experiments/calandriello_fig1.yaml"),
-    draw=lambda df, out: draw(df, out, "calandriello_fig1", "Calandriello & Rosasco Fig. 1"),
-    judge=judge_fig1,
-    changes={
-        "small": "n = 5000 MNIST training digits (test 2000) and 5 runs instead of 60,000 / 10,000 "
-                 "and 10 runs",
-        "paper": "MNIST 60,000 train / 10,000 test as the paper (real data); 10 of 10 runs; m = √n/16 … 4√n",
-    },
-    shortfall={"small": CAUSE_SCALE},
-    paper_numbers=(
-        PaperNumber("whole mnist60k experiment, s (less than; 4-core laptop, 8 GB)", 60,
-                    "§5, mnist60k paragraph"),
-    ),
-    rules=FIG1_RULES,
-    setting=setting_fig1,
-)
-
 FIG2_DATASET = "augmented_mnist"  # Fig. 2's data: the stand-in for mnist8m
-FIG2_STAND_IN = ("augmented MNIST (mnist8m's deformation: small first-order elastic distortions and one-pixel "
-                 "moves of MNIST) in place of mnist8m")
-
-FIG2 = Entry(
-    name="calandriello_fig2",
-    label={"paper": "augmented MNIST 1M for mnist8m's 8M, plus one 8.1M run"},
-    title="Calandriello & Rosasco 2018, Fig. 2",
-    claim=("at a much larger n (mnist8m in the paper, augmented MNIST here) the same plateau at m ≈ √n, "
-           "with tighter confidence intervals"),
-    rule=_rule_text(FIG2_GRID, "experiments/calandriello_fig2.yaml") + SPREAD_TEXT,
-    draw=lambda df, out: draw(df, out, "calandriello_fig2", "Calandriello & Rosasco Fig. 2", spread=True),
-    judge=judge_fig2,
-    changes={
-        "small": "augmented MNIST with n = 20,000 (test: 2000 original MNIST test digits) and 3 runs instead of "
-                 "mnist8m (8M) / 100,000 test; Fig. 1 setting at n = 5000",
-        "paper": f"augmented MNIST 1,000,000 (stand-in) for mnist8m's 8,000,000 training images; test: the 10,000 "
-                 f"MNIST test digits for 100,000 unseen mnist8m images; 10 runs (the paper does not state Fig. 2's "
-                 f"run count); m = √n/16 … 2√n instead of … 4√n (the features at 4√n would take 16 GB); projected "
-                 f"centroids only. Beside the grid, 1 run at mnist8m's size (8,100,000 augmented digits, m = √n/16, "
-                 f"√n/8 and 400, 100,000 held-out augmented test digits; experiments/calandriello_fig2_mnist8m.yaml), "
-                 f"drawn on its own axes and reported, not judged. {FIG2_STAND_IN}",
-    },
-    extra_sweeps=("calandriello_fig2_mnist8m",),
-    shortfall={"small": CAUSE_SCALE, "paper": CAUSE_STAND_IN},
-    paper_numbers=(
-        PaperNumber(f"NMI at m = {NMI_M} (mnist8m, n = 8M; here the stand-in at n = 1M, mean of the runs)", 0.405,
-                    "§5, mnist8m paragraph", key="nmi_m400"),
-        PaperNumber(f"NMI at m = {NMI_M} (mnist8m, n = 8M; here the stand-in at n = 8.1M, one run)", 0.405,
-                    "§5, mnist8m paragraph", key="nmi_m400_8m"),
-        PaperNumber("NMI of Wang et al. at m = 1600 on mnist8m (cited)", 0.406, "§5, mnist8m paragraph"),
-        PaperNumber("NMI of Wang et al. at m = 1600, PCA embedding + RLS sampling (cited)", 0.423,
-                    "§5, mnist8m paragraph"),
-        PaperNumber("computing C_(n,m)^(++) on mnist8m, s (less than; 36 cores, 128 GB; here embedding and "
-                    "clustering at m = 400, n = 8.1M on 2 cores, 24 GB)", 360, "§5, mnist8m paragraph",
-                    key="time_m400_8m"),
-        PaperNumber("Wang et al.'s best solution, s (more than; cluster of 32 machines, cited)", 5400,
-                    "§5, mnist8m paragraph"),
-    ),
-    observe=observe_fig2,
-    rules=FIG2_RULES,
-    setting=setting_fig2,
-)
-
-ENTRIES = [FIG1, FIG2]

@@ -126,6 +126,7 @@ class Entry:
     judging one sweep, one paper each). ``label`` says in a few words, per scale, what the
     data and n are against the paper's (e.g. "MNIST 60k for MNIST8M"), and ``paper_runs``
     the paper's run count: INDEX's overview prints both beside the runs in the rows.
+    ``place`` orders the catalogue (INDEX.md, ``--list``).
     """
 
     name: str
@@ -146,6 +147,10 @@ class Entry:
     sweep: str = ""
     label: dict[str, str] = field(default_factory=dict)
     paper_runs: int | None = None
+    #: where the entry stands in the catalogue: (its paper's place — 1 Calandriello & Rosasco,
+    #: 2 Yin et al., 3 Wang et al., 4 Pourkamali-Anaraki & Becker, 5 the theory rates —, its
+    #: place among its paper's entries, in the paper's own order)
+    place: tuple[int, int] = (0, 0)
 
     @property
     def sweep_name(self) -> str:

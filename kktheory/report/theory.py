@@ -55,7 +55,6 @@ checks' details.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,13 +64,12 @@ import pandas as pd
 from kktheory.evaluation.bounds.theory import (
     RateFit, calandriello_thm1_shape, fit_rate, shape_slope, yin_thm2_shape,
 )
-from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
+from kktheory.report.claims import AT_MOST, Design, Margin, Rule
+from kktheory.report.verdicts import Check
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, ok_rows
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
-from kktheory.report.entry import Entry
 
 # -- the declared sweep (experiments/theory_rates.yaml) ---------------------------------------
 RATE_NS = (1000, 2000, 4000, 8000, 16000, 32000)  # hydra.sweeper.params theory_rates/n
@@ -82,10 +80,6 @@ RATE_MARGIN = 0.1
 RATE_MARGIN_WHY = (f"a slope slower by 0.1 changes the excess by {RATE_NS[-1] / RATE_NS[0]:g}^0.1 = "
                    f"{(RATE_NS[-1] / RATE_NS[0]) ** 0.1:.2f}× over the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]}: "
                    f"the smallest change of the excess a reader would care about")
-#: the sketches each statement is about, among those the sweep runs
-THM1_SKETCHES = ("nystrom", "nystrom_rls")  # uniform and RLS Nyström (Calandriello Lemma 1's dictionaries)
-REMARK1_SKETCHES = ("yin_nystrom", "subgaussian")  # Yin's sketches in the sweep (ROS is not run here)
-LEMMA5_SKETCHES = ("gaussian", "subgaussian", "yin_nystrom")  # bounds_* parts with a JL distortion
 #: the columns whose decay in n is fitted
 NOTIONS = ("excess_erm_risk", "excess_pop_risk")
 NOTION_LABEL = {"excess_erm_risk": "W(C_{n,m}) − W(C_n)  [Calandriello Thm 1, γ = √n]",
@@ -130,69 +124,6 @@ def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str
                f"b at 5 runs per n measured on the committed rows, shrinking like 1/√runs; {runs} runs per n reach "
                f"power 0.8 (the committed 5 give less)"),
         selection=f"sketch {sketch}, m = √n, the sweep's n grid (experiments/theory_rates.yaml)")
-
-
-# -- Calandriello's rules -----------------------------------------------------------------------
-THM1_SE5 = 0.102  # bootstrap se of b at 5 runs per n (nystrom_rls, the wider of the two; committed rows)
-THM1_RUNS = 46
-THM1_RULES = tuple(
-    _rate_rule(f"Calandriello Thm 1 rate of {s} (excess over C_n)", "excess over the empirical minimiser, "
-               "W(C_{n,m}, μ) − W(C_n, μ) on a 100,000-point population sample,", s, thm1_slope(),
-               "Calandriello & Rosasco Thm 1, O(k/√n + kγ/n) with γ = √n (§5: 'm = √n is sufficient to recover the "
-               "optimal rate')", THM1_SE5, THM1_RUNS)
-    for s in THM1_SKETCHES)
-LEMMA2_RUNS = 54
-LEMMA2_RULE = Rule(
-    "Calandriello Lemma 2: gap ≤ min(k, d_eff)/(1−ε)·γ/n",
-    "share of runs in which W(C_{n,m}, μ_n) − W(C_n, μ_n) ≤ min(k, d_eff(γ))/(1 − ε)·γ/n (exact Clopper–Pearson "
-    "interval)", SHARE,
-    Margin(1 - DELTA, f"the lemma holds with probability at least 1 − δ, δ = {DELTA:g} (the rows' bound_delta)",
-           "Calandriello & Rosasco Lemma 2"),
-    _share_design(LEMMA2_RUNS, "lemma"),
-    selection=f"uniform Nyström, projected centroids (eq. 2), m = 1, 2, 4, 8 × n/γ for γ = 0.25, 1, 4, 16 × √n, "
-              f"n = {LEMMA_N} (theory_rates/part/lemma2_*)")
-SEEDING_BOUND = 8 * (math.log(K) + 2)
-SEEDING_SD = 1.4  # per-run sd of seeding / spectral lower bound (committed rows)
-SEEDING_RULE = Rule(
-    f"Calandriello Prop. 3: k-means++ seeding ≤ 8(ln k + 2) = {SEEDING_BOUND:.1f} × OPT",
-    "mean over runs of (k-means++ seeding cost) / (spectral lower bound of the features' k-means optimum), an "
-    "over-estimate of seeding / OPT", AT_MOST,
-    Margin(round(SEEDING_BOUND, 3), "the expectation bound 8(log k + 2) as printed, k = 10",
-           "Calandriello & Rosasco Prop. 3 (Arthur & Vassilvitskii 2007, Thm 3.1)"),
-    Design("paired", round(SEEDING_BOUND / 2, 3), round(SEEDING_BOUND, 3), (SEEDING_SD,), 5,
-           f"effect: a ratio half the bound (planning value); per-run sd {SEEDING_SD:g} of the over-estimate measured "
-           f"on the committed rows; 5 runs (one n) reach power 0.8"),
-    selection="every rate row (all sketches and n at m = √n) with a seeding cost and a positive lower bound")
-CALANDRIELLO_RULES = (*THM1_RULES, LEMMA2_RULE, SEEDING_RULE)
-
-# -- Yin's rules --------------------------------------------------------------------------------
-REMARK1_SE5 = 0.056  # bootstrap se of b at 5 runs per n (yin_nystrom, the wider of the two; committed rows)
-REMARK1_RUNS = 13
-REMARK1_RULES = tuple(
-    _rate_rule(f"Yin Remark 1 rate of {s} (excess over ŵ*)", "excess over the population optimum, "
-               "W(C_{n,m}, μ) − ŵ*(μ) on a 100,000-point population sample,", s, remark1_slope(),
-               "Yin et al. Remark 1 (Thm 2 with ε = 1/√n read at m = √n; Thm 2 as stated would need m = Ω(n log n)): "
-               "Õ(√(k/n)), shape √(k/n)·log²√n", REMARK1_SE5, REMARK1_RUNS)
-    for s in REMARK1_SKETCHES)
-LEMMA_RUNS = 54
-LEMMA5_RULES = tuple(Rule(
-    f"Yin Lemma 5 for {s}: ε ≤ ε(m)",
-    "share of runs in which the largest pairwise distortion of the kernel columns, ε, is at most ε(m), the ε that "
-    "m buys in (4 log n − 2 log δ)/(ε − log(1+ε)) (constant 1); exact Clopper–Pearson interval", SHARE,
-    Margin(1 - DELTA, f"with probability at least 1 − δ, δ = {DELTA:g}", "Yin et al. Lemma 5 (appendix)"),
-    _share_design(LEMMA_RUNS, "lemma"),
-    selection=f"sketch {s}, n = {LEMMA_N}, the runs whose ε(m) < 1 (the lemma's premise ε ∈ (0, 1)): m ≥ "
-              f"{LEMMA5_M_MIN}, i.e. the declared points 4√n, 8√n of m = 0.25 … 8√n (theory_rates/part/bounds_{s})")
-    for s in LEMMA5_SKETCHES)
-LEMMA6_RULES = tuple(Rule(
-    f"Yin Lemma 6 for {s}: kernel-column gap ≤ 2ε(m)/(1−ε(m))",
-    "share of runs in which the k-means objective on the sketched kernel columns minus its own reference (k-means "
-    "on the k_i) is at most 2ε(m)/(1 − ε(m)), the bound read as absolute; exact Clopper–Pearson interval", SHARE,
-    Margin(1 - DELTA, f"with probability at least 1 − δ, δ = {DELTA:g}", "Yin et al. Lemma 6 (appendix, eq. 42)"),
-    _share_design(LEMMA_RUNS, "lemma"),
-    selection=f"sketch {s}, n = {LEMMA_N}, the runs whose ε(m) < 1 (m ≥ {LEMMA5_M_MIN}), as for Lemma 5")
-    for s in LEMMA5_SKETCHES)
-YIN_RULES = (*REMARK1_RULES, *(r for pair in zip(LEMMA5_RULES, LEMMA6_RULES) for r in pair))
 
 
 def _factor(rule: str) -> float:
@@ -289,107 +220,6 @@ def _share(rule: Rule, holds: pd.Series, detail: str, level: float) -> Check:
                       level=level)
 
 
-def lemma2_check(lemma2: pd.DataFrame, level: float = LEVEL) -> list[Check]:
-    """Calandriello Lemma 2: share of runs where the gap is within the bound, ≥ 1 − δ."""
-    if lemma2.empty or "lemma2_holds" not in lemma2 or lemma2["lemma2_holds"].isna().all():
-        return []
-    ratio = (lemma2["lemma2_gap"] / lemma2["lemma2_bound"]).median()
-    cent = ", ".join(sorted(lemma2["centroids"].astype(str).unique())) if "centroids" in lemma2 else "?"
-    return [_share(LEMMA2_RULE, lemma2["lemma2_holds"], f"{cent} centroids; observed/bound median {fmt(ratio, 2)}",
-                   level)]
-
-
-def lemma56_checks(bvm: pd.DataFrame, level: float = LEVEL) -> list[Check]:
-    """Yin Lemmas 5 and 6 as stated, per sketch, on the runs whose ε(m) < 1."""
-    checks: list[Check] = []
-    if "jl_eps" not in bvm or bvm["jl_eps"].isna().all():
-        return checks
-    d = bvm.dropna(subset=["jl_eps"])
-    for name, r5, r6 in zip(LEMMA5_SKETCHES, LEMMA5_RULES, LEMMA6_RULES):
-        sub = d[d[SKETCH_COL] == name]
-        if sub.empty:
-            continue
-        inside = sub[sub["jl_eps_implied"] < 1]
-        span = (f"m = {', '.join(str(int(m)) for m in sorted(inside['m'].unique()))} (ε(m) < 1; "
-                f"{len(sub) - len(inside)} runs at m with ε(m) ≥ 1 left out), n = {int(sub['n'].iloc[0])}")
-        if inside.empty:
-            checks += [Check(r.name, None, f"no run with ε(m) < 1 ({len(sub)} runs, m ≤ {int(sub['m'].max())})",
-                             rule=r) for r in (r5, r6)]
-            continue
-        ratio = (inside["jl_eps"] / inside["jl_eps_implied"]).median()
-        c5 = _share(r5, inside["jl_eps"] <= inside["jl_eps_implied"],
-                    f"observed ε / ε(m) median {fmt(ratio, 3)}; {span}", level)
-        if c5.passed is False:  # the lemma's m = Ω(·) hides a constant, read here as 1
-            c5 = replace(c5, cause=CAUSE_READING, cause_detail=(
-                f"Lemma 5 states m = Ω((4 log n − 2 log δ)/(ε − log(1 + ε))); with the Ω's constant read as 1 the "
-                f"observed ε is {fmt(ratio, 3)}× ε(m); as ε − log(1 + ε) ≈ ε²/2 for small ε, ε(m) grows like √C "
-                f"with the constant C, so C ≈ {fmt(ratio ** 2, 2)} would meet it — the lemma does not exclude that"))
-        checks.append(c5)
-        if "lemma6_gap_kc" not in inside or inside["lemma6_gap_kc"].isna().all():
-            continue
-        eps = inside["jl_eps_implied"]
-        bound = 2 * eps / (1 - eps)
-        gap = inside["lemma6_gap_kc"]
-        step = inside["lemma6_holds_kc"][np.isfinite(inside["lemma6_bound"])] if "lemma6_holds_kc" in inside else []
-        proof = (f"the proof's step with the run's observed ε (2ε/(1−ε), finite only for ε < 1): holds in "
-                 f"{int(np.sum(step))}/{len(step)} runs with a finite bound, vacuous in {len(inside) - len(step)}")
-        checks.append(_share(r6, gap <= bound, f"gap / bound median {fmt((gap / bound).median(), 2)}; {span}; {proof}",
-                             level))
-    return checks
-
-
-def seeding_check(rates: pd.DataFrame, level: float = LEVEL) -> list[Check]:
-    """Calandriello Prop. 3 (Arthur & Vassilvitskii Thm 3.1): the mean over runs of the
-    seeding / spectral-lower-bound over-estimate, at most 8(ln k + 2)."""
-    if "seeding_cost_mean" not in rates or rates["seeding_cost_mean"].isna().all():
-        return []
-    d = rates.dropna(subset=["seeding_cost_mean", "feature_lower_bound"])
-    d = d[d["feature_lower_bound"] > 0]
-    if d.empty:
-        return []
-    over = d["seeding_cost_mean"] / d["feature_lower_bound"]
-    under = d["seeding_cost_mean"] / d["feature_objective"]
-    return [SEEDING_RULE.check(Estimate.mean_of(over),
-                               f"seeding / spectral lower bound: median {fmt(over.median(), 3)}, max {fmt(over.max(), 3)}; "
-                               f"seeding / final objective (an under-estimate): median {fmt(under.median(), 3)}; "
-                               f"{len(d)} runs", level=level)]
-
-
-def looseness(bvm: pd.DataFrame) -> str:
-    """Lemma 1: the m at which the observed γ-preservation ε reaches bound_eps, against the
-    m the lemma requires."""
-    if "gamma_eps" not in bvm or bvm["gamma_eps"].isna().all() or "lemma1_m" not in bvm:
-        return ""
-    sub = bvm.dropna(subset=["gamma_eps"])
-    st = mean_ci(sub, "m", "gamma_eps")
-    eps = float(sub["bound_eps"].iloc[0]) if "bound_eps" in sub else 0.5
-    reached = st[st["mean"] <= eps]
-    m_obs = f"m = {int(reached['m'].iloc[0])}" if len(reached) else f"not within the grid (m ≤ {int(st['m'].max())})"
-    return (f"Calandriello Lemma 1 (ε = {eps:g}, δ = {DELTA:g}): required m = {sub['lemma1_m'].median():,.0f} "
-            f"(n = {int(sub['n'].iloc[0])}); the observed ε reaches {eps:g} at {m_obs} (drawn, not judged)")
-
-
-def exact_note(rates: pd.DataFrame) -> str:
-    """Exact kernel k-means' population excess, reported and not judged (ŵ* not tight enough)."""
-    if "excess_pop_risk" not in rates:
-        return ""
-    ex = rates[rates[SKETCH_COL] == "exact"].dropna(subset=["excess_pop_risk"])
-    if ex.empty:
-        return ""
-    means = ex.groupby("n")["excess_pop_risk"].mean()
-    neg = means[means < 0]
-    fit = rate_fits(rates).get(("exact", "excess_pop_risk"))
-    text = ("exact kernel k-means' population excess (Remark 1's comparison point) is not judged — unreliable: "
-            "ŵ*, the estimate of W*(μ), is not tight enough")
-    if len(neg):
-        text += (f": the mean excess is negative at n = {', '.join(f'{int(n):,}' for n in neg.index)} "
-                 f"({', '.join(fmt(v, 2) for v in neg)}), so ŵ* lies above the exact minimiser's risk by more than "
-                 f"the excess the check would have to resolve")
-    if fit is not None:
-        text += f"; fitted b = {fmt(fit.slope, 3)} [{fmt(fit.ci_low, 3)}, {fmt(fit.ci_high, 3)}] (shown only)"
-    return text
-
-
 def _setting(rows: pd.DataFrame, paper: str, assumption: str) -> str:
     """No absolute number of the paper to compare with (a synthetic sweep beyond its
     figures): the setting check says what the statement assumes and whether the rows meet it."""
@@ -400,34 +230,6 @@ def _setting(rows: pd.DataFrame, paper: str, assumption: str) -> str:
             f"prints no absolute number for such a sweep, so none is compared; what the statement assumes — {assumption} — "
             f"{'holds: a Gaussian kernel, κ(x, x) = 1' if bounded else f'is not checked for kernels {sorted(kernels)}'}; "
             f"data: Yin's synthetic mixture (k = {K} centres in {{−1, 1}}^8, one distribution μ for every seed)")
-
-
-def setting_calandriello(rows: pd.DataFrame) -> str:
-    return _setting(rows, "Calandriello & Rosasco", "‖φ(x)‖ ≤ 1 for Thm 1 and Lemma 2")
-
-
-def setting_yin(rows: pd.DataFrame) -> str:
-    return _setting(rows, "Yin et al.", "‖Φ_x‖ ≤ 1 (Thm 2, Remark 1)")
-
-
-def judge_calandriello(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
-    """Calandriello & Rosasco: Thm 1's rate, Lemma 2, Prop. 3 (module docstring)."""
-    rates, lemma2, bvm = parts(df)
-    if rates.empty and lemma2.empty:
-        return not_run("no row")
-    checks = (rate_checks(rates, "excess_erm_risk", THM1_RULES, THM1_SKETCHES, "k/√n + kγ/n, γ = √n", level)
-              + lemma2_check(lemma2, level) + seeding_check(rates, level))
-    return judge_checks(checks, looseness(bvm), level)
-
-
-def judge_yin(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
-    """Yin et al.: Remark 1's rate, Lemmas 5 and 6 as stated (module docstring)."""
-    rates, _, bvm = parts(df)
-    if rates.empty and bvm.empty:
-        return not_run("no row")
-    checks = (rate_checks(rates, "excess_pop_risk", REMARK1_RULES, REMARK1_SKETCHES, "√(k/n)·log²√n", level)
-              + lemma56_checks(bvm, level))
-    return judge_checks(checks, exact_note(rates), level)
 
 
 # -- the figure ---------------------------------------------------------------------------------
@@ -571,60 +373,3 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 
 _SHARED = ("one sweep judged by two entries, one paper each (theory_rates_calandriello, theory_rates_yin; "
            "experiments/theory_rates.yaml); the figure is shared")
-
-CALANDRIELLO = Entry(
-    name="theory_rates_calandriello",
-    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
-    title="Theory vs observation: Calandriello & Rosasco 2018",
-    claim=("with m = √n (γ = √n) the excess risk of uniform and RLS Nyström over the empirical minimiser, "
-           "W(C_{n,m}, μ) − W(C_n, μ), decays at least like Thm 1's O(k/√n + kγ/n); Lemma 2's gap bound "
-           "and Prop. 3's k-means++ bound hold as stated"),
-    rule=(f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m = 21,259 at n = 2000): bootstrap "
-          f"interval of the fitted decay exponent b (all runs, negative excesses included) ≤ the shape's slope over "
-          f"the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.5) + {RATE_MARGIN} ({RATE_MARGIN_WHY}); Lemma 2: "
-          f"share of runs where it holds ≥ 1 − δ = {1 - DELTA:g} (exact 95% interval); Prop. 3: mean over runs of "
-          f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2); one family (Holm); "
-          f"{_SHARED}"),
-    draw=draw,
-    judge=judge_calandriello,
-    changes={
-        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
-                 "parts as at paper scale with 3 seeds",
-        "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
-                 "5 runs per n for the rates (46 per n reach power 0.8 at the theorem's own slope); n = 2000 for "
-                 "Lemma 2, 5 runs per (γ, m), 80 in all",
-    },
-    rules=CALANDRIELLO_RULES,
-    setting=setting_calandriello,
-    sweep="theory_rates",
-)
-
-YIN = Entry(
-    name="theory_rates_yin",
-    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
-    title="Theory vs observation: Yin et al. 2022",
-    claim=("with m = √n the excess risk of Yin's Nyström and the sub-Gaussian sketch over the population optimum, "
-           "W(C_{n,m}, μ) − W*(μ), decays at least like Õ(√(k/n)) (Remark 1); Lemmas 5 and 6 hold as stated"),
-    rule=(f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log δ)/(ε − log(1+ε))), i.e. "
-          f"Ω(n log n) at ε = 1/√n): bootstrap interval of the fitted decay exponent b of the excess over ŵ* (all "
-          f"runs) ≤ the slope of √(k/n)·log²√n over the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.27) + "
-          f"{RATE_MARGIN}; Lemmas 5 and 6 as stated with the Ω's constant 1, on the runs whose ε(m) < 1 (the "
-          f"premise ε ∈ (0, 1): m ≥ {LEMMA5_M_MIN} at n = {LEMMA_N}): share of runs where observed ε ≤ ε(m) "
-          f"(Lemma 5), where the kernel-column gap ≤ 2ε(m)/(1 − ε(m)) (Lemma 6), ≥ 1 − δ = {1 - DELTA:g} "
-          f"(exact 95% interval); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: "
-          f"negative excess at n ≥ 16,000); one family (Holm); {_SHARED}"),
-    draw=draw,
-    judge=judge_yin,
-    changes={
-        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
-                 "parts as at paper scale with 3 seeds",
-        "paper": "Yin's synthetic mixture (the paper's own Fig. 1 data family); n ∈ {1000, …, 32000} with 5 runs per "
-                 "n for the rates (13 per n reach power 0.8 at the shape's own slope); ROS not run; n = 2000 for "
-                 "the lemmas, 5 runs per m of which 10 per sketch have ε(m) < 1",
-    },
-    rules=YIN_RULES,
-    setting=setting_yin,
-    sweep="theory_rates",
-)
-
-ENTRIES = [CALANDRIELLO, YIN]

@@ -48,7 +48,7 @@ from kktheory.report.rows import DATASET_COL, SKETCH_COL, ok_rows, require_colum
 from kktheory.report.style import color_marker, pyplot, save_figure
 from kktheory.report.decide import LEVEL, PASS, FAIL, INCONCLUSIVE, Decision, Estimate, exceeds
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import PAPER_NMI_SD, S_RULE_COL
+from kktheory.report.wang import PAPER_NMI_SD, S_RULE_COL
 
 NYS, RFM, TWO = "nystrom_rr", "rff", "two_step"
 FIG45_LABELS = {NYS: "Nyström", RFM: "RFM", TWO: "two-step"}
@@ -380,6 +380,7 @@ def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
 
 FIG4_5 = Entry(
     name="wang_fig4_5",
+    place=(3, 3),
     label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
     paper_runs=500,
     title="Wang, Gittens & Mahoney 2019, Figs. 4–5",

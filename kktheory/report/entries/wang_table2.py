@@ -45,7 +45,7 @@ from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import P_COL, S_COL
+from kktheory.report.wang import P_COL, S_COL
 from kktheory.seeding import component_rng
 
 S_MAIN = 10  # s = k = 10 (experiments/wang_table2.yaml)
@@ -296,6 +296,7 @@ def setting_table2(df: pd.DataFrame) -> str:
 
 TABLE2 = Entry(
     name="wang_table2",
+    place=(3, 4),
     label={"paper": 'PenDigits 7,494 (Table 2 states orders, no experiment)'},
     title="Wang, Gittens & Mahoney 2019, Thm 1 / Table 2",
     claim=("the sketch sizes Table 2 lists for the rank-restricted Nyström trace-norm bound of Thm 1 scale as "

@@ -41,7 +41,7 @@ from kktheory.report.stats import mean_ci
 from kktheory.report.style import grid_ticks, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
-from kktheory.report.wang_common import BETA_COL, FAIL_COL, PAPER_NMI_SD, nmi_runs
+from kktheory.report.wang import BETA_COL, FAIL_COL, PAPER_NMI_SD, nmi_runs
 
 KK, SC = "nystrom_rr", "spectral_nystrom"
 FIG3_LABELS = {KK: "KK (kernel k-means)", SC: "SC (spectral clustering)"}
@@ -208,6 +208,7 @@ def setting_fig3(df: pd.DataFrame) -> str:
 
 FIG3 = Entry(
     name="wang_fig3",
+    place=(3, 2),
     label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
     paper_runs=100,
     title="Wang, Gittens & Mahoney 2019, Fig. 3",
