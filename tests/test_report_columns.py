@@ -46,13 +46,13 @@ def unknown(source: str) -> list[tuple[str, str]]:
     return [(where, col) for where, col in named_columns(source) if col not in known]
 
 
-@pytest.mark.parametrize("module", sorted(p.name for p in REPORT.glob("*.py")))
+@pytest.mark.parametrize("module", sorted(str(p.relative_to(REPORT)) for p in REPORT.rglob("*.py")))
 def test_every_column_a_report_names_is_a_row_column(module: str) -> None:
     assert unknown((REPORT / module).read_text()) == []
 
 
 def test_the_reports_name_columns_at_all() -> None:
-    found = {col for p in REPORT.glob("*.py") for _, col in named_columns(p.read_text())}
+    found = {col for p in REPORT.rglob("*.py") for _, col in named_columns(p.read_text())}
     assert {"sketch.name", "dataset.name", "kernel.beta", "train_nmi", "test_accuracy"} <= found
 
 

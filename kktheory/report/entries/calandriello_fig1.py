@@ -42,27 +42,32 @@ def setting_fig1(rows: pd.DataFrame) -> str:
             f"so the risk's level is not compared")
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Calandriello & Rosasco 2018, Fig. 1"
+
+#: what the paper claims
+CLAIM = ("on MNIST, the test risk of Nyström kernel k-means decreases with the number of landmarks m and "
+         "plateaus once m reaches about √n, and so does the NMI")
+
+#: how the rows judge it
+RULE = _rule_text(FIG1_GRID, "experiments/calandriello_fig1.yaml")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "n = 5000 MNIST training digits (test 2000) and 5 runs instead of 60,000 / 10,000 "
+             "and 10 runs",
+    "paper": "MNIST 60,000 train / 10,000 test as the paper (real data); 10 of 10 runs; m = √n/16 … 4√n",
+}
+
+
 FIG1 = Entry(
-    name="calandriello_fig1",
-    place=(1, 1),
-    label={"paper": 'MNIST 60k as the paper'},
-    paper_runs=10,
-    title="Calandriello & Rosasco 2018, Fig. 1",
-    claim=("on MNIST, the test risk of Nyström kernel k-means decreases with the number of landmarks m and "
-           "plateaus once m reaches about √n, and so does the NMI"),
-    rule=_rule_text(FIG1_GRID, "experiments/calandriello_fig1.yaml"),
+    name="calandriello_fig1", place=(1, 1), label={"paper": 'MNIST 60k as the paper'}, paper_runs=10,
+    title=TITLE, claim=CLAIM, rule=RULE,
     draw=lambda df, out: draw(df, out, "calandriello_fig1", "Calandriello & Rosasco Fig. 1"),
-    judge=judge_fig1,
-    changes={
-        "small": "n = 5000 MNIST training digits (test 2000) and 5 runs instead of 60,000 / 10,000 "
-                 "and 10 runs",
-        "paper": "MNIST 60,000 train / 10,000 test as the paper (real data); 10 of 10 runs; m = √n/16 … 4√n",
-    },
-    shortfall={"small": CAUSE_SCALE},
+    judge=judge_fig1, changes=CHANGES, shortfall={"small": CAUSE_SCALE},
     paper_numbers=(
         PaperNumber("whole mnist60k experiment, s (less than; 4-core laptop, 8 GB)", 60,
                     "§5, mnist60k paragraph"),
     ),
-    rules=FIG1_RULES,
-    setting=setting_fig1,
+    rules=FIG1_RULES, setting=setting_fig1,
 )

@@ -183,30 +183,35 @@ def observe_fig3(df: pd.DataFrame) -> dict[str, Estimate]:
     return {"exact/accuracy": Estimate.mean_of(_per_run(d, "exact", "train_accuracy").to_numpy())}
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Pourkamali-Anaraki & Becker, Fig. 3"
+
+#: what the paper claims
+CLAIM = ("on image segmentation data the one-pass method (r' = 7) approximates K better than Nyström "
+         "with up to 50 columns, close to the exact decomposition, and clusters more accurately than "
+         "Nyström and than full kernel k-means (0.46)")
+
+#: how the rows judge it
+RULE = (f"95% intervals over runs paired by seed, one check per comparison: one-pass − Nyström error < 0 at "
+        f"every m ≤ {FIG3_M_MAX} of the grid (§4: m = 50 ≈ 7r'; smallest effect {WIN_ERR.value}); one-pass − exact "
+        f"decomposition error within ±{CLOSE} (half Table 1's 0.44 vs 0.40); one-pass − Nyström accuracy > 0 at "
+        f"every m (smallest effect {WIN_ACC.value}); one-pass, and exact rank-2, accuracy − full kernel k-means "
+        f"> 0 (two checks); one family, Holm (kktheory/report/pourkamali.py, judge_fig3)")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "10 runs instead of 100",
+    "paper": "UCI image segmentation (2310 rows, 19 attributes, rows scaled to unit ℓ2 norm) as the paper; "
+             "100 of 100 runs",
+}
+
+
 FIG3 = Entry(
-    name="pourkamali_fig3",
-    place=(4, 2),
-    label={"paper": 'UCI segmentation as the paper'},
-    paper_runs=100,
-    title="Pourkamali-Anaraki & Becker, Fig. 3",
-    claim=("on image segmentation data the one-pass method (r' = 7) approximates K better than Nyström "
-           "with up to 50 columns, close to the exact decomposition, and clusters more accurately than "
-           "Nyström and than full kernel k-means (0.46)"),
-    rule=(f"95% intervals over runs paired by seed, one check per comparison: one-pass − Nyström error < 0 at "
-          f"every m ≤ {FIG3_M_MAX} of the grid (§4: m = 50 ≈ 7r'; smallest effect {WIN_ERR.value}); one-pass − exact "
-          f"decomposition error within ±{CLOSE} (half Table 1's 0.44 vs 0.40); one-pass − Nyström accuracy > 0 at "
-          f"every m (smallest effect {WIN_ACC.value}); one-pass, and exact rank-2, accuracy − full kernel k-means "
-          f"> 0 (two checks); one family, Holm (kktheory/report/pourkamali.py, judge_fig3)"),
-    draw=draw_fig3,
-    judge=judge_fig3,
+    name="pourkamali_fig3", place=(4, 2), label={"paper": 'UCI segmentation as the paper'}, paper_runs=100,
+    title=TITLE, claim=CLAIM, rule=RULE, draw=draw_fig3, judge=judge_fig3,
     paper_numbers=(PaperNumber("full kernel k-means: accuracy", FULL_KKM_ACCURACY, "§4, Fig. 3 text",
                                key="exact/accuracy"),),
-    observe=observe_fig3,
-    changes={
-        "small": "10 runs instead of 100",
-        "paper": "UCI image segmentation (2310 rows, 19 attributes, rows scaled to unit ℓ2 norm) as the paper; "
-                 "100 of 100 runs",
-    },
+    observe=observe_fig3, changes=CHANGES,
     rules=(*FIG3_ERR_RULES.values(), FIG3_CLOSE_RULE, *FIG3_ACC_RULES.values(), *FIG3_FULL_RULES.values()),
     setting=setting_fig3,
 )

@@ -128,30 +128,35 @@ def judge_calandriello(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     return judge_checks(checks, looseness(bvm), level)
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Theory vs observation: Calandriello & Rosasco 2018"
+
+#: what the paper claims
+CLAIM = ("with m = √n (γ = √n) the excess risk of uniform and RLS Nyström over the empirical minimiser, "
+         "W(C_{n,m}, μ) − W(C_n, μ), decays at least like Thm 1's O(k/√n + kγ/n); Lemma 2's gap bound "
+         "and Prop. 3's k-means++ bound hold as stated")
+
+#: how the rows judge it
+RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m = 21,259 at n = 2000): bootstrap "
+        f"interval of the fitted decay exponent b (all runs, negative excesses included) ≤ the shape's slope over "
+        f"the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.5) + {RATE_MARGIN} ({RATE_MARGIN_WHY}); Lemma 2: "
+        f"share of runs where it holds ≥ 1 − δ = {1 - DELTA:g} (exact 95% interval); Prop. 3: mean over runs of "
+        f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2); one family (Holm); "
+        f"{_SHARED}")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
+             "parts as at paper scale with 3 seeds",
+    "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
+             "5 runs per n for the rates (46 per n reach power 0.8 at the theorem's own slope); n = 2000 for "
+             "Lemma 2, 5 runs per (γ, m), 80 in all",
+}
+
+
 CALANDRIELLO = Entry(
-    name="theory_rates_calandriello",
-    place=(5, 1),
-    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
-    title="Theory vs observation: Calandriello & Rosasco 2018",
-    claim=("with m = √n (γ = √n) the excess risk of uniform and RLS Nyström over the empirical minimiser, "
-           "W(C_{n,m}, μ) − W(C_n, μ), decays at least like Thm 1's O(k/√n + kγ/n); Lemma 2's gap bound "
-           "and Prop. 3's k-means++ bound hold as stated"),
-    rule=(f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m = 21,259 at n = 2000): bootstrap "
-          f"interval of the fitted decay exponent b (all runs, negative excesses included) ≤ the shape's slope over "
-          f"the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.5) + {RATE_MARGIN} ({RATE_MARGIN_WHY}); Lemma 2: "
-          f"share of runs where it holds ≥ 1 − δ = {1 - DELTA:g} (exact 95% interval); Prop. 3: mean over runs of "
-          f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2); one family (Holm); "
-          f"{_SHARED}"),
-    draw=draw,
-    judge=judge_calandriello,
-    changes={
-        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
-                 "parts as at paper scale with 3 seeds",
-        "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
-                 "5 runs per n for the rates (46 per n reach power 0.8 at the theorem's own slope); n = 2000 for "
-                 "Lemma 2, 5 runs per (γ, m), 80 in all",
-    },
-    rules=CALANDRIELLO_RULES,
-    setting=setting_calandriello,
-    sweep="theory_rates",
+    name="theory_rates_calandriello", place=(5, 1),
+    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"}, title=TITLE, claim=CLAIM,
+    rule=RULE, draw=draw, judge=judge_calandriello, changes=CHANGES, rules=CALANDRIELLO_RULES,
+    setting=setting_calandriello, sweep="theory_rates",
 )

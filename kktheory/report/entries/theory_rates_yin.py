@@ -143,31 +143,36 @@ def judge_yin(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     return judge_checks(checks, exact_note(rates), level)
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Theory vs observation: Yin et al. 2022"
+
+#: what the paper claims
+CLAIM = ("with m = √n the excess risk of Yin's Nyström and the sub-Gaussian sketch over the population optimum, "
+         "W(C_{n,m}, μ) − W*(μ), decays at least like Õ(√(k/n)) (Remark 1); Lemmas 5 and 6 hold as stated")
+
+#: how the rows judge it
+RULE = (f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log δ)/(ε − log(1+ε))), i.e. "
+        f"Ω(n log n) at ε = 1/√n): bootstrap interval of the fitted decay exponent b of the excess over ŵ* (all "
+        f"runs) ≤ the slope of √(k/n)·log²√n over the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.27) + "
+        f"{RATE_MARGIN}; Lemmas 5 and 6 as stated with the Ω's constant 1, on the runs whose ε(m) < 1 (the "
+        f"premise ε ∈ (0, 1): m ≥ {LEMMA5_M_MIN} at n = {LEMMA_N}): share of runs where observed ε ≤ ε(m) "
+        f"(Lemma 5), where the kernel-column gap ≤ 2ε(m)/(1 − ε(m)) (Lemma 6), ≥ 1 − δ = {1 - DELTA:g} "
+        f"(exact 95% interval); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: "
+        f"negative excess at n ≥ 16,000); one family (Holm); {_SHARED}")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
+             "parts as at paper scale with 3 seeds",
+    "paper": "Yin's synthetic mixture (the paper's own Fig. 1 data family); n ∈ {1000, …, 32000} with 5 runs per "
+             "n for the rates (13 per n reach power 0.8 at the shape's own slope); ROS not run; n = 2000 for "
+             "the lemmas, 5 runs per m of which 10 per sketch have ε(m) < 1",
+}
+
+
 YIN = Entry(
-    name="theory_rates_yin",
-    place=(5, 2),
-    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"},
-    title="Theory vs observation: Yin et al. 2022",
-    claim=("with m = √n the excess risk of Yin's Nyström and the sub-Gaussian sketch over the population optimum, "
-           "W(C_{n,m}, μ) − W*(μ), decays at least like Õ(√(k/n)) (Remark 1); Lemmas 5 and 6 hold as stated"),
-    rule=(f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log δ)/(ε − log(1+ε))), i.e. "
-          f"Ω(n log n) at ε = 1/√n): bootstrap interval of the fitted decay exponent b of the excess over ŵ* (all "
-          f"runs) ≤ the slope of √(k/n)·log²√n over the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.27) + "
-          f"{RATE_MARGIN}; Lemmas 5 and 6 as stated with the Ω's constant 1, on the runs whose ε(m) < 1 (the "
-          f"premise ε ∈ (0, 1): m ≥ {LEMMA5_M_MIN} at n = {LEMMA_N}): share of runs where observed ε ≤ ε(m) "
-          f"(Lemma 5), where the kernel-column gap ≤ 2ε(m)/(1 − ε(m)) (Lemma 6), ≥ 1 − δ = {1 - DELTA:g} "
-          f"(exact 95% interval); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: "
-          f"negative excess at n ≥ 16,000); one family (Holm); {_SHARED}"),
-    draw=draw,
-    judge=judge_yin,
-    changes={
-        "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
-                 "parts as at paper scale with 3 seeds",
-        "paper": "Yin's synthetic mixture (the paper's own Fig. 1 data family); n ∈ {1000, …, 32000} with 5 runs per "
-                 "n for the rates (13 per n reach power 0.8 at the shape's own slope); ROS not run; n = 2000 for "
-                 "the lemmas, 5 runs per m of which 10 per sketch have ε(m) < 1",
-    },
-    rules=YIN_RULES,
-    setting=setting_yin,
+    name="theory_rates_yin", place=(5, 2),
+    label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"}, title=TITLE, claim=CLAIM,
+    rule=RULE, draw=draw, judge=judge_yin, changes=CHANGES, rules=YIN_RULES, setting=setting_yin,
     sweep="theory_rates",
 )

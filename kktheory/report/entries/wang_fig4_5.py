@@ -378,32 +378,35 @@ def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
     return out
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Wang, Gittens & Mahoney 2019, Figs. 4–5"
+
+#: what the paper claims
+CLAIM = ("Nyström beats random feature maps in most cases and both consistently beat the two-step method, in NMI "
+         "(MNIST, Mushrooms, PenDigits) and in the kernel k-means objective (Mushrooms, PenDigits)")
+
+#: how the rows judge it
+RULE = ("declared checks (INDEX table above): six shares of cells (data set × s × c), each cell an exceeds test of "
+        f"a Welch difference over runs (NMI: fails below {NMI_CELL.value:g}; log objective: fails below 1 %); "
+        f"Nyström vs RFM share ≥ ⅔ (\"most cases\"), Nyström vs two-step and RFM vs two-step (two checks) share ≥ "
+        f"{CONSISTENTLY:g} (\"consistently\"), exact Clopper–Pearson intervals of the share; Holm over the six "
+        "(kktheory/report/wang_fig45.py)")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "Mushrooms and PenDigits (MNIST at paper scale only), n = 1500 each, 3 of 500 runs; Nyström keeps "
+             "all of W (ℓ = c, see the config)",
+    "paper": "the paper's MNIST 60k, Mushrooms and PenDigits in full; 20 of 500 runs; Nyström keeps all of W "
+             "(ℓ = c, not Alg. 2's ⌈c/2⌉) so that s = √(kc) ≤ ℓ at c = 3k",
+}
+
+
 FIG4_5 = Entry(
-    name="wang_fig4_5",
-    place=(3, 3),
-    label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
-    paper_runs=500,
-    title="Wang, Gittens & Mahoney 2019, Figs. 4–5",
-    claim=("Nyström beats random feature maps in most cases and both consistently beat the two-step method, in NMI "
-           "(MNIST, Mushrooms, PenDigits) and in the kernel k-means objective (Mushrooms, PenDigits)"),
-    rule=("declared checks (INDEX table above): six shares of cells (data set × s × c), each cell an exceeds test of "
-          f"a Welch difference over runs (NMI: fails below {NMI_CELL.value:g}; log objective: fails below 1 %); "
-          f"Nyström vs RFM share ≥ ⅔ (\"most cases\"), Nyström vs two-step and RFM vs two-step (two checks) share ≥ "
-          f"{CONSISTENTLY:g} (\"consistently\"), exact Clopper–Pearson intervals of the share; Holm over the six "
-          "(kktheory/report/wang_fig45.py)"),
-    draw=draw_fig45,
-    judge=judge_fig45,
+    name="wang_fig4_5", place=(3, 3), label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
+    paper_runs=500, title=TITLE, claim=CLAIM, rule=RULE, draw=draw_fig45, judge=judge_fig45,
     paper_numbers=tuple(
         PaperNumber(f"two-step median NMI, {ds}, c = {f}k", v, f"Fig. 4 caption ({ds})", key=f"two_step/{ds}/c{f}k")
         for ds, vals in TWO_STEP_NMI.items() for f, v in zip(C_FACTORS, vals)
     ),
-    observe=observe_fig45,
-    changes={
-        "small": "Mushrooms and PenDigits (MNIST at paper scale only), n = 1500 each, 3 of 500 runs; Nyström keeps "
-                 "all of W (ℓ = c, see the config)",
-        "paper": "the paper's MNIST 60k, Mushrooms and PenDigits in full; 20 of 500 runs; Nyström keeps all of W "
-                 "(ℓ = c, not Alg. 2's ⌈c/2⌉) so that s = √(kc) ≤ ℓ at c = 3k",
-    },
-    rules=RULES,
-    setting=setting_fig45,
+    observe=observe_fig45, changes=CHANGES, rules=RULES, setting=setting_fig45,
 )

@@ -294,29 +294,34 @@ def setting_table2(df: pd.DataFrame) -> str:
             f"{fmt(mu, 3)} (Table 2's μ ∈ [1, n/s])")
 
 
+#: the paper's figure or table this entry reproduces
+TITLE = "Wang, Gittens & Mahoney 2019, Thm 1 / Table 2"
+
+#: what the paper claims
+CLAIM = ("the sketch sizes Table 2 lists for the rank-restricted Nyström trace-norm bound of Thm 1 scale as "
+         "it says: c = O(1/ε) at fixed s for every sketching matrix, uniform sampling needs μ times leverage "
+         "sampling's c, and c grows in s as each row's order")
+
+#: how the rows judge it
+RULE = ("declared checks (INDEX table above) on the empirical c*(ε) at which the mean ratio reaches 1 + ε: per "
+        "matrix the excess ratio − 1 decays at least like 1/c (fitted slope ≥ 1, bootstrap over runs); "
+        f"c*_uniform/c*_leverage ≤ μ = {TABLE2_MU} at ε = {MU_EPS}; per matrix the slope of log c*(0.1) in log s "
+        "at most the table's order (needs the rows at s = 5, 20, 40); ratio ≥ 1 is a sanity check; Holm over the "
+        "counted checks (kktheory/report/wang_table2.py)")
+
+#: what each scale changes against the paper
+CHANGES = {
+    "small": "PenDigits n = 2000, 3 runs",
+    "paper": "PenDigits training set (7494), s = k = 10, 50 runs per sketching matrix (CountSketch 36: the first "
+             "commit stopped at the 36 runs that decided the old 'probability ≥ 0.9' check); s = 5, 20, 40 "
+             "from experiments/wang_table2_s.yaml (10 runs) when run; Table 2 is a theory table, not an "
+             "experiment of the paper",
+}
+
+
 TABLE2 = Entry(
-    name="wang_table2",
-    place=(3, 4),
-    label={"paper": 'PenDigits 7,494 (Table 2 states orders, no experiment)'},
-    title="Wang, Gittens & Mahoney 2019, Thm 1 / Table 2",
-    claim=("the sketch sizes Table 2 lists for the rank-restricted Nyström trace-norm bound of Thm 1 scale as "
-           "it says: c = O(1/ε) at fixed s for every sketching matrix, uniform sampling needs μ times leverage "
-           "sampling's c, and c grows in s as each row's order"),
-    rule=("declared checks (INDEX table above) on the empirical c*(ε) at which the mean ratio reaches 1 + ε: per "
-          "matrix the excess ratio − 1 decays at least like 1/c (fitted slope ≥ 1, bootstrap over runs); "
-          f"c*_uniform/c*_leverage ≤ μ = {TABLE2_MU} at ε = {MU_EPS}; per matrix the slope of log c*(0.1) in log s "
-          "at most the table's order (needs the rows at s = 5, 20, 40); ratio ≥ 1 is a sanity check; Holm over the "
-          "counted checks (kktheory/report/wang_table2.py)"),
-    draw=draw_table2,
-    judge=judge_table2,
-    changes={
-        "small": "PenDigits n = 2000, 3 runs",
-        "paper": "PenDigits training set (7494), s = k = 10, 50 runs per sketching matrix (CountSketch 36: the first "
-                 "commit stopped at the 36 runs that decided the old 'probability ≥ 0.9' check); s = 5, 20, 40 "
-                 "from experiments/wang_table2_s.yaml (10 runs) when run; Table 2 is a theory table, not an "
-                 "experiment of the paper",
-    },
-    rules=RULES,
-    setting=setting_table2,
+    name="wang_table2", place=(3, 4),
+    label={"paper": 'PenDigits 7,494 (Table 2 states orders, no experiment)'}, title=TITLE, claim=CLAIM,
+    rule=RULE, draw=draw_table2, judge=judge_table2, changes=CHANGES, rules=RULES, setting=setting_table2,
     extra_sweeps=("wang_table2_s",),
 )
