@@ -284,7 +284,7 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self._centers: np.ndarray | None = None
         self.kernel_ = kernel
         self.sketch_ = sketch
-        self.m_ = sketch.resolve_m(m)
+        self.m_ = sketch.m_used(m)
         self.labels_ = labels
         self.info_ = merged(part.info, sketch.info_)
         self._lazy: dict[str, Any] = {}  # what predict and score need, filled on first use

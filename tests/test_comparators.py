@@ -83,7 +83,7 @@ def test_approx_kkm_iterations_equal_chitta_algorithm():
 def test_approx_kkm_partition_through_the_sketch():
     X, y = blobs(40, 3)
     sk = fit("approx_kkm", X, 3, 15)
-    assert not sk.is_embedding and not sk.is_projection
+    assert not sk.capabilities.embedding and not sk.capabilities.projection
     part = sk.partition(X, 3, KMEANS, component_rng(0, "cluster"))
     assert part.labels.shape == (120,) and set(part.labels) <= {0, 1, 2}
     assert normalized_mutual_info_score(y, part.labels) == pytest.approx(1.0)
@@ -148,7 +148,7 @@ def test_spectral_embedding_time_counts_as_embedding_time(monkeypatch, tmp_path)
     # inside its partition, goes to time_embed (a 0.3 s pause inserted into it shows there)
     import time
 
-    from kktheory.embeddings import spectral_nystrom
+    from kktheory.comparators import spectral_nystrom
     from kktheory.run.store import load
     from tests.inprocess import run_inprocess
 

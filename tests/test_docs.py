@@ -57,9 +57,8 @@ def test_the_extending_page_names_what_exists():
     text = (root / "docs" / "extending.md").read_text()
     for path in set(re.findall(r"`((?:kktheory|configs|tests)/[\w/.]+\.(?:py|yaml))`", text)):
         assert (root / path).is_file(), path
-    hooks = ("validate", "nested", "partition", "arrays", "jl_scale", "resolve_m", "not_from_landmark_rows", "landmark_rows_only",
-             "draw_landmark_rows", "fit_on_landmark_rows", "is_projection", "is_embedding", "runs_clusterer",
-             "rank_restricted", "reads_rows_in_blocks")
+    hooks = ("validate", "nested", "partition", "arrays", "jl_scale", "m_used", "not_from_landmark_rows", "landmark_rows_only",
+             "draw_landmark_rows", "fit_on_landmark_rows", "capabilities")
     for hook in hooks:
         assert hook in text and hasattr(Sketch, hook), hook
     assert "nested" in vars(GaussianProjection) and hasattr(GaussianProjection, "redraw")

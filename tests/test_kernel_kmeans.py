@@ -147,7 +147,7 @@ def test_exact_projected_equals_lifted_and_partition_is_kernel_kmeans():
     for name in ("train_risk", "objective", "test_risk"):
         assert getattr(proj, name) == pytest.approx(getattr(lift, name), rel=1e-9, abs=1e-10)
     np.testing.assert_array_equal(proj.test_labels, lift.test_labels)
-    assert sk.resolve_m(10) == 250
+    assert sk.m_used(10) == 250
 
 
 def test_exact_features_refused_above_budget():

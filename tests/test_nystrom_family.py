@@ -109,7 +109,7 @@ def test_a_fit_on_the_landmark_rows_alone_is_the_in_memory_nested_fit(name: str)
     ms = [8, 16]
     probe = make(name, len(X))
     whole = dict(type(probe).fit_nested(probe.params, probe.ctx, X, KERNEL, ms, lambda: np.random.default_rng(4)))
-    used = [probe.resolve_m(m) for m in ms]
+    used = [probe.m_used(m) for m in ms]
     idx, draw = probe.draw_landmark_rows(len(X), max(used), np.random.default_rng(4))
     # the uniform landmarks are the first entries of one permutation, drawn first
     assert np.array_equal(idx, np.random.default_rng(4).permutation(len(X))[: max(used)])
@@ -140,20 +140,32 @@ def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str, params:
 
 
 def test_a_nystrom_variant_with_its_own_landmark_draw_is_not_taken_for_uniform() -> None:
+    from dataclasses import dataclass
+
     from kktheory.embeddings.nystrom import Nystrom
 
-    class Weighted(Nystrom):
-        def draw_landmarks(self, X, kernel, m, rng):
+    @dataclass(frozen=True)
+    class Largest:
+        name: str = "the largest first coordinates"
+        reads_rows: bool = True
+
+        def draw(self, sketch, X, kernel, m, rng):
             return np.argsort(-np.asarray(X)[:, 0])[:m]
 
-    assert "not drawn uniformly" in Weighted.landmark_rows_only(None)
+    class Weighted(Nystrom):
+        selection = Largest()
+
+    assert "the largest first coordinates, which reads the rows" in Weighted.landmark_rows_only(None)
     assert Nystrom.landmark_rows_only(None) is None
+    X = blobs(50)
+    assert list(Weighted(Nystrom(None, None).params, None).draw_landmarks(X, KERNEL, 3, None)) == \
+        list(np.argsort(-X[:, 0])[:3])
 
 
 def test_nystrom_liu_uses_sqrt_nk_landmarks() -> None:
     X = blobs(200)
     sketch = fit("nystrom_liu", X, 5, k=4)
-    assert sketch.resolve_m(5) == int(np.ceil(np.sqrt(200 * 4))) == 29
+    assert sketch.m_used(5) == int(np.ceil(np.sqrt(200 * 4))) == 29
     assert len(sketch.landmarks_) == 29
 
 
@@ -372,7 +384,7 @@ def test_projection_embeddings_are_orthogonal_projections(name: str, params: dic
     np.testing.assert_allclose(sketch.transform(Xt), Xt @ Q, atol=1e-8)
     proj = Xt @ Q @ Q.T
     np.testing.assert_allclose(sketch.residual(Xt), ((Xt - proj) ** 2).sum(1), atol=1e-8)
-    assert sketch.is_projection
+    assert sketch.capabilities.projection
 
 
 # -- kernel columns and the feature objective -------------------------------------------------

@@ -245,11 +245,11 @@ def test_m_alone_equals_m_inside_a_list(reading):
 
 def test_sketch_size_rules():
     sk = make(100, k=4)
-    assert sk.resolve_m(30) == 30 and sk.rank() == 4
+    assert sk.m_used(30) == 30 and sk.rank() == 4
     with pytest.raises(ConfigError, match="m=3"):
         sk.validate(3)
     fixed = make(100, k=4, rank=2, oversampling=10)
-    assert fixed.resolve_m(3) == 12 and fixed.resolve_m(50) == 12
+    assert fixed.m_used(3) == 12 and fixed.m_used(50) == 12
     fixed.validate(3)
     with pytest.raises(ConfigError, match="sketch.oversampling"):
         make(100, rank=2, oversampling=99).validate(5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -111,7 +112,7 @@ def test_projected_centroids_run(tmp_path):
 
 
 def test_projected_needs_a_projection_sketch(monkeypatch):
-    monkeypatch.setattr(Nystrom, "is_projection", False)
+    monkeypatch.setattr(Nystrom, "capabilities", replace(Nystrom.capabilities, projection=False))
     with pytest.raises(ConfigError) as exc:
         build_spec(make_cfg(*SMALL, "centroids=projected"))
     assert exc.value.field == "centroids" and "not a projection embedding" in str(exc.value)

@@ -101,7 +101,7 @@ def test_labels_equal_optimal_sample_partition_then_nearest_centre(seed):
     expected = nearest_centre(gaussian(X, X[S]), K_ss, np.ones(len(X)), best)
     assert len(np.unique(expected)) == k
     np.testing.assert_array_equal(canonical(part.labels), canonical(expected))
-    assert part.features is None and not sk.is_embedding and not sk.runs_clusterer
+    assert part.features is None and not sk.capabilities.embedding and not sk.capabilities.runs_clusterer
     assert part.info["n_empty_clusters"] == 0 and part.info["n_iter"] >= 1
 
 

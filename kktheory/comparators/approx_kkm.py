@@ -41,7 +41,7 @@ import numpy as np
 from sklearn.cluster import KMeans
 
 from kktheory.cluster.clusterers import Clusterer, ClusterResult, count_empty
-from kktheory.embeddings.base import SKETCHES, Partition
+from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
 from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 
 
@@ -70,12 +70,10 @@ def lloyd_from_labels(
 class ApproxKernelKMeans(Nystrom):
     """Chitta et al. (2011) approximate kernel k-means: centres in the landmark span."""
 
-    reads_rows_in_blocks = False  # not checked against rows on disk
+    # not checked against rows on disk
+    # Chitta's iterations from random balanced memberships
+    capabilities = Capabilities(embedding=False, runs_clusterer=False)
     n_by_m_arrays = 2  # the Nyström features and the method's own embedding
-
-    is_projection = False
-    is_embedding = False
-    runs_clusterer = False  # Chitta's iterations from random balanced memberships
 
     def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """Best of n_init runs of Chitta's iterations from random balanced memberships."""

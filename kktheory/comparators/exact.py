@@ -41,7 +41,7 @@ from kktheory.errors import ConfigError
 from kktheory.kernels.gram import Gram, gram_fits
 from kktheory.cluster.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, Partition, Sketch, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, Partition, Sketch, SketchConfig
 from kktheory.embeddings.projection import whitening
 
 #: dense symmetric eigendecomposition: K, V and workspace, in float64
@@ -64,9 +64,9 @@ class Exact(Sketch):
     partition, which is stored).
     """
 
-    is_projection = True  # onto span{φ(x_i)}: residual is defined, projected = lifted
-    is_embedding = False  # the partition comes from Lloyd on K, not from k-means on features
-    runs_clusterer = False
+    # onto span{φ(x_i)}: residual is defined, projected = lifted
+    # the partition comes from Lloyd on K, not from k-means on features
+    capabilities = Capabilities(projection=True, embedding=False, runs_clusterer=False)
 
     def validate(self, m: int) -> None:
         p = self.params
@@ -84,7 +84,7 @@ class Exact(Sketch):
                 "blocks (O(n²d) time per Lloyd pass)",
             )
 
-    def resolve_m(self, m: int) -> int:
+    def m_used(self, m: int) -> int:
         return self.ctx.n
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Exact":

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from kktheory.cluster.clusterers import Clusterer
-from kktheory.embeddings.base import SKETCHES, Partition
+from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
 from kktheory.embeddings.linalg import fix_signs, reduce_rank, resolve_rank
 from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 
@@ -73,11 +73,9 @@ def spectral_embedding(B: np.ndarray, k: int) -> tuple[np.ndarray | None, dict[s
 class SpectralNystrom(Nystrom):
     """Fowlkes et al. (2004) Nyström spectral clustering on (C·W⁺·Cᵀ)_s (Wang §4.2)."""
 
-    reads_rows_in_blocks = False  # not checked against rows on disk
+    # not checked against rows on disk
+    capabilities = Capabilities(embedding=False)
     n_by_m_arrays = 2  # the Nyström features and the method's own embedding
-
-    is_projection = False
-    is_embedding = False
 
     def target_dim(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, lo=self.ctx.k, hi=m)

@@ -57,7 +57,7 @@ from kktheory.kernels.gram import Gram, KernelBlock, block_times
 from kktheory.cluster.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels.functions import Kernel
 from kktheory.kernels.geometry import membership, sq_dist_to_centroids
-from kktheory.embeddings.base import SKETCHES, Partition
+from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
 from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 from kktheory.embeddings.projection import check_eig_cutoff
 
@@ -89,11 +89,8 @@ def nearest_sample_centre(
 class TwoStep(Nystrom):
     """Chitta et al. (2011) two-step kernel k-means: cluster the sample, assign all points."""
 
-    reads_rows_in_blocks = False  # not checked against rows on disk
-
-    is_projection = False
-    is_embedding = False
-    runs_clusterer = False  # kernel k-means on K_mm, then a nearest-centre assignment
+    # kernel k-means on K_mm, then a nearest-centre assignment; rows on disk not checked
+    capabilities = Capabilities(embedding=False, runs_clusterer=False)
 
     def validate(self, m: int) -> None:
         """eig_cutoff in [0, 1); n_local_trials null or ≥ 1; m ≥ k; K_nm, K_mm and the n × k

@@ -95,28 +95,44 @@ class Fitted:
     variant: Any = None
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a method of the ``sketch=`` axis does, declared once per class and read by the
+    run's checks before any work (never found by testing which methods a class overrides).
+
+    - ``projection``: the features are coordinates of an orthogonal projection onto
+      H_m ⊂ RKHS (Nyström family, KPCA): ``residual`` is defined and centroids may be
+      projected;
+    - ``embedding``: the partition is the configured clusterer on ``transform(X)`` (the base
+      :meth:`Sketch.partition`); False for the comparators, whose partition is an algorithm
+      of their own. What the run reports of the features follows the partition itself
+      (``Partition.on_features``); this answer is for refusals before any work (a backend
+      that can only map features chunk by chunk);
+    - ``runs_clusterer``: ``partition`` runs the configured clusterer (so
+      ``clustering.warm_start`` applies);
+    - ``rank_restricted``: the training features F are a factorisation K ≈ FFᵀ of a target
+      rank s (KPCA, rank-restricted Nyström, the power method, one-pass): the run then
+      reports the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F (``approx_fro_rel``);
+    - ``rows_in_blocks``: fitting and transforming read the training rows only in row
+      blocks and by index (``X[a:b]``, ``X[idx]``, ``len(X)``), so that they may stay on disk
+      (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.run.config.check_disk_rows`);
+    - ``row_pass``: a fit from the landmark rows is finished by one sum over the training
+      rows, ``finish_fit(Σ_chunks row_statistic(chunk))`` (rank-restricted Nyström's RᵀR).
+    """
+
+    projection: bool = False
+    embedding: bool = True
+    runs_clusterer: bool = True
+    rank_restricted: bool = False
+    rows_in_blocks: bool = False
+    row_pass: bool = False
+
+
 class Sketch:
     """Base class of embeddings. Subclasses implement ``fit`` and ``transform``."""
 
-    #: True when features are coordinates of an orthogonal projection onto H_m ⊂ RKHS
-    #: (Nyström family, KPCA): then ``residual`` is defined and centroids may be projected.
-    is_projection: ClassVar[bool] = False
-    #: True when the partition is the configured clusterer on ``transform(X)`` (the base
-    #: :meth:`partition`); False for the comparators, whose ``partition`` is an algorithm of
-    #: their own. What the run reports of the features follows the partition itself
-    #: (``Partition.on_features``); this class-level answer is for refusals before any work
-    #: (a backend that can only map features chunk by chunk).
-    is_embedding: ClassVar[bool] = True
-    #: True when ``partition`` runs the configured clusterer (so clustering.warm_start applies)
-    runs_clusterer: ClassVar[bool] = True
-    #: True when the training features F are a factorisation K ≈ FFᵀ of a target rank s
-    #: (KPCA, rank-restricted Nyström, the power method, one-pass): the run then reports the
-    #: kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F (``approx_fro_rel``)
-    rank_restricted: ClassVar[bool] = False
-    #: True when fitting and transforming read the training rows only in row blocks and
-    #: by index (``X[a:b]``, ``X[idx]``, ``len(X)``), so that they may stay on disk
-    #: (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.run.config.check_disk_rows`)
-    reads_rows_in_blocks: ClassVar[bool] = False
+    #: what the method does, read by the run's checks before any work (:class:`Capabilities`)
+    capabilities: ClassVar[Capabilities] = Capabilities()
     #: a parameter that may be given as a list whose values all come from one fit, one row
     #: each (:meth:`variants`; rank-restricted Nyström's ``s``), or None
     list_field: ClassVar[str | None] = None
@@ -167,7 +183,7 @@ class Sketch:
         projection), used by the JL distortion check; None otherwise."""
         return None
 
-    def resolve_m(self, m: int) -> int:
+    def m_used(self, m: int) -> int:
         """The sketch size actually used for a requested m (most sketches: m itself)."""
         return m
 
@@ -201,16 +217,12 @@ class Sketch:
     ) -> "Sketch":
         """Fit from the landmark rows X_landmarks = X[landmarks] of n training rows and
         :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks)); with
-        :attr:`row_pass`, the fit is then finished from one sum over the training rows."""
+        ``capabilities.row_pass``, the fit is then finished from one sum over the training rows."""
         self.require_landmark_rows()
         raise NotImplementedError(type(self).__name__)
 
-    #: True when a fit from the landmark rows is finished by one sum over the training rows:
-    #: ``finish_fit(Σ_chunks row_statistic(chunk))`` (rank-restricted Nyström's RᵀR)
-    row_pass: ClassVar[bool] = False
-
     def row_statistic(self, rows: Any) -> np.ndarray:
-        """The contribution of ``rows`` to the sum that finishes the fit (:attr:`row_pass`)."""
+        """The contribution of ``rows`` to the sum that finishes the fit (``capabilities.row_pass``)."""
         raise NotImplementedError(type(self).__name__)
 
     def finish_fit(self, total: np.ndarray, X: Any = None) -> "Sketch":

@@ -49,7 +49,7 @@ class KernelColumns(Sketch):
             "use a smaller n", copies=3,
         )
 
-    def resolve_m(self, m: int) -> int:
+    def m_used(self, m: int) -> int:
         return self.ctx.n
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "KernelColumns":

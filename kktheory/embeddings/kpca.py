@@ -27,7 +27,7 @@ import numpy as np
 
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, SketchConfig
 from kktheory.embeddings.linalg import resolve_rank
 from kktheory.embeddings.projection import (
     KernelProjection,
@@ -54,7 +54,7 @@ class KPCA(KernelProjection):
 
     not_from_landmark_rows = "its features come from the top eigenvectors of all of K"
 
-    rank_restricted = True
+    capabilities = Capabilities(projection=True, rank_restricted=True)
 
     def rank(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m)

@@ -40,15 +40,41 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
 from kktheory import rules
 from kktheory.machine import memory
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, NestedFit, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, SketchConfig
 from kktheory.embeddings.projection import KernelProjection, check_eig_cutoff, whitening
+
+
+class LandmarkSelection(Protocol):
+    """How a Nyström sketch draws its m landmarks from the n training rows."""
+
+    #: what the row's sketch calls it (a refusal names it)
+    name: str
+    #: whether the draw reads the training rows (False: it needs n only, so a backend whose
+    #: rows live elsewhere draws the landmarks without them)
+    reads_rows: bool
+
+    def draw(self, sketch: Nystrom, X: np.ndarray, kernel: Kernel, m: int,
+             rng: np.random.Generator) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class UniformLandmarks:
+    """The first m entries of a permutation of 0..n−1, or m i.i.d. uniform indices with
+    ``sketch.replace`` (Calandriello Alg. 1): nested over m, and drawn from n alone."""
+
+    name: str = "uniform sampling"
+    reads_rows: bool = False
+
+    def draw(self, sketch: Nystrom, X: np.ndarray, kernel: Kernel, m: int,
+             rng: np.random.Generator) -> np.ndarray:
+        return sketch.draw_landmark_rows(len(X), m, rng)[0]
 
 
 @dataclass
@@ -62,7 +88,7 @@ class NystromConfig(SketchConfig):
 class Nystrom(KernelProjection):
     """Nyström embedding with uniform landmarks (Calandriello Alg. 1).
 
-    Reads the training rows only in blocks and by index (``reads_rows_in_blocks``), so
+    Reads the training rows only in blocks and by index (``capabilities.rows_in_blocks``), so
     they may stay on disk; the subclasses that draw landmarks or partition otherwise
     (``nystrom_rls``, ``two_step``, ``spectral_nystrom``, ``approx_kkm``) do not say so.
 
@@ -71,7 +97,10 @@ class Nystrom(KernelProjection):
     repeats when sampled with replacement); the features follow from them and the data.
     """
 
-    reads_rows_in_blocks = True
+    capabilities = Capabilities(projection=True, rows_in_blocks=True)
+    #: how the landmarks are drawn (:class:`LandmarkSelection`; a variant that draws them
+    #: otherwise is given another selection, e.g. ridge leverage scores)
+    selection: ClassVar[LandmarkSelection] = UniformLandmarks()
     #: n × m arrays held at once beside a kernel block: the features (the comparators built
     #: on Nyström that also hold an embedding of their own say 2)
     n_by_m_arrays: ClassVar[int] = 1
@@ -81,7 +110,7 @@ class Nystrom(KernelProjection):
         eigenvectors within the budget (K_nm itself is held only when it fits beside them,
         :meth:`fit_nested`)."""
         check_eig_cutoff("sketch.eig_cutoff", self.params.eig_cutoff)
-        n, mu = self.ctx.n, self.resolve_m(m)
+        n, mu = self.ctx.n, self.m_used(m)
         held = self.n_by_m_arrays
         memory.require(
             self.held_bytes(mu), self.ctx.budget,
@@ -108,17 +137,17 @@ class Nystrom(KernelProjection):
     def draw_landmarks(
         self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
     ) -> np.ndarray:
-        """First m entries of a permutation (or an i.i.d. uniform sequence) of 0..n−1."""
-        return self.draw_landmark_rows(len(X), m, rng)[0]
+        """The m landmarks of the class's selection."""
+        return self.selection.draw(self, X, kernel, m, rng)
 
     not_from_landmark_rows = None  # uniform landmarks need n only; K_mm and κ(x, landmarks) their rows
 
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:
-        """None for uniform landmarks; a subclass that draws them otherwise is refused, with
-        its own ``not_from_landmark_rows`` or a general reason."""
-        if cls.draw_landmarks is not Nystrom.draw_landmarks:
-            return cls.not_from_landmark_rows or "its landmarks are not drawn uniformly"
+        """None for a selection that needs n only (uniform); a selection that reads the rows
+        is refused, with the class's own ``not_from_landmark_rows`` or a general reason."""
+        if cls.selection.reads_rows:
+            return cls.not_from_landmark_rows or f"its landmarks are drawn by {cls.selection.name}, which reads the rows"
         return cls.not_from_landmark_rows
 
     def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
@@ -136,7 +165,7 @@ class Nystrom(KernelProjection):
         return self
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "Nystrom":
-        idx = self.draw_landmarks(X, kernel, self.resolve_m(m), rng)
+        idx = self.draw_landmarks(X, kernel, self.m_used(m), rng)
         return self.fit_landmarks(X, kernel, idx, None)
 
     def fit_landmarks(
@@ -162,7 +191,7 @@ class Nystrom(KernelProjection):
         """
         params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
-        used = [probe.resolve_m(m) for m in ms]
+        used = [probe.m_used(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
         shared = len(set(used)) > 1 and probe.fits_beside_features(max(used))
         K = kernel.matrix(X, X[idx], ctx.budget) if shared else None
@@ -181,6 +210,6 @@ class NystromLiuConfig(NystromConfig):
 class NystromLiu(Nystrom):
     """Nyström with m = ⌈√(n·k)⌉ landmarks (Yin et al.'s baseline "Nyström (Liu)")."""
 
-    def resolve_m(self, m: int) -> int:
+    def m_used(self, m: int) -> int:
         """⌈√(n·k)⌉ whatever m was asked (the ``sqrt_nk`` rule, :mod:`kktheory.rules`)."""
         return rules.resolve_m("sqrt_nk", self.ctx.n, self.ctx.k, self.ctx.gamma)[1]

@@ -50,7 +50,7 @@ import scipy.linalg
 from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, SketchConfig
 from kktheory.embeddings.nystrom import Nystrom
 from kktheory.embeddings.projection import whitening
 from kktheory.embeddings.sketching_matrices import draw_with_replacement
@@ -165,11 +165,26 @@ def rls_bless(
     return rls_estimate(kernel, X, D, None, gamma, budget), D, steps
 
 
+@dataclass(frozen=True)
+class RidgeLeverageLandmarks:
+    """m i.i.d. draws with P(i) = τ_i/Σ_j τ_j, the sketch's γ-ridge leverage scores first
+    (:meth:`NystromRLS.scores`: exact or BLESS), then the draws (Calandriello Def. 3)."""
+
+    name: str = "ridge leverage scores"
+    reads_rows: bool = True
+
+    def draw(self, sketch: NystromRLS, X: np.ndarray, kernel: Kernel, m: int,
+             rng: np.random.Generator) -> np.ndarray:
+        return draw_with_replacement(sketch.scores(X, kernel, rng), m, rng)
+
+
 @SKETCHES.register("nystrom_rls", NystromRLSConfig)
 class NystromRLS(Nystrom):
     """Nyström embedding on landmarks drawn ∝ γ-ridge leverage scores (Calandriello Def. 3)."""
 
-    reads_rows_in_blocks = False  # not checked against rows on disk
+    # not checked against rows on disk
+    capabilities = Capabilities(projection=True)
+    selection = RidgeLeverageLandmarks()
     not_from_landmark_rows = "its landmarks are drawn from ridge leverage scores, which need all of K"
 
     def validate(self, m: int) -> None:
@@ -208,8 +223,4 @@ class NystromRLS(Nystrom):
         self.info_.update(rls_method=method, rls_deff=float(tau.sum()))
         return tau
 
-    def draw_landmarks(
-        self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator
-    ) -> np.ndarray:
-        """m i.i.d. draws with P(i) = τ_i/Σ_j τ_j (scores first, then the draws)."""
-        return draw_with_replacement(self.scores(X, kernel, rng), m, rng)
+

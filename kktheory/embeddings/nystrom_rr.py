@@ -67,7 +67,7 @@ import numpy as np
 from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, NestedFit, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, SketchConfig
 from kktheory.embeddings.linalg import gram_f64, resolve_rank
 from kktheory.embeddings.projection import (
     KernelProjection,
@@ -101,10 +101,7 @@ class NystromRRConfig(SketchConfig):
 class NystromRR(KernelProjection):
     """Rank-restricted Nyström features B with BBᵀ = (C W_ℓ⁺ Cᵀ)_s (Wang Alg. 2)."""
 
-    rank_restricted = True
-    #: uniform P reads the rows in blocks and by index (streamed or not); any other P needs
-    #: the n × n kernel matrix, refused by the budget long before rows stay on disk
-    reads_rows_in_blocks = True
+    capabilities = Capabilities(projection=True, rank_restricted=True, rows_in_blocks=True, row_pass=True)
 
     list_field = "s"
 
@@ -227,8 +224,6 @@ class NystromRR(KernelProjection):
         return self.finish_fit(self.row_statistic(X), X)
 
     # -- the fit in two passes over the rows (out of core; the Dask backend's chunks) -------
-    #: uniform P: fitted from the landmark rows, then one sum over the rows (row_statistic)
-    row_pass = True
 
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:

@@ -56,7 +56,7 @@ Sketch size: the run's m is r' (the number of sampled SRHT columns; memory O(r'n
 Nyström's m columns; Pourkamali Table 1: "our method takes the equivalent of m = 12
 columns" for r = 2, l = 10). r is the option ``rank`` (default k), so l = m − r ≥ 0.
 With ``oversampling`` set, r' = rank + oversampling and the run's m is ignored;
-``resolve_m`` (the row's ``m_used``) reports the r' used either way.
+``m_used`` (the row's column) reports the r' used either way.
 
 New points (not part of the paper, which only embeds the training set): the Nyström-like
 extension y(x) = Σ_r^{-1/2}V_rᵀQᵀκ(X, x) (0 on clipped directions). For a training point
@@ -83,7 +83,7 @@ import numpy as np
 from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, NestedFit, Sketch, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, Sketch, SketchConfig
 from kktheory.embeddings.linalg import fix_signs, map_kernel_rows
 from kktheory.embeddings.transforms import SRHT, TRANSFORMS
 
@@ -116,12 +116,12 @@ class OnePass(Sketch):
 
     not_from_landmark_rows = "it sketches all of K in one pass (W = KΩ)"
 
-    rank_restricted = True
+    capabilities = Capabilities(rank_restricted=True)
 
     def rank(self) -> int:
         return self.params.rank if self.params.rank is not None else self.ctx.k
 
-    def resolve_m(self, m: int) -> int:
+    def m_used(self, m: int) -> int:
         """r' = m, or rank + oversampling when ``oversampling`` is set."""
         if self.params.oversampling is not None:
             return self.rank() + self.params.oversampling
@@ -147,7 +147,7 @@ class OnePass(Sketch):
                 f"sketch=onepass uses m as r' = r + l, so m ≥ rank r={r} is needed "
                 "(give a larger m, a smaller sketch.rank, or set sketch.oversampling)",
             )
-        c = self.resolve_m(m)
+        c = self.m_used(m)
         memory.require(
             24 * n * c, self.ctx.budget,
             f"the one-pass sketch (W = KΩ, its singular vectors and the features: 3 × {n}×{c})",
@@ -155,7 +155,7 @@ class OnePass(Sketch):
         )
 
     def fit(self, X: np.ndarray, kernel: Kernel, m: int, rng: np.random.Generator) -> "OnePass":
-        srht = SRHT(len(X), self.resolve_m(m), rng, self.params.transform)
+        srht = SRHT(len(X), self.m_used(m), rng, self.params.transform)
         return self._fit(X, kernel, srht, self.sketch_columns(X, kernel, srht))
 
     @classmethod
@@ -163,11 +163,11 @@ class OnePass(Sketch):
         """One SRHT with the largest r' and one pass over K for the whole list of m."""
         params, ctx, X, kernel, ms, make_rng = job
         probe = cls(params, ctx)
-        r_max = max(probe.resolve_m(m) for m in ms)
+        r_max = max(probe.m_used(m) for m in ms)
         srht = SRHT(len(X), r_max, make_rng(), params.transform)
         W = probe.sketch_columns(X, kernel, srht)
         for m in ms:
-            c = probe.resolve_m(m)
+            c = probe.m_used(m)
             W_c = W[:, :c] * math.sqrt(r_max / c)
             yield m, cls(params, ctx)._fit(X, kernel, srht.prefix(c), W_c)
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
-from kktheory.embeddings.base import SKETCHES, SketchConfig
+from kktheory.embeddings.base import Capabilities, SKETCHES, SketchConfig
 from kktheory.embeddings.linalg import resolve_rank
 from kktheory.embeddings.projection import (
     KernelProjection,
@@ -61,7 +61,7 @@ class PowerMethod(KernelProjection):
 
     not_from_landmark_rows = "its subspace comes from products with all of K (P ← K·P)"
 
-    rank_restricted = True
+    capabilities = Capabilities(projection=True, rank_restricted=True)
 
     def validate(self, m: int) -> None:
         p = self.params

@@ -28,7 +28,7 @@ import numpy as np
 from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel, row_sq_norms
-from kktheory.embeddings.base import Sketch
+from kktheory.embeddings.base import Capabilities, Sketch
 from kktheory.embeddings.linalg import gram_eigh, gram_f64
 from kktheory.machine.threads import small_dense
 
@@ -98,7 +98,7 @@ def top_right_singular(G: np.ndarray, s: int, eig_cutoff: float) -> np.ndarray:
 class KernelProjection(Sketch):
     """Features f(x) = Aᵀ κ(X_S, x): coordinates of an orthogonal projection in the RKHS."""
 
-    is_projection = True
+    capabilities = Capabilities(projection=True)
 
     def set_map(
         self,

@@ -191,8 +191,8 @@ class RunSpec:
 def check_centroids(centroids: Any, sketch_name: str) -> None:
     """``centroids`` is lifted or projected; projected needs a projection embedding."""
     check("centroids", centroids)
-    if centroids == "projected" and not SKETCHES.get(sketch_name).impl.is_projection:
-        projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.is_projection]
+    if centroids == "projected" and not SKETCHES.get(sketch_name).impl.capabilities.projection:
+        projections = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.capabilities.projection]
         raise ConfigError(
             "centroids", centroids,
             f"lifted (sketch {sketch_name} is not a projection embedding; projected centroids "
@@ -289,7 +289,7 @@ def check_disk_rows(spec: RunSpec) -> None:
     ``dataset.in_memory_max`` images) hands its rows over as
     :class:`kktheory.datasets.disk_rows.DiskRows`, read block by block. The methods that
     only read rows in blocks and by index accept them: the uniform Nyström sketches
-    (``Sketch.reads_rows_in_blocks``) with projected centroids (computed from the
+    (``Sketch.capabilities.rows_in_blocks``) with projected centroids (computed from the
     features), no reference solution, no bound checks, no population evaluation. With
     ``backend=dask`` the workers read the rows from the file in chunks and the client never
     holds them, so the sketch and the centroids are the Dask backend's to check
@@ -301,7 +301,7 @@ def check_disk_rows(spec: RunSpec) -> None:
         return
     why = (f"with n={spec.n} {spec.dataset.name} images the training rows stay on disk "
            f"(n > dataset.in_memory_max={getattr(spec.dataset, 'in_memory_max', None)}) and are read in blocks")
-    readers = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.reads_rows_in_blocks]
+    readers = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.capabilities.rows_in_blocks]
     ref = spec.reference.kind
     chunked = spec.backend == "dask"  # read by the workers in chunks
     checks = [

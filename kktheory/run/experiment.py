@@ -14,7 +14,7 @@ the kernel blocks gives the lifted risks of all of them (:func:`kktheory.evaluat
 so rows are written once the list is clustered; with bound checks or projected centroids,
 which read each m's features, every m is evaluated and written as it comes.
 
-Rank-restricted sketches (:attr:`kktheory.embeddings.Sketch.rank_restricted`: K ≈ FFᵀ for a
+Rank-restricted sketches (:attr:`kktheory.embeddings.Sketch.capabilities.rank_restricted`: K ≈ FFᵀ for a
 target rank) add the kernel approximation error ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F
 (Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a); :func:`kktheory.kernels.gram.approximation_error`)
 where the lifted risk is exact (n ≤ ``risk_exact_limit``: the one more O(n²(d + s)) pass
@@ -106,7 +106,7 @@ class Awaiting:
     @classmethod
     def of(cls, fit: Fitted, keep: bool) -> Awaiting:
         sketch, part = fit.sketch, fit.partition
-        columns = merged({"m_used": sketch.resolve_m(fit.m)}, part.info, sketch.info_,
+        columns = merged({"m_used": sketch.m_used(fit.m)}, part.info, sketch.info_,
                          {"time_embed": fit.time_embed, "time_cluster": fit.time_cluster})
         return cls(fit.m, fit.variant, np.asarray(part.labels), columns, sketch.landmarks_,
                    feature_kind(sketch, part), fit if keep else None, sketch.arrays())
@@ -277,7 +277,7 @@ class RowWriter:
             return w
         t0 = time.perf_counter()
         w.columns.update(feature_diagnostics(fit.partition, self.method.k))
-        if fit.sketch.rank_restricted:
+        if fit.sketch.capabilities.rank_restricted:
             exact = len(self.X_train) <= self.spec.risk.exact_limit
             w.columns[APPROX_ERROR] = (approximation_error(self.kernel, self.X_train, F, self.spec.budget)
                                        if exact else float("nan"))

@@ -111,7 +111,7 @@ class Method:
         validate_kernel(self.kernel)
         check_centroids(self.centroids, self.sketch.name)
         self.clusterer().validate()
-        if self.warm_start and not self.sketch_class.runs_clusterer:
+        if self.warm_start and not self.sketch_class.capabilities.runs_clusterer:
             raise ConfigError(
                 "clustering.warm_start", True,
                 f"false with sketch={self.sketch.name} (its partition does not run the clusterer)",

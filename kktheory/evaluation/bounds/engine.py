@@ -10,7 +10,7 @@ numbers, None for booleans), never zero:
 ==================  ==========================================  =========================
 sketch kind         how it is recognised                        checks that apply
 ==================  ==========================================  =========================
-projection          ``is_projection`` (Nyström family, KPCA)    all; ``jl`` → proj_ratio_*
+projection          ``capabilities.projection`` (Nyström, KPCA) all; ``jl`` → proj_ratio_*
 JL family           ``jl_scale()`` is not None (k_i ↦ R·k_i)    ``jl`` (Lemma 5, Lemma 6)
 other embedding     features approximating K (RFF, one-pass)    trace, pourkamali,
                                                                 wang_thm2 (exact path only)
@@ -204,7 +204,7 @@ def feature_kind(sketch: "Sketch", part: "Partition") -> str | None:
         return None
     if sketch.jl_scale() is not None:
         return "jl"
-    return "projection" if sketch.is_projection else "lowrank"
+    return "projection" if sketch.capabilities.projection else "lowrank"
 
 
 # -- cached computations (module level so that joblib can key them) -------------------------
@@ -381,7 +381,7 @@ class BoundEngine:
                 out.update({**trace.columns(), "trace_coherence": self.coherence(trace.s)} if trace is not None
                            else empty("trace"))
             elif name == "jl":
-                out.update(self._jl(sketch, F, kind, part.labels, cols, sketch.resolve_m(m)))
+                out.update(self._jl(sketch, F, kind, part.labels, cols, sketch.m_used(m)))
             elif name == "pourkamali":
                 out.update(self._pourkamali(F, kind, cols))
             elif name == "wang_thm2":

@@ -108,7 +108,7 @@ __all__ = [
 def refusal(cls: type[Sketch], params: Any) -> str | None:
     """None when backend=dask runs the sketch — an embedding whose features need only the
     landmark rows (:meth:`~kktheory.embeddings.Sketch.landmark_rows_only`) — else why not."""
-    if not cls.is_embedding:
+    if not cls.capabilities.embedding:
         return "it partitions by its own method, not by k-means on features computed chunk by chunk"
     return cls.landmark_rows_only(params)
 
@@ -222,12 +222,12 @@ def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Ite
     n = X.shape[0]
     ctx = method.context(n)
     probe = cls(method.sketch, ctx)
-    used = [probe.resolve_m(m) for m in ms]
+    used = [probe.m_used(m) for m in ms]
     idx, draw = probe.draw_landmark_rows(n, max(used), component_rng(method.seed, "sketch"))
     X_L = np.asarray(X[idx].compute())
     for m, mu in zip(ms, used):
         sketch = cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
-        yield m, sketch.finish_fit(row_sum(sketch, X)) if cls.row_pass else sketch
+        yield m, sketch.finish_fit(row_sum(sketch, X)) if cls.capabilities.row_pass else sketch
 
 
 def _row_statistic(rows: np.ndarray, sketch: Sketch) -> np.ndarray:
