@@ -9,7 +9,8 @@ import pytest
 
 from kktheory.cluster.clusterers import KMeansPP
 from kktheory.run.experiment import run
-from kktheory.kernels.functions import Kernel, KernelConfig, mean_sq_dist_to_mean, resolve_sigma, row_sq_norms
+from kktheory.kernels.functions import Kernel, KernelConfig, mean_sq_dist_to_mean, row_sq_norms
+from kktheory.kernels.gaussian import resolve_sigma
 from kktheory.evaluation.risk import projected_risk
 from kktheory.embeddings import SKETCHES, SketchContext
 from kktheory.run.store import load_arrays

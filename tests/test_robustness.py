@@ -157,6 +157,7 @@ def test_kernel_roundoff_guard():
     """Tiny σ: κ(x, x) = 1 exactly in blocks and pairs (consistent with diag); ordinary σ:
     the guard is off and blocks match the dense formula."""
     from kktheory.kernels.functions import Kernel
+    from kktheory.kernels.gaussian import roundoff_shows
 
     X = np.random.default_rng(3).standard_normal((30, 4)) * 10.0
     tiny = Kernel("gaussian", sigma=1e-7)
@@ -170,6 +171,6 @@ def test_kernel_roundoff_guard():
     assert np.array_equal(tiny.paired(X, Y), np.ones(30))
     assert np.array_equal(tiny.paired(X, X + 1e-3), np.zeros(30))
     ordinary = Kernel("gaussian", sigma=2.0)
-    assert not ordinary.roundoff_shows(np.dtype("float64"), 2 * float((X**2).sum(axis=1).max()))
+    assert not roundoff_shows(ordinary, np.dtype("float64"), 2 * float((X**2).sum(axis=1).max()))
     D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
     assert np.allclose(ordinary(X, X), np.exp(-D2 / 8.0), rtol=1e-12, atol=1e-15)
