@@ -71,3 +71,36 @@ def test_the_extending_page_names_what_exists():
         assert f"`{step}" in text, step
         assert hasattr(backends.NumpyBackend, step) and hasattr(DaskBackend, step), step
     assert set(BACKENDS) == {"numpy", "dask"} and hasattr(Method, "ops")
+
+
+def test_the_extending_page_examples_are_the_codes():
+    """Each worked example of docs/extending.md (sketch, comparator, data set, kernel,
+    catalogue entry) names classes, registrations and fields that exist as it says."""
+    from dataclasses import fields
+
+    from kktheory.comparators.approx_kkm import ApproxKernelKMeans
+    from kktheory.datasets import DATASETS, TABLES
+    from kktheory.datasets.segment import SegmentConfig
+    from kktheory.embeddings import SKETCHES
+    from kktheory.embeddings.base import Capabilities
+    from kktheory.embeddings.nystrom import UniformLandmarks
+    from kktheory.embeddings.nystrom_rls import NystromRLS, RidgeLeverageLandmarks
+    from kktheory.kernels.functions import KERNELS, KernelFamily
+    from kktheory.kernels.polynomial import Polynomial
+    from kktheory.report.entries import wang_fig3
+
+    text = (Path(docs.__file__).resolve().parent.parent / "docs" / "extending.md").read_text()
+    assert SKETCHES.get("approx_kkm").impl is ApproxKernelKMeans
+    assert ApproxKernelKMeans.capabilities == Capabilities(embedding=False, runs_clusterer=False)
+    assert "partition" in vars(ApproxKernelKMeans) and ApproxKernelKMeans.n_by_m_arrays == 2
+    assert isinstance(NystromRLS.selection, RidgeLeverageLandmarks) and UniformLandmarks().reads_rows is False
+    assert {"source", "split"} <= {f.name for f in fields(SegmentConfig)} and "segment" in TABLES
+    assert DATASETS.get("segment").config_cls is SegmentConfig
+    assert isinstance(KERNELS.get("polynomial").impl, Polynomial) and Polynomial.fields == ("degree", "coef0")
+    for step in ("validate", "make", "prepare", "finish", "paired", "diag", "used"):
+        assert hasattr(KernelFamily, step) and f"{step}(" in text, step
+    entry = wang_fig3.FIG3
+    assert (entry.name, entry.place, entry.paper_runs) == ("wang_fig3", (3, 2), 100)
+    assert entry.draw is wang_fig3.draw_fig3 and entry.judge is wang_fig3.judge_fig3
+    for const in ("TITLE", "CLAIM", "RULE", "CHANGES"):
+        assert hasattr(wang_fig3, const) and f"`{const}`" in text, const
