@@ -111,7 +111,7 @@ class Clusterer:
         raise NotImplementedError
 
 
-CLUSTERERS: Registry[type[Clusterer]] = Registry("clustering")
+CLUSTERERS: Registry[type[Clusterer]] = Registry("clustering", ("kktheory.cluster",))
 
 
 def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState,
