@@ -15,9 +15,9 @@ Also here, written once for every sketch that needs them:
 - :func:`whitening` — U_r Λ_r^{-1/2} for the top eigenpairs of a small SPSD matrix above a
   relative eigenvalue cutoff (the pseudo-inverse square root used by Nyström);
 - :func:`rank_restricted` — Wang et al. 2019 Alg. 2 steps 1–2: from C = K·P and
-  W = Pᵀ·K·P, R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} and B = R V_s, so that BBᵀ = (C W_ℓ⁺ Cᵀ)_s;
-  :func:`rank_restricted_map` the same map from row blocks of C that are never held
-  together (RᵀR summed over the blocks);
+  W = Pᵀ·K·P, R = C U_{W,ℓ} Λ_{W,ℓ}^{-1/2} and B = R V_s, so that BBᵀ = (C W_ℓ⁺ Cᵀ)_s
+  (rank-restricted Nyström also computes the same map from row blocks of C that are never
+  held together, RᵀR summed over the blocks: :mod:`kktheory.embeddings.nystrom_rr`);
 - :func:`require_kernel_matrix` — the memory check before a sketch forms all of K.
 """
 
