@@ -196,7 +196,7 @@ RULE = (f"95% intervals over runs paired by seed, one check per comparison: one-
         f"every m ≤ {FIG3_M_MAX} of the grid (§4: m = 50 ≈ 7r'; smallest effect {WIN_ERR.value}); one-pass − exact "
         f"decomposition error within ±{CLOSE} (half Table 1's 0.44 vs 0.40); one-pass − Nyström accuracy > 0 at "
         f"every m (smallest effect {WIN_ACC.value}); one-pass, and exact rank-2, accuracy − full kernel k-means "
-        f"> 0 (two checks); one family, Holm (kktheory/report/pourkamali.py, judge_fig3)")
+        f"> 0 (two checks); one family, Holm (kktheory/report/entries/pourkamali_fig3.py, judge_fig3)")
 
 #: what each scale changes against the paper
 CHANGES = {

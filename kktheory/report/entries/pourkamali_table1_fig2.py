@@ -276,7 +276,7 @@ RULE = (f"95% intervals over runs paired by seed. Counted: one-pass accuracy −
         f"and for m = 100 (two checks; smallest gain that counts {WIN_ACC_T1.value}, Table 1's last digit). "
         f"Sanity, shown and not counted: one-pass − exact error within ±{ERR_MARGIN.value} and accuracy ≥ "
         f"{ACC_MARGIN.value}, and one-pass error below Nyström — {RANK_NOTE}, and Eckart–Young makes the exact "
-        f"rank-2 error the smallest; one family, Holm (kktheory/report/pourkamali.py, judge_table1_fig2)")
+        f"rank-2 error the smallest; one family, Holm (kktheory/report/entries/pourkamali_table1_fig2.py, judge_table1_fig2)")
 
 #: what each scale changes against the paper
 CHANGES = {

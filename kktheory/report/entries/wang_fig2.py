@@ -280,7 +280,7 @@ RULE = ("declared checks (INDEX table above): each step of Table 5 a Welch diffe
         f"exceed 0 (fails below {NMI_DELTA.value:g}); the sd at s = 20 falls from c = 100 to 1600 (log sd ratio, "
         f"fails when the fall is under a factor {SD_FACTOR:g}); at c = 1600, s = ⌈√(kc)⌉ = {S_SQRT_KC} beats "
         f"s = 10 and s = 320 (each exceeds 0, fails below {NMI_DELTA.value:g}); Holm over the six "
-        "(kktheory/report/wang_fig2.py)")
+        "(kktheory/report/entries/wang_fig2.py)")
 
 #: what each scale changes against the paper
 CHANGES = {

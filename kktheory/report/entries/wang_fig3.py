@@ -217,7 +217,7 @@ CLAIM = ("approximate kernel k-means (KK) is more accurate than approximate spec
 RULE = ("declared checks (INDEX table above): per (data set, β), nine checks, the average over c ∈ {5k, …, 50k} "
         f"of the Welch difference of mean NMI KK − SC exceeds 0 (fails below {KK_DELTA.value:g}; failed SC "
         f"trials discarded, as the paper did); the share of failed SC trials at c = 5k and 10k ≥ {SC_OFTEN:.0%} "
-        "(Clopper–Pearson); Holm over the ten (kktheory/report/wang_fig3.py)")
+        "(Clopper–Pearson); Holm over the ten (kktheory/report/entries/wang_fig3.py)")
 
 #: what each scale changes against the paper
 CHANGES = {

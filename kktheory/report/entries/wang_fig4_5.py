@@ -390,7 +390,7 @@ RULE = ("declared checks (INDEX table above): six shares of cells (data set × s
         f"a Welch difference over runs (NMI: fails below {NMI_CELL.value:g}; log objective: fails below 1 %); "
         f"Nyström vs RFM share ≥ ⅔ (\"most cases\"), Nyström vs two-step and RFM vs two-step (two checks) share ≥ "
         f"{CONSISTENTLY:g} (\"consistently\"), exact Clopper–Pearson intervals of the share; Holm over the six "
-        "(kktheory/report/wang_fig45.py)")
+        "(kktheory/report/entries/wang_fig4_5.py)")
 
 #: what each scale changes against the paper
 CHANGES = {

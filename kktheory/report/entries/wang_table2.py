@@ -307,7 +307,7 @@ RULE = ("declared checks (INDEX table above) on the empirical c*(ε) at which th
         "matrix the excess ratio − 1 decays at least like 1/c (fitted slope ≥ 1, bootstrap over runs); "
         f"c*_uniform/c*_leverage ≤ μ = {TABLE2_MU} at ε = {MU_EPS}; per matrix the slope of log c*(0.1) in log s "
         "at most the table's order (needs the rows at s = 5, 20, 40); ratio ≥ 1 is a sanity check; Holm over the "
-        "counted checks (kktheory/report/wang_table2.py)")
+        "counted checks (kktheory/report/entries/wang_table2.py)")
 
 #: what each scale changes against the paper
 CHANGES = {

@@ -299,7 +299,7 @@ RULE = (f"per proposed sketch, Welch differences over seeds at the declared m = 
         f"(kernel columns vs exact, ±{SIMILAR}); these judge Remark 1's m = √n, not Thm 2 (which needs "
         f"m = Ω(n log n) at ε = 1/√n); speed (§5.1 (3)) per (sketch, rival) pair on a timing pass only (median "
         f"per-round ratio ≤ 1; inconclusive above a load of 0.75 per CPU); one family, Holm "
-        f"(kktheory/report/yin.py, judge_fig1; kktheory/timing.py)")
+        f"(kktheory/report/entries/yin_fig1.py, judge_fig1; kktheory/report/speed.py)")
 
 #: what each scale changes against the paper
 CHANGES = {

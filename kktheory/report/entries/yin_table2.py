@@ -485,8 +485,8 @@ RULE = (f"equivalence tests on Welch differences of test accuracy, 95% CI inside
         f"pair on a timing pass only (median per-round ratio ≤ 1; Nyström (Liu) at its own m = √(nk) as run by "
         f"the paper; the same at equal m = 150 shown as a control, not counted; a baseline stopped at "
         f"{CUTOFF_S:.0f} s counts as slower; inconclusive above a load of 0.75 per CPU); data sets not on this "
-        f"machine: undecided, stand-in data; one family, Holm (kktheory/report/yin.py, judge_table2; "
-        f"kktheory/timing.py). {TIMER_FLOOR}")
+        f"machine: undecided, stand-in data; one family, Holm (kktheory/report/entries/yin_table2.py, judge_table2; "
+        f"kktheory/report/speed.py). {TIMER_FLOOR}")
 
 #: what each scale changes against the paper
 CHANGES = {
