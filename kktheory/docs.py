@@ -38,7 +38,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "embeddings.ros", "embeddings.gaussian", "embeddings.kernel_columns", "embeddings.onepass",
                     "embeddings.rff", "embeddings.sketching_matrices", "embeddings.transforms",
                     "embeddings.linalg")),
-    ("Comparators", ("comparators.exact", "comparators.two_step", "comparators.approx_kkm",
+    ("Comparators", ("comparators.exact", "comparators.nystrom_based", "comparators.two_step", "comparators.approx_kkm",
                      "comparators.spectral_nystrom")),
     ("Risk, reference and population optimum", ("evaluation.risk", "evaluation.reference",
                                                 "evaluation.population", "evaluation.metrics",

@@ -79,6 +79,8 @@ def test_the_extending_page_examples_are_the_codes():
     from dataclasses import fields
 
     from kktheory.comparators.approx_kkm import ApproxKernelKMeans
+    from kktheory.comparators.nystrom_based import NystromComparator
+    from kktheory.embeddings.nystrom import Nystrom
     from kktheory.datasets import DATASETS, TABLES
     from kktheory.datasets.segment import SegmentConfig
     from kktheory.embeddings import SKETCHES
@@ -92,7 +94,8 @@ def test_the_extending_page_examples_are_the_codes():
     text = (Path(docs.__file__).resolve().parent.parent / "docs" / "extending.md").read_text()
     assert SKETCHES.get("approx_kkm").impl is ApproxKernelKMeans
     assert ApproxKernelKMeans.capabilities == Capabilities(embedding=False, runs_clusterer=False)
-    assert "partition" in vars(ApproxKernelKMeans) and ApproxKernelKMeans.n_by_m_arrays == 2
+    assert "partition" in vars(ApproxKernelKMeans) and ApproxKernelKMeans.held_arrays == 2
+    assert issubclass(ApproxKernelKMeans, NystromComparator) and not issubclass(ApproxKernelKMeans, Nystrom)
     assert isinstance(NystromRLS.selection, RidgeLeverageLandmarks) and UniformLandmarks().reads_rows is False
     assert {"source", "split"} <= {f.name for f in fields(SegmentConfig)} and "segment" in TABLES
     assert DATASETS.get("segment").config_cls is SegmentConfig

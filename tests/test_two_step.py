@@ -130,7 +130,7 @@ def test_m_inside_a_list_equals_m_alone():
     nested = dict(SKETCHES.get("two_step").impl.fit_nested(
         params, ctx, X, kernel, [12, 25], lambda: component_rng(4, "sketch")))
     alone, part = partition("two_step", X, 3, 12, kernel, seed=4)
-    assert nested[12].train_columns_ is not None and alone.train_columns_ is None
+    assert nested[12].embedding.train_columns_ is not None and alone.embedding.train_columns_ is None
     got = nested[12].partition(X, 3, clusterer(), component_rng(4, "cluster"))
     np.testing.assert_array_equal(nested[12].landmarks_, alone.landmarks_)
     np.testing.assert_array_equal(got.labels, part.labels)

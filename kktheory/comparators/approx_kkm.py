@@ -41,8 +41,9 @@ import numpy as np
 from sklearn.cluster import KMeans
 
 from kktheory.cluster.clusterers import Clusterer, ClusterResult, count_empty
-from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
-from kktheory.embeddings.nystrom import Nystrom, NystromConfig
+from kktheory.embeddings.base import SKETCHES, Partition
+from kktheory.comparators.nystrom_based import NystromComparator
+from kktheory.embeddings.nystrom import NystromConfig
 
 
 @dataclass
@@ -67,13 +68,11 @@ def lloyd_from_labels(
 
 
 @SKETCHES.register("approx_kkm", ApproxKKMConfig)
-class ApproxKernelKMeans(Nystrom):
+class ApproxKernelKMeans(NystromComparator):
     """Chitta et al. (2011) approximate kernel k-means: centres in the landmark span."""
 
-    # not checked against rows on disk
-    # Chitta's iterations from random balanced memberships
-    capabilities = Capabilities(embedding=False, runs_clusterer=False)
-    n_by_m_arrays = 2  # the Nyström features and the method's own embedding
+    # Chitta's iterations from random balanced memberships (the base's capabilities)
+    held_arrays = 2  # the Nyström features and the method's own embedding
 
     def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:
         """Best of n_init runs of Chitta's iterations from random balanced memberships."""

@@ -38,7 +38,8 @@ import numpy as np
 from kktheory.cluster.clusterers import Clusterer
 from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
 from kktheory.embeddings.linalg import fix_signs, reduce_rank, resolve_rank
-from kktheory.embeddings.nystrom import Nystrom, NystromConfig
+from kktheory.comparators.nystrom_based import NystromComparator
+from kktheory.embeddings.nystrom import NystromConfig
 
 
 @dataclass
@@ -70,18 +71,17 @@ def spectral_embedding(B: np.ndarray, k: int) -> tuple[np.ndarray | None, dict[s
 
 
 @SKETCHES.register("spectral_nystrom", SpectralNystromConfig)
-class SpectralNystrom(Nystrom):
+class SpectralNystrom(NystromComparator):
     """Fowlkes et al. (2004) Nyström spectral clustering on (C·W⁺·Cᵀ)_s (Wang §4.2)."""
 
-    # not checked against rows on disk
-    capabilities = Capabilities(embedding=False)
-    n_by_m_arrays = 2  # the Nyström features and the method's own embedding
+    capabilities = Capabilities(embedding=False)  # k-means (the configured clusterer) on its own embedding
+    held_arrays = 2  # the Nyström features and the method's own embedding
 
     def target_dim(self, m: int) -> int:
         return resolve_rank(self.params.s, "sketch.s", self.ctx.k, m, lo=self.ctx.k, hi=m)
 
     def validate(self, m: int) -> None:
-        super().validate(m)
+        super().validate(m)  # the embedding's
         self.target_dim(m)
 
     def partition(self, X: np.ndarray, k: int, clusterer: Clusterer, rng: np.random.Generator) -> Partition:

@@ -57,8 +57,9 @@ from kktheory.kernels.gram import Gram, KernelBlock, block_times
 from kktheory.cluster.kernel_kmeans import check_local_trials, kernel_kmeans
 from kktheory.kernels.functions import Kernel
 from kktheory.kernels.geometry import membership, sq_dist_to_centroids
-from kktheory.embeddings.base import Capabilities, SKETCHES, Partition
-from kktheory.embeddings.nystrom import Nystrom, NystromConfig
+from kktheory.embeddings.base import SKETCHES, Partition
+from kktheory.comparators.nystrom_based import NystromComparator
+from kktheory.embeddings.nystrom import NystromConfig
 from kktheory.embeddings.projection import check_eig_cutoff
 
 
@@ -86,11 +87,10 @@ def nearest_sample_centre(
 
 
 @SKETCHES.register("two_step", TwoStepConfig)
-class TwoStep(Nystrom):
+class TwoStep(NystromComparator):
     """Chitta et al. (2011) two-step kernel k-means: cluster the sample, assign all points."""
 
-    # kernel k-means on K_mm, then a nearest-centre assignment; rows on disk not checked
-    capabilities = Capabilities(embedding=False, runs_clusterer=False)
+    # kernel k-means on K_mm, then a nearest-centre assignment (the base's capabilities)
 
     def validate(self, m: int) -> None:
         """eig_cutoff in [0, 1); n_local_trials null or ≥ 1; m ≥ k; K_nm, K_mm and the n × k
@@ -110,10 +110,11 @@ class TwoStep(Nystrom):
         """Exact kernel k-means on the sample (the clustering config's n_init, max_iter,
         tol), then every point to the nearest of its k centres in the RKHS."""
         p = clusterer.params
-        sample = Gram(self.kernel, X[self.landmarks_], self.ctx.budget, store=True)
+        kernel = self.embedding.kernel
+        sample = Gram(kernel, X[self.landmarks_], self.ctx.budget, store=True)
         res = kernel_kmeans(sample, k, rng, p.n_init, p.max_iter, p.tol, self.params.n_local_trials)
-        cross = self.train_columns_ if self.on_training_rows(X) else None
-        labels = nearest_sample_centre(self.kernel, X, sample, res.labels, k, self.ctx.budget, cross)
+        cross = self.embedding.train_columns_ if self.embedding.on_training_rows(X) else None
+        labels = nearest_sample_centre(kernel, X, sample, res.labels, k, self.ctx.budget, cross)
         info = {"n_iter": res.n_iter, "n_empty_reseeds": res.n_empty_reseeds,
                 "n_empty_clusters": count_empty(labels, k)}
         return Partition(labels=labels, info=info)

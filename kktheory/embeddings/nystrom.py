@@ -189,14 +189,26 @@ class Nystrom(KernelProjection):
         (and for a single m) every m's features are computed in row blocks, one pass over
         the data per m, holding no n × m block but the features.
         """
+        return cls.nested_held(job, cls.n_by_m_arrays)
+
+    @classmethod
+    def nested_held(cls, job: NestedFit, held: int) -> Iterator[tuple[int, "Nystrom"]]:
+        """:meth:`nested` for sketches whose memory check counts ``held`` n × m arrays (a
+        comparator that holds this embedding beside an array of its own)."""
         params, ctx, X, kernel, ms, make_rng = job
-        probe = cls(params, ctx)
+
+        def make() -> Nystrom:
+            sketch = cls(params, ctx)
+            sketch.n_by_m_arrays = held
+            return sketch
+
+        probe = make()
         used = [probe.m_used(m) for m in ms]
         idx = probe.draw_landmarks(X, kernel, max(used), make_rng())
         shared = len(set(used)) > 1 and probe.fits_beside_features(max(used))
         K = kernel.matrix(X, X[idx], ctx.budget) if shared else None
         for m, mu in zip(ms, used):
-            sketch = cls(params, ctx)
+            sketch = make()
             sketch.info_.update(probe.info_)
             yield m, sketch.fit_landmarks(X, kernel, idx[:mu], None if K is None else K[:, :mu])
 
