@@ -130,6 +130,19 @@ class Point(NamedTuple):
     variant: Any = None
 
 
+@dataclass(frozen=True)
+class ExecutionSpec:
+    """Where and how a run computes — nothing here changes its numbers (the backend enters a
+    row's identity only as ``backend=dask``, :mod:`kktheory.run.identity`): the backend, the
+    BLAS/OpenMP thread limit, the Dask scheduler and chunk size, the results folder."""
+
+    backend: str = "numpy"
+    threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.machine.threads)
+    dask_scheduler: str | None = None  # tcp://host:8786; None: Dask's local threads
+    dask_chunk_rows: int = 5000  # rows of X per chunk of arrays given as NumPy
+    results_dir: str = "results"  # the store and the caches of references and bound checks
+
+
 @dataclass
 class RunSpec:
     """A validated run: resolved quantities and typed group parameters."""
@@ -153,14 +166,8 @@ class RunSpec:
     risk: RiskSettings | None = None
     reference: ReferenceSpec | None = None
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
-    threads: int | None = None  # BLAS/OpenMP thread limit (kktheory.machine.threads)
-    backend: str = "numpy"
     population: PopulationConfig = field(default_factory=PopulationConfig)
-
-    @property
-    def results_dir(self) -> str:
-        """The results folder (the store and the caches of references and bound checks)."""
-        return str(self.cfg.results_dir)
+    execution: ExecutionSpec = field(default_factory=ExecutionSpec)
 
     @property
     def data(self) -> DataSpec:
@@ -176,7 +183,7 @@ class RunSpec:
     def bound_setting(self) -> BoundSetting:
         """What the bound checks are given (:mod:`kktheory.evaluation.bounds.engine`)."""
         return BoundSetting(self.bounds, self.data, self.gamma, self.seed, self.budget, self.clustering,
-                            self.results_dir)
+                            self.execution.results_dir)
 
     @property
     def points(self) -> list[Point]:
@@ -271,8 +278,9 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         centroids=cfg.centroids,
         risk=RiskSettings(budget, cfg.risk_exact_limit, cfg.risk_points, cfg.risk_pairs),
         reference=parse_reference(cfg.reference, cfg.reference_n_init, n, k, gamma),
-        bounds=build_bounds_spec(cfg), threads=threads,
-        backend=cfg.backend,
+        bounds=build_bounds_spec(cfg),
+        execution=ExecutionSpec(cfg.backend, threads, cfg.dask_scheduler, int(cfg.dask_chunk_rows),
+                                str(cfg.results_dir)),
         population=OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(PopulationConfig), cfg.population)),
     )
     validate_population(spec.population, dataset.name, kernel, k, budget)
@@ -303,7 +311,7 @@ def check_disk_rows(spec: RunSpec) -> None:
            f"(n > dataset.in_memory_max={getattr(spec.dataset, 'in_memory_max', None)}) and are read in blocks")
     readers = [s for s in SKETCHES.names() if SKETCHES.get(s).impl.capabilities.rows_in_blocks]
     ref = spec.reference.kind
-    chunked = spec.backend == "dask"  # read by the workers in chunks
+    chunked = spec.execution.backend == "dask"  # read by the workers in chunks
     checks = [
         ("sketch", spec.sketch.name, chunked or spec.sketch.name in readers, f"one of {', '.join(readers)}"),
         ("centroids", spec.centroids, chunked or spec.centroids == "projected", "projected"),

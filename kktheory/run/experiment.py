@@ -169,7 +169,7 @@ def run(cfg: DictConfig) -> RunOutcome:
     threads limited to the config's ``threads`` (:mod:`kktheory.machine.threads`)."""
     t_start = time.perf_counter()
     spec = build_spec(cfg)
-    with thread_limits(spec.threads):
+    with thread_limits(spec.execution.threads):
         return _run(cfg, spec, t_start)
 
 
@@ -202,11 +202,11 @@ def _compute(
     X_train, X_test = method.inputs(data.X_train), method.inputs(data.X_test)
     kernel = method.fit_kernel(X_train)
     time_load = time.perf_counter() - t0
-    ref_cols, ref_labels = reference_columns(spec.reference_job, data, kernel, spec.results_dir)
+    ref_cols, ref_labels = reference_columns(spec.reference_job, data, kernel, spec.execution.results_dir)
     pop = None
     if spec.population.test_n:
         pop = Scorer.of(spec, kernel, X_train, ref_labels, ref_cols["ref_description"].startswith("exact"),
-                        spec.results_dir)
+                        spec.execution.results_dir)
     bounds = BoundEngine(spec.bound_setting, kernel, data)  # bound checks shared by every m
 
     writer = RowWriter(spec, method, store, data, X_train, X_test, kernel,
@@ -331,7 +331,7 @@ class RowWriter:
             cols = merged(cols, self.bounds.row(w.fit.sketch, w.fit.partition, cols, w.m))
         point, run = self.todo[w.m, w.variant]
         ident = row_identity(self.spec, point)
-        ident.setdefault("backend", self.spec.backend)  # in the identity of Dask rows only; every row names it
+        ident.setdefault("backend", self.spec.execution.backend)  # in the identity of Dask rows only; every row names it
         row = merged({"run_id": run}, ident, {"kernel_sigma": self.kernel.sigma}, cols, w.columns, dict(
             evaluated_together=together, time_load=self.time_load, time_evaluate=time_evaluate,
             time_total=self.time_load + w.columns["time_embed"] + w.columns["time_cluster"] + time_evaluate,

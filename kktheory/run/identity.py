@@ -68,7 +68,7 @@ def inapplicable(spec: RunSpec) -> dict[str, Any]:
                            if getattr(kernel, f) != getattr(spec.kernel, f)}
     if spec.reference.kind == "none":
         out["reference_n_init"] = RunConfig.reference_n_init
-    exact = spec.n <= spec.risk.exact_limit and backend_class(spec.backend).exact_lifted_risks
+    exact = spec.n <= spec.risk.exact_limit and backend_class(spec.execution.backend).exact_lifted_risks
     if exact or spec.centroids == "projected" and spec.reference.kind == "none":
         out.update(risk_points=RunConfig.risk_points, risk_pairs=RunConfig.risk_pairs)
     return out
@@ -109,6 +109,6 @@ def row_identity(spec: RunSpec, point: Point) -> dict[str, Any]:
     for name, off in OFF_VALUES.items():  # options at their "off" value leave the identity as it was
         if name in ident and ident[name] == off:
             del ident[name]
-    if spec.backend == RunConfig.backend:  # rows of the default backend keep their identity
+    if spec.execution.backend == RunConfig.backend:  # rows of the default backend keep their identity
         ident = {k: v for k, v in ident.items() if k not in DASK_FIELDS}
     return ident

@@ -82,8 +82,8 @@ class Method:
         return cls(
             kernel=spec.kernel, sketch=spec.sketch, clustering=spec.clustering, k=spec.k,
             gamma=spec.gamma, seed=spec.seed, budget=spec.budget, risk_settings=spec.risk,
-            dtype=spec.dtype, centroids=spec.centroids, backend=spec.backend,
-            chunk_rows=int(spec.cfg.dask_chunk_rows),
+            dtype=spec.dtype, centroids=spec.centroids, backend=spec.execution.backend,
+            chunk_rows=spec.execution.dask_chunk_rows,
         )
 
     @cached_property

@@ -346,7 +346,7 @@ class DaskBackend:
     def session(self, spec: "RunSpec") -> Iterator[Any]:
         """The run-level checks, then a client of ``dask_scheduler`` (the active one if null)."""
         check_run(spec)
-        with session(spec.cfg.dask_scheduler) as client:
+        with session(spec.execution.dask_scheduler) as client:
             yield client
 
     def inputs(self, X: Any, method: "Method") -> Any:
