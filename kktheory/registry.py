@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -49,14 +50,20 @@ class Registry(Generic[T]):
         self.packages = packages
         self._entries: dict[str, Entry[T]] = {}
         self._loaded = False
+        self._loading = threading.RLock()
 
     def load(self) -> None:
         """Import every module of the registry's packages, so that their registrations
-        (and the Hydra schemas stored with them) exist."""
-        if not self._loaded:
-            self._loaded = True
-            for package in self.packages:
-                import_submodules(package)
+        (and the Hydra schemas stored with them) exist. Threads that ask together (a Dask
+        worker's first kernel blocks) wait for the one that imports; the registry counts as
+        loaded only once every module is imported (a failed import is raised again next time)."""
+        if self._loaded:
+            return
+        with self._loading:
+            if not self._loaded:
+                for package in self.packages:
+                    import_submodules(package)
+                self._loaded = True
 
     def register(self, name: str, config_cls: type) -> Callable[[T], T]:
         """Decorator registering ``impl`` under ``name`` with its config dataclass."""

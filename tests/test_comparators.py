@@ -165,3 +165,17 @@ def test_spectral_embedding_time_counts_as_embedding_time(monkeypatch, tmp_path)
     row = load(tmp_path).iloc[0]
     assert row["time_embed"] >= 0.3
     assert "time_embedding" not in row.index
+
+
+@pytest.mark.parametrize("name", ["approx_kkm", "two_step", "spectral_nystrom"])
+def test_the_estimators_training_features_of_a_comparator_are_a_copy(name):
+    """A comparator holds its Nyström embedding: ``transform`` of the training rows is a copy
+    of the embedding's cached features, so changing it leaves the next call as it was."""
+    from kktheory.estimator import SketchedKernelKMeans
+
+    X = np.random.default_rng(2).standard_normal((120, 3))
+    est = SketchedKernelKMeans(3, sketch=name, m=20, random_state=0).fit(X)
+    first = est.transform(X)
+    expected = first.copy()
+    first[...] = 0.0
+    np.testing.assert_array_equal(est.transform(X), expected)

@@ -56,6 +56,10 @@ class NystromComparator(Sketch):
         for m, embedding in Nystrom.nested_held(job, cls.held_arrays):
             yield m, cls(job.params, job.ctx, embedding)
 
+    def on_training_rows(self, X: Any) -> bool:
+        """Whether X holds the embedding's training rows (its cached features serve them)."""
+        return self.embedding.on_training_rows(X)
+
     def transform(self, X: np.ndarray) -> np.ndarray:
         """The held embedding's features."""
         return self.embedding.transform(X)

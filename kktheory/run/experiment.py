@@ -175,7 +175,7 @@ def run(cfg: DictConfig) -> RunOutcome:
 
 def _run(cfg: DictConfig, spec: RunSpec, t_start: float) -> RunOutcome:
     """The rows of a validated run."""
-    store = Store(cfg.results_dir)
+    store = Store(spec.execution.results_dir)
     store.sweep_orphans()
     force = bool(cfg.force)
     ids = {p: run_id(row_identity(spec, p)) for p in spec.points}
