@@ -82,6 +82,11 @@ class Registry(Generic[T]):
         self.load()
         return sorted(self._entries)
 
+    def find(self, name: str) -> Entry[T] | None:
+        """The entry for ``name``, or None (a lookup cheap enough for every kernel block)."""
+        self.load()
+        return self._entries.get(name)
+
     def get(self, name: str) -> Entry[T]:
         """The entry for ``name``; an unknown name is a ConfigError listing the choices."""
         self.load()
