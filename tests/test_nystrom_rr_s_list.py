@@ -18,39 +18,90 @@ from kktheory.errors import ConfigError
 from kktheory.run.experiment import run
 from kktheory.embeddings import SketchContext
 from kktheory.kernels.functions import Kernel
+from kktheory.cluster.clusterers import KMeansPP, KMeansPPConfig
 from kktheory.cluster.lloyd import kmeans
+from kktheory.embeddings.base import in_larger_buffer
 from tests.hydra_cfg import make_cfg
 from tests.test_disk_rows import synthetic_mnist  # noqa: F401 — the disk run's fixture
 from tests.test_nystrom_rr_stream import BIG, ENTRY, SMALL, blobs
 
-S_LIST = [3, 10, 5]  # not sorted: rows follow the list's order
+S_LIST = [3, 10, 5]  # not sorted: rows come from the largest s to the smallest
+
+
+def fitted_sketch(X, kernel, budget, s, m=100):
+    ctx = SketchContext(n=len(X), k=4, gamma=1.0, budget=budget, dtype=kernel.dtype)
+    config = ENTRY.config_cls(s=s)
+    ENTRY.impl(config, ctx).validate(m)
+    ((_, sketch),) = ENTRY.impl.fit_nested(config, ctx, X, kernel, [m], lambda: np.random.default_rng(7))
+    return sketch
 
 
 @pytest.mark.parametrize("budget", [BIG, SMALL], ids=["in_memory", "streamed"])
 def test_each_s_is_the_prefix_of_one_fit_and_equals_the_single_s_fit(budget: int):
     X = blobs(2000)
     kernel = Kernel("gaussian", sigma=2.5, dtype="float64")
-    ctx = SketchContext(n=len(X), k=4, gamma=1.0, budget=budget, dtype="float64")
-
-    def fitted(s):
-        config = ENTRY.config_cls(s=s)
-        ENTRY.impl(config, ctx).validate(100)
-        ((_, sketch),) = ENTRY.impl.fit_nested(config, ctx, X, kernel, [100], lambda: np.random.default_rng(7))
-        return sketch
-
-    views = list(fitted(S_LIST).variants())
-    assert [v for v, _ in views] == S_LIST
-    full = fitted(max(S_LIST)).transform(X)
-    for (value, view), s in zip(views, S_LIST, strict=True):
-        single = fitted(s)
+    full = fitted_sketch(X, kernel, budget, max(S_LIST)).transform(X)
+    seen = []
+    for value, view in fitted_sketch(X, kernel, budget, S_LIST).variants():  # each checked before the next
+        s = value
+        seen.append(s)
+        single = fitted_sketch(X, kernel, budget, s)
         assert view.info_["s"] == view.info_["s_used"] == s
         np.testing.assert_array_equal(view.landmarks_, single.landmarks_)
         F = view.transform(X)
-        assert F.shape == (len(X), s)
+        assert F.shape == (len(X), s) and F.flags.c_contiguous
         np.testing.assert_allclose(F, single.transform(X), rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(F, full[:, :s], rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(view.transform(X[:50] + 0.1), single.transform(X[:50] + 0.1), rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(view.residual(X), single.residual(X), rtol=1e-9, atol=1e-12)
+    assert seen == sorted(S_LIST, reverse=True)
+
+
+def test_the_list_reuses_one_buffer_and_clusters_each_s_in_place(monkeypatch):
+    """Every s's features live in the buffer of the largest s's (no second n × s array), are
+    contiguous, and k-means is told to work in place; a view that has been passed recomputes
+    its features rather than return the reused buffer."""
+    X = blobs(1500)
+    kernel = Kernel("gaussian", sigma=2.5, dtype="float32")
+    asked = []
+
+    class Recording(KMeansPP):
+        def fit(self, F, k, rng, low_memory=False):
+            asked.append(low_memory)
+            return super().fit(F, k, rng, low_memory)
+
+    clusterer = Recording(KMeansPPConfig(n_init=1))
+    first, passed = None, []
+    for value, view in fitted_sketch(X, kernel, BIG, [4, 12, 8]).variants():
+        F = view.transform(X)
+        first = F if first is None else first
+        assert np.shares_memory(F, first) and F.flags.c_contiguous and F.shape == (len(X), value)
+        assert in_larger_buffer(F) == (value != 12)
+        view.partition(X, 4, clusterer, np.random.default_rng(0))
+        passed.append((view, F.copy()))
+    assert asked == [False, True, True]  # the largest s is the buffer itself (small here)
+    for view, F in passed:
+        np.testing.assert_allclose(view.transform(X), F, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape, ranks", [((37, 9), [7, 4, 1]), ((1000, 33), [32, 10, 3]), ((5, 4), [4, 2])])
+def test_leading_columns_in_place_is_the_prefix(monkeypatch, shape, ranks):
+    """Against a copy of each prefix, with chunks of 1, 3 and many rows (sources and
+    destinations overlapping within and across chunks)."""
+    from kktheory.embeddings import linalg
+
+    rng = np.random.default_rng(0)
+    for chunk_rows in (1, 3, 10_000):
+        A = rng.standard_normal(shape).astype(np.float32)
+        want = {r: A[:, :r].copy() for r in ranks}
+        monkeypatch.setattr(linalg, "CHUNK_BYTES", chunk_rows * A.itemsize * min(ranks))
+        B = A
+        for r in ranks:
+            B = linalg.leading_columns_in_place(B, r)
+            assert np.shares_memory(A, B) and B.flags.c_contiguous
+            np.testing.assert_array_equal(B, want[r])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        linalg.leading_columns_in_place(np.asfortranarray(rng.standard_normal((4, 3))), 2)
 
 
 def test_rows_of_a_list_equal_the_rows_of_single_s_runs(tmp_path: Path):
@@ -58,7 +109,7 @@ def test_rows_of_a_list_equal_the_rows_of_single_s_runs(tmp_path: Path):
     common = ["dataset=moons", "n=400", "n_test=100", "k=4", "sketch=nystrom_rr", "m=[20,40]",
               "reference=none", "centroids=projected"]
     listed = run(make_cfg(*common, "sketch.s=[4,8]", f"results_dir={tmp_path / 'list'}")).rows
-    assert [(r["m"], r["s"]) for r in listed] == [(20, 4), (20, 8), (40, 4), (40, 8)]
+    assert [(r["m"], r["s"]) for r in listed] == [(20, 8), (20, 4), (40, 8), (40, 4)]
     single = {}
     for s in (4, 8):
         for r in run(make_cfg(*common, f"sketch.s={s}", f"results_dir={tmp_path / str(s)}")).rows:

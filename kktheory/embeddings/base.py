@@ -267,12 +267,21 @@ class Sketch:
         t0 = time.perf_counter()
         features = self.transform(X)
         seconds = time.perf_counter() - t0
-        # features whose copy would not fit beside them, or a view into larger ones (a list of s):
-        # no full-size temporaries in k-means (Clusterer)
-        low_memory = 2 * features.nbytes > self.ctx.budget or not features.flags.c_contiguous
+        # features whose copy would not fit beside them, or that live in a larger buffer (a
+        # list of s, NystromRR.variants): no full-size temporaries in k-means (Clusterer)
+        low_memory = 2 * features.nbytes > self.ctx.budget or in_larger_buffer(features)
         res: ClusterResult = clusterer.fit(features, k, rng, low_memory=low_memory)
         return Partition(labels=res.labels, features=features, centers=res.centers,
                          info={**res.info, "time_embedding": seconds}, on_features=True)
+
+
+def in_larger_buffer(a: np.ndarray) -> bool:
+    """Whether ``a`` is not C-contiguous or lives in a larger array's memory (a prefix of
+    the features of a list of s): k-means then works on it in place rather than copy it."""
+    base = a
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    return not a.flags.c_contiguous or base.nbytes > a.nbytes
 
 
 def feature_diagnostics(part: Partition, k: int) -> dict[str, float]:

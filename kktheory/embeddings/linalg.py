@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from kktheory.errors import ConfigError
-from kktheory.kernels.functions import Kernel, row_chunks
+from kktheory.kernels.functions import CHUNK_BYTES, Kernel, row_chunks
 from kktheory.machine.threads import small_dense
 
 RANK_RULES = ("k", "sqrt_kc", "half_c", "c")
@@ -74,6 +74,25 @@ def gram_f64(F: np.ndarray) -> np.ndarray:
     for chunk in row_chunks(F):
         G += chunk.T @ chunk
     return G
+
+
+def leading_columns_in_place(A: np.ndarray, r: int) -> np.ndarray:
+    """The first r columns of the C-contiguous n × w array A as a C-contiguous n × r array
+    in A's own buffer (no second buffer): row i moves from A's flat offsets [i·w, i·w + r)
+    to [i·r, i·r + r), chunk by chunk in row order. A chunk's destination ends at or before
+    its own source's end (i·r ≤ i·w), so no row is overwritten before it is read; each
+    chunk is copied out first, its own source and destination overlapping. A's contents
+    are overwritten past the result; memory one chunk of about ``CHUNK_BYTES``."""
+    n, w = A.shape
+    if not A.flags.c_contiguous:
+        raise ValueError("leading_columns_in_place needs a C-contiguous array")
+    if r == w:
+        return A
+    out = A.reshape(-1)[: n * r].reshape(n, r)
+    step = max(1, CHUNK_BYTES // (A.itemsize * max(1, r)))
+    for start in range(0, n, step):
+        out[start : start + step] = A[start : start + step, :r].copy()
+    return out
 
 
 def gram_eigh(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,9 @@ s (``s``) and ℓ (``ell``) are integers or rules (``k``, ``sqrt_kc``, ``half_c`
 list (Wang's Table 6 sweeps s at one c): the fit is made once at the largest s and every s
 of the list is a row, whose map and features are the first s columns of that fit's
 (:meth:`NystromRR.variants`) — the top-s right singular vectors of R are the first s of
-the top-s_max, so each row is the run of that s alone, without refitting. Wang's
+the top-s_max, so each row is the run of that s alone, without refitting. The rows come
+from the largest s to the smallest (each s's features are compacted in place from the
+larger's). Wang's
 Theorem 2 concerns ℓ = c (no truncation, ``ell=c``); Alg. 2's truncation is a heuristic
 the paper states has no theory.
 
@@ -68,7 +70,7 @@ from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
 from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, SketchConfig
-from kktheory.embeddings.linalg import gram_f64, resolve_rank
+from kktheory.embeddings.linalg import gram_f64, leading_columns_in_place, resolve_rank
 from kktheory.embeddings.projection import (
     KernelProjection,
     check_eig_cutoff,
@@ -167,17 +169,14 @@ class NystromRR(KernelProjection):
         return self.params.P == "uniform" and self.in_memory_bytes(c) > self.ctx.budget
 
     def streamed_bytes(self, c: int) -> int:
-        """What the streamed fit holds at once: the n × s features (the run's dtype), one
-        kernel block of c columns (rows sized by the budget) and its R_b (ℓ columns), and
-        W, its eigenvectors and E (3 × c², float64) with RᵀR and its eigenvectors (3 × ℓ²);
-        for a list of s, k-means's contiguous copy of the largest prefix below s
-        (:meth:`variants`)."""
+        """What the streamed fit holds at once: the n × s features (the run's dtype; a list
+        of s reuses their buffer, :meth:`variants`), one kernel block of c columns (rows
+        sized by the budget) and its R_b (ℓ columns), and W, its eigenvectors and E
+        (3 × c², float64) with RᵀR and its eigenvectors (3 × ℓ²)."""
         s, ell = self.ranks(c)
         itemsize = np.dtype(self.ctx.dtype).itemsize
         rows = memory.block_rows(c, itemsize, self.ctx.budget, self.ctx.n)
-        prefix = max([v for v in self.s_values(c) if v < s], default=0)
-        return (self.ctx.n * (s + prefix) * itemsize + rows * (c + ell) * itemsize
-                + 3 * (c * c + ell * ell) * 8)
+        return self.ctx.n * s * itemsize + rows * (c + ell) * itemsize + 3 * (c * c + ell * ell) * 8
 
     def sketching_matrix(
         self, X: np.ndarray, kernel: Kernel, c: int, rng: np.random.Generator, K: np.ndarray | None
@@ -300,20 +299,32 @@ class NystromRR(KernelProjection):
 
     def variants(self) -> Iterator[tuple[Any, "NystromRR"]]:
         """A list of s: the training features B at the largest s, computed once, and for
-        each s of the list (in its order) the sketch whose map and features are the first s'
-        = min(s, s_used) columns of those, views without a copy. The top-s right singular
-        vectors of R are the first s of the top-s_max (same RᵀR, same signs), so each is
-        the fit of a run with that s alone (up to round-off in the products)."""
+        each s of the list, from the largest to the smallest, the sketch whose map and
+        features are the first s' = min(s, s_used) columns of those. The top-s right
+        singular vectors of R are the first s of the top-s_max (same RᵀR, same signs), so
+        each is the fit of a run with that s alone (up to round-off in the products).
+
+        The features of each s are moved to the front of B's own buffer
+        (:func:`~kktheory.embeddings.linalg.leading_columns_in_place`) when the next s is
+        asked for: every s is clustered on a contiguous array without a second buffer (at
+        8.1M × 320 float32, B is 10.4 GB; a contiguous copy of the s = 160 prefix would add
+        5.2 GB), so a view's features — and any array taken from them — hold only until
+        the next view is asked for; a view that has been passed forgets them (its
+        ``transform`` computes them again). The computation of B counts in the first row's fit."""
         if not isinstance(self.params.s, (list, tuple)):
             yield None, self
             return
-        F = self.transform(self.X_fit_)
-        for value, s in zip(self.params.s, self.s_values(self.c_)):
+        F = np.ascontiguousarray(self.transform(self.X_fit_))
+        self.train_features_ = None  # its buffer is reused below; this sketch computes it again if asked
+        ranks = sorted(zip(self.s_values(self.c_), self.params.s), key=lambda pair: -pair[0])
+        for s, value in ranks:
             r = min(s, F.shape[1])
+            F = leading_columns_in_place(F, r)
             view = copy.copy(self)
-            view.coef_, view.train_features_, view.train_columns_ = self.coef_[:, :r], F[:, :r], None
+            view.coef_, view.train_features_, view.train_columns_ = self.coef_[:, :r], F, None
             view.info_ = {**self.info_, "s": s, "s_used": r}
             yield value, view
+            view.train_features_ = None
 
     def arrays(self) -> dict[str, np.ndarray]:
         """``landmarks`` (column sampling) and P's other arrays (module docstring)."""

@@ -282,7 +282,8 @@ class RowWriter:
             w.columns[APPROX_ERROR] = (approximation_error(self.kernel, self.X_train, F, self.spec.budget)
                                        if exact else float("nan"))
         if F.shape[1] <= PLANAR:
-            w.arrays.update(train_features=np.asarray(F), train_classes=np.asarray(self.data.y_train))
+            # a copy: F may be a list's buffer, reused by its next value (NystromRR.variants)
+            w.arrays.update(train_features=np.array(F), train_classes=np.asarray(self.data.y_train))
         w.time_evaluate += time.perf_counter() - t0
         return w
 
