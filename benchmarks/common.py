@@ -14,24 +14,28 @@ import numpy as np
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+ROWS_DIR = ROOT / "paper_figs" / "rows"  # the committed rows (benchmark records beside them)
 sys.path.insert(0, str(ROOT))
 
 from kktheory.machine.memory import cpu_count  # noqa: E402
 
 
-def machine() -> str:
-    """One line: CPU model, CPUs, RAM, load average (other jobs share the machine)."""
-    model = platform.processor() or "unknown CPU"
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``; the platform's processor string elsewhere)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return platform.processor() or "unknown CPU"
+
+
+def machine() -> str:
+    """One line: CPU model, CPUs, RAM, load average (other jobs share the machine)."""
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     ram = psutil.virtual_memory().total / 2**30
-    return f"{model}, {cpu_count()} CPUs, {ram:.1f} GiB RAM, load average {load}"
+    return f"{cpu_model()}, {cpu_count()} CPUs, {ram:.1f} GiB RAM, load average {load}"
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -39,20 +41,19 @@ from pathlib import Path
 from typing import Any
 
 
-from common import machine
+from common import ROWS_DIR, cpu_model, machine
 from mnist8m_phases import D, gemm_rate
 
+import pandas as pd
+import psutil
+
 from kktheory.machine import memory  # noqa: E402  (common puts the repository on sys.path)
+from kktheory.report import benchmark  # noqa: E402
+from kktheory.report.benchmark import PASS_COL  # noqa: E402
+from kktheory.report.entries.wang_fig2 import time_against_tables_4_6  # noqa: E402
 from kktheory.cluster.clusterers import KMeansPP  # noqa: E402
 from kktheory.embeddings import projection  # noqa: E402
 from kktheory.embeddings.nystrom_rr import NystromRR  # noqa: E402
-
-#: Wang et al. 2019, Table 4 (c = 400, s = 20; seconds by nodes) and Table 6 (c = 1600, 32 nodes)
-TABLE4_S20 = {8: 3201.5, 16: 1532.0, 32: 867.9, 64: 734.7, 128: 828.2}
-TABLE4_S20_STAGES_32 = {"Nyström": 665.2, "DR": 38.9, "k-means": 119.9}
-TABLE6_TOTAL = {10: 2840.9, 20: 2785.4, 40: 3003.4, 80: 2952.2, 160: 3157.5, 320: 3537.5}
-CORES_PER_NODE = 32
-
 
 class RssSampler(threading.Thread):
     """The process's resident memory (VmRSS) every 0.1 s: its peak and the stage it was
@@ -103,10 +104,12 @@ def main() -> None:
     ap.add_argument("--results-dir", default=None, help="where the rows go (default: a temporary folder)")
     ap.add_argument("--n", type=int, default=None, help="fewer training digits (a quick check; default the paper's)")
     ap.add_argument("--s", default=None, help="the target ranks instead of the job's list (e.g. 20, or [10,20])")
+    ap.add_argument("--record", action="store_true",
+                    help="record the pass in paper_figs/rows/benchmarks/wang_fig2.parquet (INDEX shows it)")
     ap.add_argument("overrides", nargs="*", help="further overrides of the job (e.g. memory_budget_gb=6)")
     a = ap.parse_args()
     from kktheory.run.config import build_spec
-    from kktheory.run.experiment import run
+    from kktheory.run.experiment import git_commit, run
     from kktheory.run.method import Method
     from kktheory.run.sweeps import compose_jobs
 
@@ -136,49 +139,35 @@ def main() -> None:
     wall = time.perf_counter() - t0
     rows = sorted(outcome.rows, key=lambda r: r["s"])
     first = rows[0]
-    pass1 = seconds["row_statistic"]
-    stages = {
-        "load": first["time_load"],
-        "Nyström": first["time_load"] + seconds["fit_streamed"] + seconds["fit_sketch"],
-        "DR": seconds["_features"],
-        "k-means": seconds["fit"],
-    }
-    stages["evaluation"] = wall - stages["Nyström"] - stages["DR"] - stages["k-means"]
-    flops_pass1 = 2 * n * c * D + 2 * n * c * ell + n * ell * ell
-    flops_pass2 = 2 * n * c * D + 2 * n * c * s_max
+    nystrom = first["time_load"] + seconds["fit_streamed"] + seconds["fit_sketch"]
     block = memory.block_rows(c, 4, spec.budget, n)
     rate = gemm_rate(min(block, 65536), c)
+    pass1, pass2 = seconds["row_statistic"], seconds["_features"]
+    flops_pass1 = 2 * n * c * D + 2 * n * c * ell + n * ell * ell
+    flops_pass2 = 2 * n * c * D + 2 * n * c * s_max
+    row = {
+        PASS_COL: f"{a.job}, s = {a.s}" if a.s else a.job,
+        "command": "python benchmarks/wang_mnist8m.py " + " ".join(sys.argv[1:]).replace(" --record", ""),
+        "n": n, "c": c, "ell": ell, "s": str(probe.s_values(c)), "n_s": len(rows), "seed": a.seed,
+        "load_s": first["time_load"], "pass1_s": pass1, "nystrom_s": nystrom, "dr_s": pass2,
+        "kmeans_s": seconds["fit"], "evaluation_s": wall - nystrom - pass2 - seconds["fit"], "total_s": wall,
+        "pass1_gflops": flops_pass1 / pass1 / 1e9 if pass1 else math.nan,
+        "pass2_gflops": flops_pass2 / pass2 / 1e9 if pass1 else math.nan,  # pass 2 exists when streamed
+        "gemm_gflops": rate / 1e9,
+        "peak_rss_gib": max(r["peak_rss_mb"] for r in rows) / 1024,
+        "cpus": memory.cpu_count(), "cpu": cpu_model(), "ram_gib": psutil.virtual_memory().total / 2**30,
+        "load_before": load0[0], "load_after": load1[0], "commit": git_commit(), "date": time.strftime("%Y-%m-%d"),
+        "train_nmi": ", ".join(f"{r['train_nmi']:.3f} (s = {r['s']})" for r in rows),
+    }
     print(f"load average before {', '.join(f'{x:.2f}' for x in load0)}; after {', '.join(f'{x:.2f}' for x in load1)}")
-    print(f"float32 GEMM (block × 784)·(784 × {c}) on this machine: {rate / 1e9:.1f} GFLOP/s")
-    print("| stage | seconds | GFLOP/s | of GEMM |")
-    print("|---|---:|---:|---:|")
-    if pass1:  # streamed (C not held)
-        print(f"| Nyström (load {stages['load']:.1f} s; pass 1 {pass1:.1f} s) | {stages['Nyström']:.1f} | "
-              f"{flops_pass1 / pass1 / 1e9:.1f} (pass 1) | {flops_pass1 / pass1 / rate:.2f} |")
-    else:
-        print(f"| Nyström (load {stages['load']:.1f} s; C held in memory) | {stages['Nyström']:.1f} | | |")
-    if pass1:
-        print(f"| DR (pass 2) | {stages['DR']:.1f} | {flops_pass2 / stages['DR'] / 1e9:.1f} | "
-              f"{flops_pass2 / stages['DR'] / rate:.2f} |")
-    print(f"| k-means ({len(rows)} s) | {stages['k-means']:.1f} | | |")
-    print(f"| evaluation | {stages['evaluation']:.1f} | | |")
-    print(f"| **total** | **{wall:.1f}** ({wall / 60:.1f} min) | | |")
-    cores = memory.cpu_count()
-    print(f"peak RSS {max(r['peak_rss_mb'] for r in rows) / 1024:.1f} GiB (sampled: {SAMPLER.peak / 2**20:.1f} GiB "
-          f"in {SAMPLER.peak_stage}, 'load' = outside the timed stages); core-seconds {cores * wall:.0f} "
-          f"({cores} cores × {wall:.0f} s)")
-    if c == 400:
-        for nodes, t in TABLE4_S20.items():
-            print(f"  paper, {nodes} nodes: {t} s, {nodes * CORES_PER_NODE * t:.0f} core-s "
-                  f"(this run: {t / wall:.1f}× faster, {nodes * CORES_PER_NODE * t / (cores * wall):.0f}× fewer core-s)")
-    if c == 1600:
-        total = sum(TABLE6_TOTAL.values())
-        print(f"  paper, 32 nodes, each s a run: {total:.0f} s for the six s of Table 6 "
-              f"({32 * CORES_PER_NODE * total:.0f} core-s); this run: {total / wall:.1f}× faster")
+    print(f"peak RSS sampled every 0.1 s: {SAMPLER.peak / 2**20:.1f} GiB in {SAMPLER.peak_stage} "
+          "('load' = outside the timed stages)")
+    print(time_against_tables_4_6(pd.DataFrame([row])))
     for r in rows:
         print(f"  s={r['s']}: train NMI {r['train_nmi']:.4f}, test NMI {r['test_nmi']:.4f}, "
               f"k-means iterations {r['n_iter']}, run {r['run_id']}")
-
+    if a.record:
+        print(f"recorded in {benchmark.record(ROWS_DIR, 'wang_fig2', row)}")
 
 if __name__ == "__main__":
     main()

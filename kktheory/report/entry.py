@@ -126,7 +126,10 @@ class Entry:
     judging one sweep, one paper each). ``label`` says in a few words, per scale, what the
     data and n are against the paper's (e.g. "MNIST 60k for MNIST8M"), and ``paper_runs``
     the paper's run count: INDEX's overview prints both beside the runs in the rows.
-    ``place`` orders the catalogue (INDEX.md, ``--list``).
+    ``place`` orders the catalogue (INDEX.md, ``--list``). ``benchmark(record)`` renders the
+    entry's benchmark passes (:mod:`kktheory.report.benchmark`: the paper's own experiment
+    timed on this machine by a script of ``benchmarks/``, shown beside the paper's times and
+    never judged) as Markdown for its INDEX section.
     """
 
     name: str
@@ -151,6 +154,7 @@ class Entry:
     #: 2 Yin et al., 3 Wang et al., 4 Pourkamali-Anaraki & Becker, 5 the theory rates —, its
     #: place among its paper's entries, in the paper's own order)
     place: tuple[int, int] = (0, 0)
+    benchmark: Callable[[pd.DataFrame], str] | None = None
 
     @property
     def sweep_name(self) -> str:

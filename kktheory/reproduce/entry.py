@@ -16,7 +16,7 @@ import pandas as pd
 from kktheory.run.sweeps import (
     config_name,
 )
-from kktheory.report import Entry, catalogue, speed
+from kktheory.report import Entry, benchmark, catalogue, speed
 from kktheory.report.claims import rules_table
 from kktheory.report.decide import LEVEL
 from kktheory.report.verdicts import Verdict, attribute_shortfall, not_run
@@ -74,6 +74,13 @@ def command_line(name: str, scale: str, overrides: Sequence[str], further: Seque
         "; ".join([f"python run.py --config-dir experiments --config-name {config_name(sweep or name, scale)} -m{extra}",
                    *(f"python run.py --config-dir experiments --config-name {c} -m" for c in further)]),
     )
+
+
+def benchmark_tables(entry: Entry, out_dir: Path) -> list[str]:
+    """The entry's benchmark passes, rendered (none without a renderer or a record): read
+    from the committed rows folder, where the benchmark script records them."""
+    record = benchmark.load(out_dir / "rows", entry.name) if entry.benchmark is not None else None
+    return [] if record is None or record.empty else [entry.benchmark(record)]
 
 
 def _without_title(markdown: str) -> str:
@@ -233,7 +240,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         config=f"experiments/{cfg_name}.yaml",
         command=command, sweep_command=sweep_command,
         files=[f.name for f in files],
-        tables="\n\n".join(_without_title(f.read_text()) for f in files if f.suffix == ".md"),
+        tables="\n\n".join([*(_without_title(f.read_text()) for f in files if f.suffix == ".md"),
+                             *benchmark_tables(entry, out_dir)]),
         rows=(f"{len(ok)} rows from {sweep.jobs} jobs ({sweep.reused} reused, {sweep.ran} run, "
               f"{sweep.failed} could not run); {compute_time(ok):.0f} s of compute in the rows (method, reference, bounds, population), "
               f"{elapsed:.0f} s for this invocation; load average "
