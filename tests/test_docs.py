@@ -50,17 +50,20 @@ def test_the_extending_page_names_what_exists():
     from kktheory.run import backends, method
     from kktheory.run.dask import DaskBackend
     from kktheory.run.method import Method
-    from kktheory.embeddings import Sketch
+    from kktheory.embeddings import Sketch, landmark_rows
     from kktheory.embeddings.gaussian import GaussianProjection
 
     root = Path(docs.__file__).resolve().parent.parent
     text = (root / "docs" / "extending.md").read_text()
     for path in set(re.findall(r"`((?:kktheory|configs|tests)/[\w/.]+\.(?:py|yaml))`", text)):
         assert (root / path).is_file(), path
-    hooks = ("validate", "nested", "partition", "arrays", "jl_scale", "m_used", "not_from_landmark_rows", "landmark_rows_only",
-             "draw_landmark_rows", "fit_on_landmark_rows", "capabilities")
+    hooks = ("validate", "nested", "partition", "arrays", "jl_scale", "m_used", "not_from_landmark_rows", "capabilities")
     for hook in hooks:
         assert hook in text and hasattr(Sketch, hook), hook
+    for hook in ("FromLandmarkRows", "RowPass", "landmark_rows_only", "draw_landmark_rows", "fit_on_landmark_rows",
+                 "row_statistic", "finish_fit"):
+        assert hook in text, hook
+        assert hasattr(landmark_rows, hook) or hasattr(landmark_rows.RowPass, hook), hook
     assert "nested" in vars(GaussianProjection) and hasattr(GaussianProjection, "redraw")
     protocol = {name for name in vars(method.Backend) if not name.startswith("_")}
     protocol |= set(typing.get_type_hints(method.Backend))

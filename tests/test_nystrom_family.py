@@ -131,8 +131,15 @@ def test_a_fit_on_the_landmark_rows_alone_is_the_in_memory_nested_fit(name: str)
     ("rff", {}, "no fit from landmark rows"),
 ])
 def test_a_sketch_that_needs_more_than_landmark_rows_says_why(name: str, params: dict, reason: str) -> None:
+    """A sketch that opted in but whose parameters need more refuses to draw or fit; one that
+    did not opt in has no such methods; both say why."""
+    from kktheory.embeddings.landmark_rows import FromLandmarkRows, landmark_rows_refusal
+
     probe = make(name, 50, **params)
-    assert reason in type(probe).landmark_rows_only(probe.params)
+    assert reason in landmark_rows_refusal(type(probe), probe.params)
+    if not isinstance(probe, FromLandmarkRows):
+        assert not hasattr(probe, "draw_landmark_rows") and name in ("kpca", "onepass", "rff")
+        return
     with pytest.raises(NotImplementedError, match=reason):
         probe.draw_landmark_rows(50, 8, np.random.default_rng(0))
     with pytest.raises(NotImplementedError, match=reason):

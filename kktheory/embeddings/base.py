@@ -115,9 +115,10 @@ class Capabilities:
       reports the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F (``approx_fro_rel``);
     - ``rows_in_blocks``: fitting and transforming read the training rows only in row
       blocks and by index (``X[a:b]``, ``X[idx]``, ``len(X)``), so that they may stay on disk
-      (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.run.config.check_disk_rows`);
-    - ``row_pass``: a fit from the landmark rows is finished by one sum over the training
-      rows, ``finish_fit(Σ_chunks row_statistic(chunk))`` (rank-restricted Nyström's RᵀR).
+      (:class:`kktheory.datasets.disk_rows.DiskRows`, :func:`kktheory.run.config.check_disk_rows`).
+
+    Whether a sketch is fitted from its landmark rows alone is a protocol it opts into
+    (:mod:`kktheory.embeddings.landmark_rows`), not a flag.
     """
 
     projection: bool = False
@@ -125,7 +126,6 @@ class Capabilities:
     runs_clusterer: bool = True
     rank_restricted: bool = False
     rows_in_blocks: bool = False
-    row_pass: bool = False
 
 
 class Sketch:
@@ -187,47 +187,9 @@ class Sketch:
         """The sketch size actually used for a requested m (most sketches: m itself)."""
         return m
 
-    # -- fitting from the landmark rows alone (a backend whose rows live elsewhere) -----
-    #: why the sketch cannot be fitted from its landmark rows alone, or None when it can
-    #: (:meth:`landmark_rows_only`)
-    not_from_landmark_rows: ClassVar[str | None] = "it is not fitted from landmark rows alone"
-
-    @classmethod
-    def landmark_rows_only(cls, params: Any) -> str | None:
-        """None when the features of a row x need only x, n and the rows of the sampled
-        landmarks, so that a backend holding the rows elsewhere (Dask chunks) gathers those
-        rows and fits with :meth:`draw_landmark_rows` and :meth:`fit_on_landmark_rows`;
-        otherwise why not (the backend's refusal names it): ``not_from_landmark_rows``,
-        unless the parameters decide (ROS's ``order``)."""
-        return cls.not_from_landmark_rows
-
-    def require_landmark_rows(self) -> None:
-        """NotImplementedError with :meth:`landmark_rows_only`'s reason, if there is one."""
-        if (why := self.landmark_rows_only(self.params)) is not None:
-            raise NotImplementedError(f"{type(self).__name__}: {why}")
-
-    def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, Any]:
-        """(landmark indices for m_max, the rest of the sketch's randomness): the draws of
-        the in-memory fit, in its order, so that both backends fit the same sketch."""
-        self.require_landmark_rows()
-        raise NotImplementedError(type(self).__name__)
-
-    def fit_on_landmark_rows(
-        self, X_landmarks: np.ndarray, kernel: Kernel, landmarks: np.ndarray, draw: Any, n: int,
-    ) -> "Sketch":
-        """Fit from the landmark rows X_landmarks = X[landmarks] of n training rows and
-        :meth:`draw_landmark_rows`'s other randomness (its prefix for len(landmarks)); with
-        ``capabilities.row_pass``, the fit is then finished from one sum over the training rows."""
-        self.require_landmark_rows()
-        raise NotImplementedError(type(self).__name__)
-
-    def row_statistic(self, rows: Any) -> np.ndarray:
-        """The contribution of ``rows`` to the sum that finishes the fit (``capabilities.row_pass``)."""
-        raise NotImplementedError(type(self).__name__)
-
-    def finish_fit(self, total: np.ndarray, X: Any = None) -> "Sketch":
-        """The fit finished from the sum of :meth:`row_statistic` over the training rows."""
-        raise NotImplementedError(type(self).__name__)
+    #: why the sketch is not fitted from its landmark rows alone (a sketch that is opts into
+    #: :class:`~kktheory.embeddings.landmark_rows.FromLandmarkRows` instead)
+    not_from_landmark_rows: ClassVar[str] = "it is not fitted from landmark rows alone"
 
     def validate(self, m: int) -> None:
         """Check the sketch's parameters against the run (raise ConfigError) and the memory

@@ -48,6 +48,7 @@ from kktheory import rules
 from kktheory.machine import memory
 from kktheory.kernels.functions import Kernel
 from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, SketchConfig
+from kktheory.embeddings.landmark_rows import FromLandmarkRows
 from kktheory.embeddings.projection import KernelProjection, check_eig_cutoff, whitening
 
 
@@ -85,7 +86,7 @@ class NystromConfig(SketchConfig):
 
 
 @SKETCHES.register("nystrom", NystromConfig)
-class Nystrom(KernelProjection):
+class Nystrom(FromLandmarkRows, KernelProjection):
     """Nyström embedding with uniform landmarks (Calandriello Alg. 1).
 
     Reads the training rows only in blocks and by index (``capabilities.rows_in_blocks``), so
@@ -140,15 +141,13 @@ class Nystrom(KernelProjection):
         """The m landmarks of the class's selection."""
         return self.selection.draw(self, X, kernel, m, rng)
 
-    not_from_landmark_rows = None  # uniform landmarks need n only; K_mm and κ(x, landmarks) their rows
-
     @classmethod
     def landmark_rows_only(cls, params: Any) -> str | None:
-        """None for a selection that needs n only (uniform); a selection that reads the rows
-        is refused, with the class's own ``not_from_landmark_rows`` or a general reason."""
+        """None for a selection that needs n only (uniform: K_mm and κ(x, landmarks) need the
+        landmarks' rows only); a selection that reads the rows is refused."""
         if cls.selection.reads_rows:
-            return cls.not_from_landmark_rows or f"its landmarks are drawn by {cls.selection.name}, which reads the rows"
-        return cls.not_from_landmark_rows
+            return f"its landmarks are drawn by {cls.selection.name}, which reads the rows"
+        return None
 
     def draw_landmark_rows(self, n: int, m_max: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
         self.require_landmark_rows()

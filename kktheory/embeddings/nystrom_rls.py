@@ -43,6 +43,7 @@ for BLESS), ``bless_dictionary_size``, and ``rank_Kmm``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg
@@ -185,7 +186,10 @@ class NystromRLS(Nystrom):
     # not checked against rows on disk
     capabilities = Capabilities(projection=True)
     selection = RidgeLeverageLandmarks()
-    not_from_landmark_rows = "its landmarks are drawn from ridge leverage scores, which need all of K"
+
+    @classmethod
+    def landmark_rows_only(cls, params: Any) -> str | None:
+        return "its landmarks are drawn from ridge leverage scores, which need all of K"
 
     def validate(self, m: int) -> None:
         p = self.params

@@ -70,6 +70,7 @@ from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
 from kktheory.embeddings.base import Capabilities, SKETCHES, NestedFit, SketchConfig
+from kktheory.embeddings.landmark_rows import RowPass
 from kktheory.embeddings.linalg import gram_f64, leading_columns_in_place, resolve_rank
 from kktheory.embeddings.projection import (
     KernelProjection,
@@ -100,10 +101,10 @@ class NystromRRConfig(SketchConfig):
 
 
 @SKETCHES.register("nystrom_rr", NystromRRConfig)
-class NystromRR(KernelProjection):
+class NystromRR(RowPass, KernelProjection):
     """Rank-restricted Nyström features B with BBᵀ = (C W_ℓ⁺ Cᵀ)_s (Wang Alg. 2)."""
 
-    capabilities = Capabilities(projection=True, rank_restricted=True, rows_in_blocks=True, row_pass=True)
+    capabilities = Capabilities(projection=True, rank_restricted=True, rows_in_blocks=True)
 
     list_field = "s"
 

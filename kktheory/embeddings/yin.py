@@ -42,19 +42,18 @@ from kktheory.machine import memory
 from kktheory.errors import ConfigError
 from kktheory.kernels.functions import Kernel
 from kktheory.embeddings.base import SKETCHES, NestedFit, Sketch, SketchConfig
+from kktheory.embeddings.landmark_rows import FromLandmarkRows
 
 #: entries of the square layout of S drawn per chunk (2 uniforms each)
 _CHUNK = 1 << 20
 
 
-class SampledSketch(Sketch):
+class SampledSketch(FromLandmarkRows, Sketch):
     """k_i ↦ S·Q·k_i with Q uniform sampling of m landmarks (Yin Alg. 1).
 
     Subclasses define the randomness of S (:meth:`draw`, for every size up to m_max at
     once), the size-m member of it (:meth:`set_mixing`) and its action (:meth:`mix`).
     """
-
-    not_from_landmark_rows = None  # Q·k_i needs the landmark rows only, and S acts on those m coordinates
 
     # -- the mixing matrix S (identity here) ------------------------------------------
     def draw(self, n: int, m_max: int, rng: np.random.Generator) -> Any:

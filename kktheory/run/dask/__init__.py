@@ -23,9 +23,10 @@ chunks (one chunk across the columns):
   on those rows (K_mm, the mixing matrix S) and the features of every chunk,
   f(x) = map(κ(x, landmarks)), are computed where the chunk lives (``map_blocks``) and
   kept there (``persist``). Supported: the sketches whose map depends on the training set
-  only through n and the landmark rows, as each sketch states
-  (:meth:`~kktheory.embeddings.Sketch.landmark_rows_only`, with its reason when not) and
-  fits through its public ``draw_landmark_rows`` / ``fit_on_landmark_rows`` —
+  only through n and the landmark rows, the sketches that opt into
+  :class:`~kktheory.embeddings.landmark_rows.FromLandmarkRows` (with the reason when not:
+  :func:`~kktheory.embeddings.landmark_rows.landmark_rows_refusal`), fitted through its
+  ``draw_landmark_rows`` / ``fit_on_landmark_rows`` —
   ``nystrom``, ``nystrom_liu`` (Calandriello Alg. 1), ``yin_nystrom``, ``subgaussian`` and
   ``ros`` with ``order=sample_first`` (Yin Alg. 1);
 - clustering: dask-ml's ``KMeans`` with k-means|| seeding (Bahmani et al. 2012, "Scalable
@@ -92,6 +93,7 @@ from kktheory.kernels.functions import Kernel, make_kernel
 from kktheory.evaluation.risk import Rows
 from kktheory.seeding import component_rng, component_seed
 from kktheory.embeddings import Fitted, Partition, Sketch
+from kktheory.embeddings.landmark_rows import RowPass, landmark_rows_refusal
 
 if TYPE_CHECKING:
     from kktheory.run.config import RunSpec
@@ -107,10 +109,10 @@ __all__ = [
 # -- validation -------------------------------------------------------------------------
 def refusal(cls: type[Sketch], params: Any) -> str | None:
     """None when backend=dask runs the sketch — an embedding whose features need only the
-    landmark rows (:meth:`~kktheory.embeddings.Sketch.landmark_rows_only`) — else why not."""
+    landmark rows (:func:`~kktheory.embeddings.landmark_rows.landmark_rows_refusal`) — else why not."""
     if not cls.capabilities.embedding:
         return "it partitions by its own method, not by k-means on features computed chunk by chunk"
-    return cls.landmark_rows_only(params)
+    return landmark_rows_refusal(cls, params)
 
 
 def supported_sketches() -> list[str]:
@@ -217,7 +219,7 @@ def fit_kernel(method: "Method", X: Any) -> Kernel:
 def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Iterator[tuple[int, Sketch]]:
     """(m, sketch fitted on the gathered landmark rows) for each m: the same draws, in the
     same order, as the in-memory ``fit_nested`` of the sketch
-    (:meth:`~kktheory.embeddings.Sketch.draw_landmark_rows`), so landmarks are nested."""
+    (:meth:`~kktheory.embeddings.landmark_rows.FromLandmarkRows.draw_landmark_rows`), so landmarks are nested."""
     cls = method.sketch_class
     n = X.shape[0]
     ctx = method.context(n)
@@ -227,7 +229,7 @@ def fit_sketches(method: "Method", X: Any, kernel: Kernel, ms: list[int]) -> Ite
     X_L = np.asarray(X[idx].compute())
     for m, mu in zip(ms, used):
         sketch = cls(method.sketch, ctx).fit_on_landmark_rows(X_L[:mu], kernel, idx[:mu], draw, n)
-        yield m, sketch.finish_fit(row_sum(sketch, X)) if cls.capabilities.row_pass else sketch
+        yield m, sketch.finish_fit(row_sum(sketch, X)) if isinstance(sketch, RowPass) else sketch
 
 
 def _row_statistic(rows: np.ndarray, sketch: Sketch) -> np.ndarray:
