@@ -22,12 +22,24 @@ import pkgutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from types import MappingProxyType
+from typing import Any, Generic, Mapping, TypeVar
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
 from kktheory.errors import ConfigError
+
+#: metadata of a config field that says where the data live or how a result is computed,
+#: not what it is (``field(default=..., metadata=EXECUTION)``): it never enters a run's
+#: identity (:mod:`kktheory.run.identity`), so changing it makes no new run
+EXECUTION: Mapping[str, Any] = MappingProxyType({"stage": "execution"})
+
+
+def off_at(value: Any) -> Mapping[str, Any]:
+    """Metadata of an option added after rows existed: at ``value`` (what those rows
+    computed) it is left out of a run's identity, so their run ids stay."""
+    return MappingProxyType({"off": value})
 
 T = TypeVar("T")
 

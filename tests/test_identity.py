@@ -59,3 +59,48 @@ def test_the_reference_cache_ignores_fields_that_do_not_apply():
 
     assert key() == key("kernel.degree=5", "kernel.beta=3")
     assert key() != key("kernel.sigma=3")
+
+
+@pytest.mark.parametrize("base, extra", [
+    # execution: where and how, never what (RunConfig's fields marked EXECUTION)
+    ((), ("results_dir=elsewhere", "force=true", "memory_budget_gb=3", "threads=1", "dask_scheduler=tcp://x:1",
+          "dask_chunk_rows=7")),
+    # a group's own execution fields (declared in its config dataclass)
+    (("dataset=augmented_mnist", "n=300", "n_test=50", "reference=none"),
+     ("dataset.n_jobs=2", "dataset.chunk_size=10", "dataset.cache_dir=elsewhere", "dataset.in_memory_max=500")),
+    ((), ("clustering.algorithm=elkan",)),
+    # an evaluation stage the run does not use
+    ((), ("bound_delta=0.3", "bound_eps=0.2", "bound_tol=1e-3")),
+    ((), ("population.select_n=100", "population.m=10")),
+    # an option at the value rows had before it existed
+    (("dataset=yin_hypercube",), ("dataset.centres_seed=null",)),
+    (("dataset=augmented_mnist", "n=300", "n_test=50", "reference=none"), ("dataset.test_set=mnist",)),
+])
+def test_a_field_of_a_stage_the_row_does_not_depend_on_makes_no_new_run(base, extra):
+    assert same(base, base + extra)
+
+
+@pytest.mark.parametrize("base, extra", [
+    (("bounds=[trace]",), ("bound_delta=0.3",)),  # the bound checks are computed: their settings count
+    (("dataset=yin_hypercube",), ("dataset.centres_seed=3",)),
+    (("dataset=moons", "n=300", "backend=dask", "reference=none"), ("dask_chunk_rows=70",)),  # Dask rows keep them
+])
+def test_a_field_of_a_stage_the_row_depends_on_makes_a_new_run(base, extra):
+    assert not same(base, base + extra)
+
+
+def test_every_top_level_field_declares_whether_it_enters_the_identity():
+    """Each RunConfig field is the data draw or the method (no metadata) or names a stage
+    the identity knows; the execution fields are exactly the ones a user expects there."""
+    from dataclasses import fields
+
+    from kktheory.run.config import RunConfig
+    from kktheory.run.identity import stage_of
+
+    stages = {f.name: stage_of(f.name) for f in fields(RunConfig)}
+    assert set(stages.values()) <= {None, "per_row", "risk", "reference", "bounds", "population", "execution"}
+    assert {n for n, s in stages.items() if s == "execution"} == {
+        "results_dir", "force", "memory_budget_gb", "threads", "backend", "dask_scheduler", "dask_chunk_rows"}
+    assert {n for n, s in stages.items() if s is None} == {
+        "dataset", "kernel", "sketch", "clustering", "n", "n_test", "k", "gamma", "seed", "data_seed", "dtype",
+        "centroids"}

@@ -58,7 +58,7 @@ from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 from kktheory.cluster import lloyd
 from kktheory.errors import ConfigError
 from kktheory.kernels.geometry import cluster_means, feature_sq_distances
-from kktheory.registry import Registry
+from kktheory.registry import EXECUTION, Registry
 
 
 @dataclass
@@ -231,7 +231,7 @@ class LowMemoryKMeans(KMeans):
 @dataclass
 class KMeansPPConfig(ClusteringConfig):
     name: str = "kmeanspp"
-    algorithm: str = "lloyd"  # lloyd | hamerly | elkan: Lloyd's iterations, computed with or without pruning
+    algorithm: str = field(default="lloyd", metadata=EXECUTION)  # lloyd | hamerly | elkan: Lloyd's iterations, computed with or without pruning
     warm_start: bool = False  # a list of m: each smaller m starts from the next larger m's partition
 
 

@@ -125,7 +125,7 @@ import os
 import shutil
 import time
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -135,6 +135,7 @@ from kktheory.datasets.base import DATASETS, ROW_SOURCES, Dataset, DatasetConfig
 from kktheory.datasets.disk_rows import DiskRows
 from kktheory.datasets.mnist import N_TEST, N_TRAIN, mnist_arrays
 from kktheory.errors import ConfigError, DataError
+from kktheory.registry import EXECUTION, off_at
 from kktheory.machine.memory import fmt_bytes
 
 log = logging.getLogger(__name__)
@@ -157,13 +158,13 @@ class AugmentedMnistConfig(DatasetConfig):
     sigma: float = 4.0  # smoothness of the displacement field, pixels
     tangent_sigma: float = 1.0  # smoothing of the digit before its tangent vectors, pixels
     max_shift: int = 1  # integer translation in {−max_shift … max_shift}² (infimnist: 1)
-    chunk_size: int = 1000  # images per chunk (memory ≈ 60 kB per image)
-    n_jobs: int = 1  # worker processes generating chunks
-    cache_dir: str = "~/.cache/kktheory/augmented_mnist"  # folder of the generated image file
-    data_dir: Optional[str] = None  # MNIST source (see the mnist data set)
+    chunk_size: int = field(default=1000, metadata=EXECUTION)  # images per chunk (memory ≈ 60 kB per image)
+    n_jobs: int = field(default=1, metadata=EXECUTION)  # worker processes generating chunks
+    cache_dir: str = field(default="~/.cache/kktheory/augmented_mnist", metadata=EXECUTION)  # folder of the generated image file
+    data_dir: Optional[str] = field(default=None, metadata=EXECUTION)  # MNIST source (see the mnist data set)
     download: bool = True  # fetch MNIST from OpenML when its IDX files are absent
-    test_set: str = "mnist"  # mnist: original test digits | augmented: deformed test digits
-    in_memory_max: int = 2_000_000  # above this n the training rows stay on disk (DiskRows)
+    test_set: str = field(default="mnist", metadata=off_at("mnist"))  # mnist: original test digits | augmented: deformed test digits
+    in_memory_max: int = field(default=2_000_000, metadata=EXECUTION)  # above this n the training rows stay on disk (DiskRows)
 
     def rows_on_disk(self, n: int) -> bool:
         """Whether n training images are read from the uint8 file in blocks (:class:`DiskRows`);

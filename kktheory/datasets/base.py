@@ -68,7 +68,7 @@ from omegaconf import MISSING
 
 from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError, DataError
-from kktheory.registry import Registry
+from kktheory.registry import EXECUTION, Registry
 
 SPLITS = ("auto", "own", "stratified", "all")
 POOLS = ("all", "train")
@@ -104,7 +104,7 @@ class SplitConfig(DatasetConfig):
 class FileConfig(SplitConfig):
     """A data set read from files in a data folder."""
 
-    data_dir: Optional[str] = None  # default: $KKTHEORY_DATA, else ../shared/datasets
+    data_dir: Optional[str] = field(default=None, metadata=EXECUTION)  # default: $KKTHEORY_DATA, else ../shared/datasets
 
 
 @dataclass

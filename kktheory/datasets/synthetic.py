@@ -47,6 +47,7 @@ import numpy as np
 
 from kktheory.datasets.base import DATASETS, Dataset, DatasetConfig, SplitConfig, Table, register_table
 from kktheory.errors import ConfigError
+from kktheory.registry import off_at
 from kktheory.seeding import component_rng
 
 
@@ -107,7 +108,7 @@ class YinHypercubeConfig(DatasetConfig):
     dim: int = 8  # dimension d of the hypercube {−1, 1}^d of the centres
     std: float = 1.0  # standard deviation of every coordinate around its centre
     distinct_centres: bool = False  # draw k distinct vertices (Yin's draw allows repeats)
-    centres_seed: Optional[int] = None  # null: centres from the data stream (Yin); int: one μ for every data_seed
+    centres_seed: Optional[int] = field(default=None, metadata=off_at(None))  # null: centres from the data stream (Yin); int: one μ for every data_seed
 
 
 def hypercube_centres(k: int, dim: int, distinct: bool, rng: np.random.Generator) -> np.ndarray:

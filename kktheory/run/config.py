@@ -49,7 +49,8 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
@@ -68,15 +69,33 @@ from kktheory.evaluation.population import PopulationConfig
 from kktheory.evaluation.population import validate as validate_population
 from kktheory.evaluation.reference import ReferenceJob, ReferenceSpec, parse_reference, require_reference
 from kktheory.evaluation.risk import RiskSettings
+from kktheory.registry import EXECUTION
 from kktheory.rules import m_items, resolve_gamma, resolve_m
 from kktheory.embeddings import SKETCHES
 
 GROUPS = ("dataset", "kernel", "sketch", "clustering")
 
 
+def stage(name: str) -> Mapping[str, Any]:
+    """Metadata of a top-level field that belongs to an evaluation stage: it enters a run's
+    identity only when the stage is used (:func:`kktheory.run.identity.row_identity`)."""
+    return MappingProxyType({"stage": name})
+
+
+#: the rows of a run: the m of a list are resolved per row (its identity holds m and m_rule)
+PER_ROW = stage("per_row")
+RISK, REFERENCE, BOUNDS, POPULATION = (stage(s) for s in ("risk", "reference", "bounds", "population"))
+
+
 @dataclass
 class RunConfig:
-    """Top-level fields of a run; the four groups are typed by their own schemas."""
+    """Top-level fields of a run; the four groups are typed by their own schemas.
+
+    Fields without metadata describe the data draw and the method and always enter a run's
+    identity; the metadata of the others says which stage they belong to: the evaluation's
+    (``RISK``, ``REFERENCE``, ``BOUNDS``, ``POPULATION``: in the identity when that stage is
+    used) or the execution's (:data:`~kktheory.registry.EXECUTION`: never).
+    """
 
     dataset: Any = MISSING
     kernel: Any = MISSING
@@ -85,34 +104,34 @@ class RunConfig:
     n: int = 2000  # training points
     n_test: int = 2000  # test points
     k: int = 10  # clusters
-    m: Any = "sqrt_n"  # sketch size: integer, rule, or list (see module docstring)
+    m: Any = field(default="sqrt_n", metadata=PER_ROW)  # sketch size: integer, rule, or list (see module docstring)
     gamma: Any = "sqrt_n"  # γ of Calandriello's analysis: number or rule
     seed: int = 0  # seed of every random component (kktheory.seeding)
     data_seed: Optional[int] = None  # seed of the data draw (default: seed)
     dtype: str = "float32"  # float32 | float64 for kernel blocks and features (tests/test_float32.py)
     centroids: str = "lifted"  # lifted | projected (projection embeddings only), see risk.py
-    risk_exact_limit: int = 20000  # exact lifted risks up to this n; subsampling above
-    risk_points: int = 2000  # subsampling: evaluation points (train and test each)
-    risk_pairs: int = 100000  # subsampling: within-cluster pairs per cluster
-    reference: str = "auto"  # auto | exact | none | nystrom:<m>, see reference.py
-    reference_n_init: int = 10  # restarts of the reference solution
-    results_dir: str = "results"  # the store: <results_dir>/runs/<hash>.parquet
-    force: bool = False  # recompute runs that already have a file
-    memory_budget_gb: Optional[float] = None  # default: half of physical memory
-    threads: Optional[int] = None  # BLAS/OpenMP threads; null: unchanged (joblib launcher: cpus // n_jobs)
+    risk_exact_limit: int = field(default=20000, metadata=RISK)  # exact lifted risks up to this n; subsampling above
+    risk_points: int = field(default=2000, metadata=RISK)  # subsampling: evaluation points (train and test each)
+    risk_pairs: int = field(default=100000, metadata=RISK)  # subsampling: within-cluster pairs per cluster
+    reference: str = field(default="auto", metadata=REFERENCE)  # auto | exact | none | nystrom:<m>, see reference.py
+    reference_n_init: int = field(default=10, metadata=REFERENCE)  # restarts of the reference solution
+    results_dir: str = field(default="results", metadata=EXECUTION)  # the store: <results_dir>/runs/<hash>.parquet
+    force: bool = field(default=False, metadata=EXECUTION)  # recompute runs that already have a file
+    memory_budget_gb: Optional[float] = field(default=None, metadata=EXECUTION)  # default: half of physical memory
+    threads: Optional[int] = field(default=None, metadata=EXECUTION)  # BLAS/OpenMP threads; null: unchanged (joblib launcher: cpus // n_jobs)
     # bound checks (kktheory.evaluation.bounds.spec): which ones, exact-vs-randomized limit, δ, ε, ...
-    bounds: Any = field(default_factory=list)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
-    bound_exact_max_n: int = 3000  # dense O(n³) bounds up to this n, randomized estimates above
-    bound_delta: float = 0.1  # failure probability δ in the lemmas' required m
-    bound_eps: float = 0.5  # target ε in the lemmas' required m (Calandriello Lemma 1/3, Yin Lemma 5)
-    bound_sample_points: int = 2000  # above bound_exact_max_n: points whose pairs give distance ratios
-    bound_tol: float = 1e-6  # relative tolerance of randomized eigenvalue / trace estimates
+    bounds: Any = field(default_factory=list, metadata=BOUNDS)  # [gamma, trace, jl, pourkamali, wang_thm2] | all
+    bound_exact_max_n: int = field(default=3000, metadata=BOUNDS)  # dense O(n³) bounds up to this n, randomized estimates above
+    bound_delta: float = field(default=0.1, metadata=BOUNDS)  # failure probability δ in the lemmas' required m
+    bound_eps: float = field(default=0.5, metadata=BOUNDS)  # target ε in the lemmas' required m (Calandriello Lemma 1/3, Yin Lemma 5)
+    bound_sample_points: int = field(default=2000, metadata=BOUNDS)  # above bound_exact_max_n: points whose pairs give distance ratios
+    bound_tol: float = field(default=1e-6, metadata=BOUNDS)  # relative tolerance of randomized eigenvalue / trace estimates
     # where the method runs (kktheory.run.dask): numpy in this process, or Dask row chunks
-    backend: str = "numpy"  # numpy | dask
-    dask_scheduler: Optional[str] = None  # dask: scheduler address (tcp://host:8786); null: local threads
-    dask_chunk_rows: int = 5000  # dask: rows of X per chunk
+    backend: str = field(default="numpy", metadata=EXECUTION)  # numpy | dask
+    dask_scheduler: Optional[str] = field(default=None, metadata=EXECUTION)  # dask: scheduler address (tcp://host:8786); null: local threads
+    dask_chunk_rows: int = field(default=5000, metadata=EXECUTION)  # dask: rows of X per chunk
     # W*(μ) and the two excess risks on a large population test sample (kktheory.evaluation.population)
-    population: PopulationConfig = field(default_factory=PopulationConfig)
+    population: PopulationConfig = field(default_factory=PopulationConfig, metadata=POPULATION)
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)

@@ -40,7 +40,7 @@ from kktheory.evaluation.bounds.engine import COLUMN_DOCS
 from kktheory.cluster.clusterers import CLUSTERERS
 from kktheory.run.config import GROUPS, RunConfig
 from kktheory.datasets import DATASETS
-from kktheory.run.identity import DASK_FIELDS, NOT_IDENTITY, NOT_IDENTITY_FIELDS, OFF_VALUES
+from kktheory.run.identity import DASK_FIELDS, execution_fields, off_values, stage_of
 from kktheory.kernels.functions import KernelConfig
 from kktheory.evaluation.population import PopulationConfig
 from kktheory.embeddings import SKETCHES
@@ -113,6 +113,23 @@ DERIVED = (
 )
 
 
+#: top-level fields a row never holds: the execution's, and m (each row holds its resolved m)
+NOT_IN_ROWS = tuple(f.name for f in dataclasses.fields(RunConfig) if stage_of(f.name) in ("execution", "per_row"))
+
+
+def group_execution_fields() -> list[str]:
+    """``group.field`` of every group option's execution fields (never in a row)."""
+    names = {f"{group}.{name}" for group in ("dataset", "clustering")
+             for cls in group_options(group).values() for name in execution_fields(cls)}
+    return sorted(names)
+
+
+def group_off_values() -> dict[str, object]:
+    """``group.field`` → its off value, for every group option's options added after rows existed."""
+    return {f"{group}.{name}": value for group in ("dataset", "sketch", "clustering")
+            for cls in group_options(group).values() for name, value in off_values(cls).items()}
+
+
 def _top_level_empty(name: str) -> str:
     if name == "backend":
         return "never (in the identity of Dask rows only, so NumPy rows keep their run ids)"
@@ -124,11 +141,11 @@ def _top_level_empty(name: str) -> str:
 
 
 def top_level_columns() -> list[Column]:
-    """The top-level config fields a row holds (not the groups, not :data:`NOT_IDENTITY`)."""
+    """The top-level config fields a row holds (not the groups, not :data:`NOT_IN_ROWS` but the Dask fields)."""
     docs = field_comments(RunConfig)
     out = []
     for f in dataclasses.fields(RunConfig):
-        if f.name in GROUPS or f.name in NOT_IDENTITY or f.name == "population":
+        if f.name in GROUPS or f.name in NOT_IN_ROWS and f.name not in DASK_FIELDS or f.name == "population":
             continue
         meaning = docs[f.name] + (f"; in the row: {ROW_VALUE[f.name]}" if f.name in ROW_VALUE else "")
         out.append(Column(f.name, meaning, _unit(f), _top_level_empty(f.name)))
@@ -156,7 +173,7 @@ EMPTY = {
     "kernel.coef0": "never; holds its default unless kernel=polynomial",
     "clustering.warm_start": "absent unless the row was warm-started from a larger m (then warm_start_from "
                              "says which)",
-    **{key: f"absent when {value} (its value before the field existed)" for key, value in OFF_VALUES.items()},
+    **{key: f"absent when {value} (its value before the field existed)" for key, value in group_off_values().items()},
 }
 
 
@@ -167,7 +184,7 @@ def group_columns(group: str) -> list[Column]:
     for option, cls in options.items():
         docs = field_comments(cls)
         for f in dataclasses.fields(cls):
-            if f"{group}.{f.name}" in NOT_IDENTITY_FIELDS:
+            if f.name in execution_fields(cls):
                 continue
             doc = "the selected option" if f.name == "name" else docs[f.name]
             fields.setdefault(f.name, {})[option] = (doc, _unit(f))
@@ -458,7 +475,7 @@ def markdown() -> str:
         "The identity columns are the resolved config: `run_id` hashes them, so the same config is the",
         "same run. Their meaning is the comment on the field in its config dataclass. Config fields that are",
         "never in a row (where data live, how much memory or how many threads to use): "
-        + ", ".join(f"`{n}`" for n in (*NOT_IDENTITY, *NOT_IDENTITY_FIELDS) if n != "m") + ".",
+        + ", ".join(f"`{n}`" for n in (*NOT_IN_ROWS, *group_execution_fields()) if n != "m" and n not in DASK_FIELDS) + ".",
         "",
         "Columns renamed since rows were first written (rows of earlier versions are read under the new",
         "name): " + ", ".join(f"`{old}` → `{new}`" for old, new in RENAMED.items()) + "; rows that left `backend`",
