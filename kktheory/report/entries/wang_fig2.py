@@ -310,7 +310,8 @@ def time_against_tables_4_6(record: pd.DataFrame) -> str:
                 "|---|---:|---:|---:|"]
         label = {"Nyström": f"Nyström (load {r['load_s']:.1f} s, pass 1 {r['pass1_s']:.1f} s)",
                  "DR": "DR (pass 2, the largest s)",
-                 "k-means": f"k-means ({r['n_s']} values of s)" if r["n_s"] > 1 else f"k-means (s = {r['s']})"}
+                 "k-means": (f"k-means ({r['n_s']} values of s)" if r["n_s"] > 1
+                             else f"k-means (s = {str(r['s']).strip('[]')})")}
         for stage, col in STAGES:
             g = rate.get(stage, math.nan)
             share = "" if math.isnan(g) else f"{g:.1f} ({g / r['gemm_gflops']:.2f})"
