@@ -152,7 +152,7 @@ def main() -> None:
         "load_s": first["time_load"], "pass1_s": pass1, "nystrom_s": nystrom, "dr_s": pass2,
         "kmeans_s": seconds["fit"], "evaluation_s": wall - nystrom - pass2 - seconds["fit"], "total_s": wall,
         "pass1_gflops": flops_pass1 / pass1 / 1e9 if pass1 else math.nan,
-        "pass2_gflops": flops_pass2 / pass2 / 1e9 if pass1 else math.nan,  # pass 2 exists when streamed
+        "pass2_gflops": flops_pass2 / pass2 / 1e9 if pass1 and pass2 else math.nan,  # streamed: pass 2 exists
         "gemm_gflops": rate / 1e9,
         "peak_rss_gib": max(r["peak_rss_mb"] for r in rows) / 1024,
         "cpus": memory.cpu_count(), "cpu": cpu_model(), "ram_gib": psutil.virtual_memory().total / 2**30,

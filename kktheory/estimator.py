@@ -244,6 +244,10 @@ class SketchedKernelKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             coef0=Real()("coef0", self.coef0),
         )
         sketch = SKETCHES.params({**_params("sketch_params", self.sketch_params), "name": self.sketch})
+        list_field = SKETCHES.get(self.sketch).impl.list_field
+        if list_field and isinstance(getattr(sketch, list_field), (list, tuple)):
+            raise ConfigError(f"sketch_params['{list_field}']", list(getattr(sketch, list_field)),
+                              "a single value (the estimator fits one model; a list is a sweep's rows: run.py)")
         clustering = CLUSTERERS.params(
             {**_params("clustering_params", self.clustering_params), "name": self.clustering}
         )

@@ -71,17 +71,21 @@ def test_the_list_reuses_one_buffer_and_clusters_each_s_in_place(monkeypatch):
             return super().fit(F, k, rng, low_memory)
 
     clusterer = Recording(KMeansPPConfig(n_init=1))
-    first, passed = None, []
+    first, pristine, passed = None, None, []
     for value, view in fitted_sketch(X, kernel, BIG, [4, 12, 8]).variants():
         F = view.transform(X)
-        first = F if first is None else first
+        if first is None:
+            first, pristine = F, F.copy()
         assert np.shares_memory(F, first) and F.flags.c_contiguous and F.shape == (len(X), value)
         assert in_larger_buffer(F) == (value != 12)
+        # the prefix of the largest s's features, up to the round-off of the larger s's
+        # k-means centring in place and back (NystromRR.variants)
+        np.testing.assert_allclose(F, pristine[:, :value], rtol=1e-6, atol=1e-7)
         view.partition(X, 4, clusterer, np.random.default_rng(0))
         passed.append((view, F.copy()))
     assert asked == [False, True, True]  # the largest s is the buffer itself (small here)
-    for view, F in passed:
-        np.testing.assert_allclose(view.transform(X), F, rtol=1e-4, atol=1e-5)
+    for view, F in passed:  # computed again by the map (another product order than B = C·M)
+        np.testing.assert_allclose(view.transform(X), F, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("shape, ranks", [((37, 9), [7, 4, 1]), ((1000, 33), [32, 10, 3]), ((5, 4), [4, 2])])
@@ -196,3 +200,11 @@ def test_low_memory_kmeans_is_kmeans_without_full_size_temporaries(algorithm: st
     wide = np.hstack([F, F])
     view = clusterer.fit(wide[:, :12], 5, np.random.default_rng(1), low_memory=True)
     np.testing.assert_array_equal(default.labels, view.labels)
+
+
+def test_the_estimator_refuses_a_list_of_s():
+    """One model per fit: a list of s is a sweep's rows (run.py), not a model."""
+    from kktheory.estimator import SketchedKernelKMeans
+
+    with pytest.raises(ValueError, match=r"sketch_params\['s'\]=\[3, 6\]: a single value"):
+        SketchedKernelKMeans(3, sketch="nystrom_rr", m=40, sketch_params={"s": [3, 6]}).fit(blobs(200))

@@ -311,7 +311,12 @@ class NystromRR(RowPass, KernelProjection):
         8.1M × 320 float32, B is 10.4 GB; a contiguous copy of the s = 160 prefix would add
         5.2 GB), so a view's features — and any array taken from them — hold only until
         the next view is asked for; a view that has been passed forgets them (its
-        ``transform`` computes them again). The computation of B counts in the first row's fit."""
+        ``transform`` computes them again). The computation of B counts in the first row's fit.
+        k-means works on each s in place (:func:`~kktheory.embeddings.base.in_larger_buffer`):
+        it centres the features and adds the mean back, which round-off need not undo exactly,
+        so a smaller s's features carry a few units in the last place of every larger s's
+        centring (float32: below 1e-7 relative), of the order of the round-off by which a
+        prefix of B already differs from a fit at that s alone."""
         if not isinstance(self.params.s, (list, tuple)):
             yield None, self
             return
