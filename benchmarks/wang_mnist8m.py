@@ -49,7 +49,7 @@ import psutil
 
 from kktheory.machine import memory  # noqa: E402  (common puts the repository on sys.path)
 from kktheory.report import benchmark  # noqa: E402
-from kktheory.report.benchmark import PASS_COL  # noqa: E402
+from kktheory.report.benchmark import PASS_KEY  # noqa: E402
 from kktheory.report.entries.wang_fig2 import time_against_tables_4_6  # noqa: E402
 from kktheory.cluster.clusterers import KMeansPP  # noqa: E402
 from kktheory.embeddings import projection  # noqa: E402
@@ -146,7 +146,7 @@ def main() -> None:
     flops_pass1 = 2 * n * c * D + 2 * n * c * ell + n * ell * ell
     flops_pass2 = 2 * n * c * D + 2 * n * c * s_max
     row = {
-        PASS_COL: f"{a.job}, s = {a.s}" if a.s else a.job,
+        PASS_KEY: f"{a.job}, s = {a.s}" if a.s else a.job,
         "command": "python benchmarks/wang_mnist8m.py " + " ".join(sys.argv[1:]).replace(" --record", ""),
         "n": n, "c": c, "ell": ell, "s": str(probe.s_values(c)), "n_s": len(rows), "seed": a.seed,
         "load_s": first["time_load"], "pass1_s": pass1, "nystrom_s": nystrom, "dr_s": pass2,

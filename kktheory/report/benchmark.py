@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 BENCH_DIR = "benchmarks"
-PASS_COL = "pass"  # the name of the pass (one row each)
+PASS_KEY = "pass"  # the record's column naming the pass (one row each; not a row column of the store)
 
 
 def path_of(rows_dir: Path, name: str) -> Path:
@@ -34,15 +34,15 @@ def load(rows_dir: Path, name: str) -> pd.DataFrame | None:
 
 
 def record(rows_dir: Path, name: str, row: dict[str, Any]) -> Path:
-    """Add one pass (``row[PASS_COL]`` names it) to the entry's record, replacing the row of
+    """Add one pass (``row[PASS_KEY]`` names it) to the entry's record, replacing the row of
     the same pass; the record is written whole (a Parquet file of one row per pass)."""
-    if PASS_COL not in row:
-        raise ValueError(f"a benchmark row names its pass ({PASS_COL!r})")
+    if PASS_KEY not in row:
+        raise ValueError(f"a benchmark row names its pass ({PASS_KEY!r})")
     p = path_of(rows_dir, name)
     old = load(rows_dir, name)
     new = pd.DataFrame([row])
     if old is not None:
-        new = pd.concat([old[old[PASS_COL] != row[PASS_COL]], new], ignore_index=True)
+        new = pd.concat([old[old[PASS_KEY] != row[PASS_KEY]], new], ignore_index=True)
     p.parent.mkdir(parents=True, exist_ok=True)
-    new.sort_values(PASS_COL, ignore_index=True).to_parquet(p, index=False)
+    new.sort_values(PASS_KEY, ignore_index=True).to_parquet(p, index=False)
     return p
