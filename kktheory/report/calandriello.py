@@ -76,7 +76,7 @@ import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
 from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
-from kktheory.report.rows import DATASET_COL, ok_rows, require_columns
+from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
 from kktheory.report.decide import LEVEL, Estimate
@@ -237,13 +237,8 @@ def paper_size_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def by_seed(df: pd.DataFrame, col: str) -> pd.DataFrame | str:
-    """Seed × m-rule table of ``col`` (NaN where a run lacks a point); a reason (str) when
-    the rows are not one per (seed, m), i.e. not paired by run."""
-    d = df.dropna(subset=[col]).assign(m_rule=lambda x: x["m_rule"].astype(str))
-    dup = d.duplicated(["seed", "m_rule"])
-    if dup.any():
-        return f"{int(dup.sum())} duplicate (seed, m) row(s): the rows are not one run per seed"
-    return d.pivot(index="seed", columns="m_rule", values=col)
+    """Seed × m-rule table of ``col`` (:func:`kktheory.report.rows.by_seed` on ``m_rule``)."""
+    return seed_table(df.assign(m_rule=df["m_rule"].astype(str)), col, "m_rule")
 
 
 def share_left(G: np.ndarray, D: np.ndarray) -> Estimate:

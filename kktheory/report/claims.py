@@ -169,10 +169,10 @@ class Rule:
     def shape_text(self) -> str:
         b = self.margin.value
         return {
-            AT_LEAST: f"at least {b:g}", AT_MOST: f"at most {b:g}", SHARE: f"share ≥ {b:g}",
+            AT_LEAST: f"at least {b:.4g}", AT_MOST: f"at most {b:.4g}", SHARE: f"share ≥ {b:.4g}",
             EXCEEDS: f"{'rises / beats' if self.sign > 0 else 'falls'} by more than 0, "
-                     f"smallest effect that counts {b:g}",
-            EQUIVALENT: f"equivalent within ±{b:g}", PLATEAU: f"two-sided plateau within ±{b:g}",
+                     f"smallest effect that counts {b:.4g}",
+            EQUIVALENT: f"equivalent within ±{b:.4g}", PLATEAU: f"two-sided plateau within ±{b:.4g}",
         }[self.shape]
 
     def pass_rate(self, value: float, runs: int | None = None, reps: int = REPS, seed: int = 0,
@@ -220,9 +220,9 @@ class Rule:
         else:
             d = self.design
             r = runs or d.runs
-            text = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {d.effect:g}, {d.source})"
-                    if power else f"design: effect {d.effect:g} at {d.runs} runs ({d.source})")
-        return (f"| {self.name} | {self.shape_text} | {m.value:g}: {m.why} ({m.source}) | "
+            text = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {d.effect:.4g}, {d.source})"
+                    if power else f"design: effect {d.effect:.4g} at {d.runs} runs ({d.source})")
+        return (f"| {self.name} | {self.shape_text} | {m.value:.4g}: {m.why} ({m.source}) | "
                 f"{self.selection or '—'} | {text} |")
 
 

@@ -51,3 +51,15 @@ def failure_summary(df: pd.DataFrame, by: str | None = None) -> str:
         return ""
     counts = bad.groupby(ERROR, sort=False).size()
     return "; ".join(f"{msg} ({n} job{'s' if n > 1 else ''})" for msg, n in counts.items())
+
+
+def by_seed(df: pd.DataFrame, col: str, columns: str | list[str]) -> pd.DataFrame | str:
+    """Seed × cell table of ``col`` (a cell: the values of ``columns``; NaN where a run lacks
+    one), the runs paired by seed; a reason (str) when the rows are not one per (seed, cell)."""
+    d = df.dropna(subset=[col])
+    keys = [columns] if isinstance(columns, str) else list(columns)
+    dup = d.duplicated(["seed", *keys])
+    if dup.any():
+        return (f"{int(dup.sum())} duplicate (seed, {', '.join(keys)}) row(s): the rows are not one run per seed "
+                "and cell")
+    return d.pivot(index="seed", columns=columns, values=col)
