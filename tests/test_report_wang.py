@@ -54,7 +54,11 @@ def test_fig2_reproduced_on_the_papers_tables_5_and_6():
     assert [c.name for c in v.checks] == [
         "NMI rises with c (s = 20, c = 100 → 400)", "NMI rises with c (s = 20, c = 400 → 1600)",
         "NMI rises with c (s = 80, c = 400 → 1600)", "NMI's sd falls with c (s = 20, c = 100 → 1600)",
-        "s = ⌈√(kc)⌉ = 127 beats s = 10 (c = 1600)", "s = ⌈√(kc)⌉ = 127 beats s = 320 (c = 1600)"]
+        "s = ⌈√(kc)⌉ = 127 beats s = 10 (c = 1600)", "s = ⌈√(kc)⌉ = 127 beats s = 320 (c = 1600)",
+        "s = 80 beats s = 160 (c = 1600; Table 6's own cells)",
+        "s = 80 beats s = 320 (c = 1600; Table 6's own cells)"]
+    assert [c.counted for c in v.checks] == [True] * 6 + [False] * 2
+    assert "lies outside the interval" not in " ".join(c.detail for c in v.checks)
     assert all(c.rule is not None for c in v.checks)
 
 
@@ -83,12 +87,38 @@ def test_fig2_sd_check_fails_a_flat_sd_with_many_runs_and_waits_with_ten():
     assert ten.passed is None and many.passed is False, (ten.detail, many.detail)
 
 
+def test_fig2_sd_check_power_at_its_margin_and_where_it_fails():
+    """The sd check at the paper's 10 runs: a fall by exactly the margin's factor 1.5 passes
+    about one time in five, a fall by 3 about 0.88 (as the rule's source says); it fails only
+    when the sd rises by more than SD_FAIL_RATIO = exp(½·log F_0.975(9, 9) − log 1.5)."""
+    from scipy import stats
+
+    rule = wang_fig2.SD_RULE
+    assert 0.15 < rule.pass_rate(-math.log(1.5), 10, reps=4000) < 0.25
+    assert 0.84 < rule.pass_rate(-math.log(3.0), 10, reps=4000) < 0.92
+    assert wang_fig2.SD_FAIL_RATIO == pytest.approx(math.sqrt(stats.f.ppf(0.975, 9, 9)) / 1.5)
+    assert wang_fig2.SD_FAIL_RATIO == pytest.approx(1.34, abs=0.005)
+
+
+def test_fig2_says_where_the_papers_effect_lies_outside_and_the_joint_power():
+    """A flat s = 80 step: its interval excludes Table 5's +0.0132, and the detail says so; the
+    header gives the chance that all counted checks pass at the rows' run count."""
+    flat = {**PAPER, (80, 400): (0.41, 0.004), (80, 1600): (0.41, 0.004)}
+    v = wang_fig2.judge_fig2(fig2_table(flat))
+    assert "the paper's effect +0.0132 lies outside the interval" in v.checks[2].detail, v.checks[2].detail
+    assert "lies outside" not in v.checks[0].detail
+    p = wang_fig2.joint_power(10)
+    assert f"all pass at 10 runs with probability ≈ {p:.2f}" in v.observed
+    powers = [r.power(10, reps=500) for r in wang_fig2.RULES if r.counted]
+    assert p == pytest.approx(math.prod(powers)) and 0.2 < p < 0.7
+
+
 def test_fig2_s_is_fixed_in_advance_not_picked_from_the_rows():
     """When s = 40 has the best mean, the check still compares s = 127 (declared) with the ends."""
     cells = {**PAPER, (40, 1600): (0.46, 0.001), (wang_fig2.S_SQRT_KC, 1600): (0.4099, 0.001),
              (320, 1600): (0.4099, 0.001)}
     v = wang_fig2.judge_fig2(fig2_table(cells))
-    top = v.checks[-1]
+    top = v.checks[5]
     assert top.name.startswith("s = ⌈√(kc)⌉ = 127") and top.passed is False  # 0.4099 vs 0.4099: below 0.005
     assert "NMI 0.41 at s = 127" in top.detail
 
@@ -97,19 +127,19 @@ def test_fig2_monotone_in_s_fails():
     monotone = {**PAPER, **{(s, 1600): (0.38 + 0.01 * math.log2(s), 0.002)
                             for s in (*wang_fig2.TABLE6, wang_fig2.S_SQRT_KC)}}
     v = wang_fig2.judge_fig2(fig2_table(monotone))
-    assert v.checks[-1].passed is False and v.checks[-2].passed is True
+    assert v.checks[5].passed is False and v.checks[4].passed is True
 
 
 def test_fig2_design_run_counts_reach_power():
     """The declared run counts are those at which each paired design reaches 0.8 (the paper's
     10 runs fall short for two of them; a few runs fewer than declared fall short too)."""
     short = [r for r in wang_fig2.RULES if r.design.runs > 10]
-    assert len(short) == 2
+    assert len(short) == 3
     for r in short:
         assert r.power(reps=600) >= 0.8 > r.power(10, reps=600), r.name
         assert r.power(r.design.runs - 3, reps=600) < 0.8, r.name
     for key, runs in wang_fig2.DESIGN_RUNS.items():
-        rule = {**wang_fig2.RISE_RULES, **wang_fig2.BEATS_RULES}[key]
+        rule = {**wang_fig2.RISE_RULES, **wang_fig2.BEATS_RULES, **wang_fig2.PAPER_CELLS_RULES}[key]
         assert rule.power(runs, reps=600) >= 0.75 and (runs < 4 or rule.power(runs - 3, reps=600) < 0.8), key
 
 
@@ -120,8 +150,10 @@ def test_fig2_planning_spreads_are_the_committed_rows():
     assert "error_kind" not in d  # committed rows hold finished runs only
     nmi = {(int(r.s), int(r.m), int(r.seed)): float(r.train_nmi) for r in d.itertuples(index=False)}
     pairs = {(20, 100, 400): ((20, 400), (20, 100)), (20, 400, 1600): ((20, 1600), (20, 400)),
-             (80, 400, 1600): ((80, 1600), (80, 400)), 10: ((127, 1600), (10, 1600)),
-             320: ((127, 1600), (320, 1600))}
+             (80, 400, 1600): ((80, 1600), (80, 400)), (127, 10): ((127, 1600), (10, 1600)),
+             (127, 320): ((127, 1600), (320, 1600)), (80, 160): ((80, 1600), (160, 1600)),
+             (80, 320): ((80, 1600), (320, 1600))}
+    assert set(pairs) == set(wang_fig2.PAIRED_SD)
     for key, (hi, lo) in pairs.items():
         diffs = [nmi[(*hi, seed)] - nmi[(*lo, seed)] for seed in range(10)
                  if (*hi, seed) in nmi and (*lo, seed) in nmi]

@@ -38,6 +38,7 @@ below 0.8 the design's run count is the one that reaches it (:func:`_paired_rule
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -94,20 +95,23 @@ C_STEPS = ((20, 100, 400), (20, 400, 1600), (80, 400, 1600))
 #: (10 runs; :func:`paired_spreads`, re-checked by tests/test_report_wang.py). Tables 5–6
 #: print no paired spread, and two of their sds (0.0001 at s = 20, c = 1600; 0.0003 at
 #: s = 10) are a hundredth of their other cells': no spread of runs over random landmarks.
-#: Keys: a step of :data:`C_STEPS`, or the end s of Table 6 that s = ⌈√(kc)⌉ is compared with.
-PAIRED_SD = {(20, 100, 400): 0.0118, (20, 400, 1600): 0.0103, (80, 400, 1600): 0.0149, 10: 0.00966, 320: 0.0125}
+#: Keys: a step (s, c_lo, c_hi) of :data:`C_STEPS`, or two target ranks (s_top, s_other) at c = 1600.
+PAIRED_SD = {(20, 100, 400): 0.0118, (20, 400, 1600): 0.0103, (80, 400, 1600): 0.0149, (127, 10): 0.00966,
+             (127, 320): 0.0125, (80, 160): 0.0124, (80, 320): 0.0152}
 #: runs per arm at which each paired design reaches power 0.8 (Rule.runs_for_power; fixed
 #: here, re-checked by tests/test_report_wang.py)
-DESIGN_RUNS = {(20, 100, 400): 8, (20, 400, 1600): 12, (80, 400, 1600): 13, 10: 3, 320: 9}
+DESIGN_RUNS = {(20, 100, 400): 8, (20, 400, 1600): 12, (80, 400, 1600): 13, (127, 10): 3, (127, 320): 9,
+               (80, 160): 8, (80, 320): 13}
 PLANNING = "the committed 8.1M rows (10 runs)"
 
 
-def _cells(key: object) -> tuple[tuple[int, int], tuple[int, int]]:
+def _cells(key: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]]:
     """The (s, c) cells a check compares, the claimed larger first."""
-    if isinstance(key, tuple):
+    if len(key) == 3:
         s, lo, hi = key
         return (s, hi), (s, lo)
-    return (S_SQRT_KC, TABLE6_C), (key, TABLE6_C)
+    top, other = key
+    return (top, TABLE6_C), (other, TABLE6_C)
 
 
 def paired_spreads(df: pd.DataFrame) -> dict[object, float]:
@@ -115,13 +119,14 @@ def paired_spreads(df: pd.DataFrame) -> dict[object, float]:
     :data:`PAIRED_SD`), over the seeds both cells hold."""
     table = _seed_table(ok_rows(df))
     out = {}
-    for key in (*C_STEPS, *S_ENDS):
+    for key in PAIRED_SD:
         hi, lo = _cells(key)
         out[key] = float((table[hi] - table[lo]).dropna().std(ddof=1))
     return out
 
 
-def _paired_rule(key: object, name: str, quantity: str, effect: float, selection: str, source: str) -> Rule:
+def _paired_rule(key: tuple[int, ...], name: str, quantity: str, effect: float, selection: str, source: str,
+                 control: bool = False) -> Rule:
     """An *exceeds* rule on the mean of the per-seed NMI differences, designed at the paper's
     effect and the paired spread of :data:`PAIRED_SD`; its run count is the paper's 10 or, when
     10 runs give power below 0.8, the count that reaches it (:data:`DESIGN_RUNS`)."""
@@ -130,7 +135,7 @@ def _paired_rule(key: object, name: str, quantity: str, effect: float, selection
     if runs != PAPER_RUNS:
         source += f"; {runs} runs reach power 0.8"
     return Rule(name, quantity, EXCEEDS, NMI_DELTA, Design("paired", effect, 0.0, (PAIRED_SD[key],), runs, source),
-                selection)
+                selection, control=control)
 
 
 PAIRING = ("per seed (a seed's runs share one permutation of the landmarks, c = 100 ⊂ 400 ⊂ 1600, and its s are "
@@ -171,7 +176,8 @@ SD_RULE = Rule(
            f"effect: Table 5, s = 20, sd {TABLE5[(SD_S, SD_C[0])][1]} at c = 100 → {TABLE5[(SD_S, SD_C[1])][1]} at "
            "c = 1600, 10 runs: the paper's claim at its word (its 0.0001 is a hundredth of every other cell's sd); "
            f"simulated with the judge's own estimate. At 10 runs per arm the check fails only when the sd rises "
-           f"by more than a factor {SD_FAIL_RATIO:.2f}", _sd_sample),
+           f"by more than a factor {SD_FAIL_RATIO:.2f}, and passes with probability ≈ 0.2 when the sd falls by "
+           "exactly the margin's factor 1.5 (≈ 0.88 at a factor 3; tests/test_report_wang.py)", _sd_sample),
     selection=f"s = {SD_S}, c = {SD_C[0]} and {SD_C[1]}: Table 5's widest span. The paper's own s = 80 row rises "
               "(0.0101 → 0.0131, a factor 1.3), against its claim, so the claim is read where the paper shows it, "
               "on s = 20",
@@ -180,22 +186,40 @@ SD_RULE = Rule(
 
 def _beats_rule(end: int) -> Rule:
     (m_best, sd_best), (m_end, sd_end) = TABLE6[PAPER_BEST_S], TABLE6[end]
+    gap = TABLE6_AT_SQRT_KC - m_end
+    expect = (f"{gap:+.4f} over s = {end}, below the margin: were Table 6 right at s = {S_SQRT_KC}, this check would "
+              "be expected to fail, not pass" if gap < NMI_DELTA.value else f"{gap:+.4f} over s = {end}")
     return _paired_rule(
-        end, f"s = ⌈√(kc)⌉ = {S_SQRT_KC} beats s = {end} (c = {TABLE6_C})",
+        (S_SQRT_KC, end), f"s = ⌈√(kc)⌉ = {S_SQRT_KC} beats s = {end} (c = {TABLE6_C})",
         f"mean over seeds of NMI(s = {S_SQRT_KC}) − NMI(s = {end}) at c = {TABLE6_C}, {PAIRING}; t interval",
         round(m_best - m_end, 4),
         f"s = ⌈√(kc)⌉ = {S_SQRT_KC} (Remark 3, fixed before the data) against Table 6's end s = {end}",
         f"effect: Table 6 has no s = {S_SQRT_KC}; its best cell s = {PAPER_BEST_S} = √(kc/2.5), {m_best} ± "
         f"{sd_best}, vs s = {end}, {m_end} ± {sd_end} (an upper value: Table 6 interpolated in log s puts "
-        f"s = {S_SQRT_KC} at {TABLE6_AT_SQRT_KC:.4f}, {TABLE6_AT_SQRT_KC - m_end:+.4f} over s = {end})")
+        f"s = {S_SQRT_KC} at {TABLE6_AT_SQRT_KC:.4f}, {expect})")
+
+
+def _paper_cells_rule(other: int) -> Rule:
+    """A control (shown, not counted; declared after the 8.1M rows, at a referee's request): the
+    paper's own evidence for "over-large s hurts", §6.4's "as s grows from 80 to 160, the NMI
+    deteriorates", on Table 6's cells."""
+    (m_best, sd_best), (m_other, sd_other) = TABLE6[PAPER_BEST_S], TABLE6[other]
+    return _paired_rule(
+        (PAPER_BEST_S, other), f"s = {PAPER_BEST_S} beats s = {other} (c = {TABLE6_C}; Table 6's own cells)",
+        f"mean over seeds of NMI(s = {PAPER_BEST_S}) − NMI(s = {other}) at c = {TABLE6_C}, {PAIRING}; t interval",
+        round(m_best - m_other, 4),
+        f"Table 6's best cell s = {PAPER_BEST_S} against s = {other} (§6.4: 'as s grows from 80 to 160, the NMI "
+        "deteriorates'); added after the 8.1M rows, so shown and not counted",
+        f"effect: Table 6, {m_best} ± {sd_best} vs {m_other} ± {sd_other}", control=True)
 
 
 #: Table 6 interpolated linearly in log s between s = 80 and 160 at s = ⌈√(kc)⌉ (no such cell)
 TABLE6_AT_SQRT_KC = float(np.interp(math.log(S_SQRT_KC), [math.log(80), math.log(160)],
                                     [TABLE6[80][0], TABLE6[160][0]]))
-BEATS_RULES = {end: _beats_rule(end) for end in S_ENDS}
+BEATS_RULES = {(S_SQRT_KC, end): _beats_rule(end) for end in S_ENDS}
+PAPER_CELLS_RULES = {(PAPER_BEST_S, other): _paper_cells_rule(other) for other in (160, 320)}
 
-RULES = (*RISE_RULES.values(), SD_RULE, *BEATS_RULES.values())
+RULES = (*RISE_RULES.values(), SD_RULE, *BEATS_RULES.values(), *PAPER_CELLS_RULES.values())
 
 
 # -- figure ------------------------------------------------------------------------------
@@ -278,7 +302,20 @@ def _paired_check(rule: Rule, table: pd.DataFrame, key: object, level: float):
     a, b = both[hi].to_numpy(float), both[lo].to_numpy(float)
     detail = (f"NMI {fmt(b.mean())} → {fmt(a.mean())}" if hi[0] == lo[0] else
               f"NMI {fmt(a.mean())} at s = {hi[0]}, {fmt(b.mean())} at s = {lo[0]}")
-    return rule.check(Estimate.paired(a, b), f"{detail} ({len(a)} paired runs)", level=level)
+    est = Estimate.paired(a, b)
+    return rule.check(est, f"{detail} ({len(a)} paired runs){_outside(rule, est, level)}", level=level)
+
+
+def _outside(rule: Rule, est: Estimate, level: float) -> str:
+    """"; the paper's effect … lies outside the interval" when the rows' interval excludes the
+    effect the check was designed at (Table 5–6's own number, or the upper value of s = 80's
+    for s = 127), else ""."""
+    lo, hi = est.interval(level)
+    if not est.decidable or lo <= rule.design.effect <= hi:
+        return ""
+    whose = "the paper's effect" if rule.selection.startswith(("s = 20", "s = 80", "Table 6's best")) else \
+        f"the design's effect (s = {PAPER_BEST_S}'s, an upper value)"
+    return f"; {whose} {rule.design.effect:+.4g} lies outside the interval"
 
 
 def judge_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
@@ -297,11 +334,25 @@ def judge_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     checks = [_paired_check(rule, table, step, level) for step, rule in RISE_RULES.items()]
     a, b = _cell(d, SD_S, SD_C[1]), _cell(d, SD_S, SD_C[0])
     sd = (lambda x: float(x.std(ddof=1)) if len(x) > 1 else math.nan)
-    checks.append(SD_RULE.check(log_sd_ratio(a, b), f"sd {fmt(sd(b), 2)} at c = {SD_C[0]} → {fmt(sd(a), 2)} at "
-                                f"c = {SD_C[1]} (ratio {fmt(sd(a) / sd(b), 3)}; paper 0.0117 → 0.0001)", level=level))
-    checks += [_paired_check(rule, table, end, level) for end, rule in BEATS_RULES.items()]
-    return judge_checks(checks, f"{d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, "
-                                f"{runs_per_point(d)}", level)
+    ratio80 = sd(_cell(d, 80, 1600)) / sd(_cell(d, 80, 400))
+    est = log_sd_ratio(a, b)
+    checks.append(SD_RULE.check(est, f"sd {fmt(sd(b), 2)} at c = {SD_C[0]} → {fmt(sd(a), 2)} at c = {SD_C[1]} (ratio "
+                                f"{fmt(sd(a) / sd(b), 3)}; paper 0.0117 → 0.0001){_outside(SD_RULE, est, level)}; "
+                                f"s = 80, not judged: ratio {fmt(ratio80, 3)} from c = 400 to 1600 (the paper's "
+                                f"{TABLE5[(80, 1600)][1] / TABLE5[(80, 400)][1]:.2f})", level=level))
+    checks += [_paired_check(rule, table, key, level) for key, rule in {**BEATS_RULES, **PAPER_CELLS_RULES}.items()]
+    runs = int(d.groupby(["s", "m"])["seed"].nunique().min())
+    return judge_checks(checks, f"{d[DATASET_COL].iloc[0]}, n = {int(d['n'].iloc[0])}, {runs_per_point(d)}; were the "
+                                f"paper's effects true, the {sum(r.counted for r in RULES)} counted checks would all pass at "
+                                f"{runs} runs with probability ≈ {joint_power(runs, level):.2f} (their simulated powers "
+                                "multiplied)", level)
+
+
+@functools.cache
+def joint_power(runs: int, level: float = LEVEL) -> float:
+    """The product of the counted checks' simulated powers at ``runs`` runs per arm: the chance
+    that every one passes were the paper's effects true (the checks taken as independent)."""
+    return math.prod(rule.power(runs, reps=500, level=level) for rule in RULES if rule.counted)
 
 
 def observe_fig2(df: pd.DataFrame) -> dict[str, Estimate]:
@@ -321,21 +372,26 @@ def setting_fig2(df: pd.DataFrame) -> str:
     for (s, c), (mu, _) in paper.items():
         x = _cell(d, s, c)
         if len(x):
-            gaps.append((mu, Estimate.mean_of(x)))
+            gaps.append((mu, Estimate.mean_of(x), (s, c)))
     if not gaps:
         return "setting differs: no cell of Tables 5–6 in the rows"
-    ours = [e.value for _, e in gaps]
-    diff = [e.value - mu for mu, e in gaps]
+    ours = [e.value for _, e, _ in gaps]
+    diff = [e.value - mu for mu, e, _ in gaps]
+    worst = gaps[int(np.argmax(np.abs(diff)))][2]
+    peak = (" (the paper's best cell: the offset flattens the contrasts the checks test)"
+            if worst == (PAPER_BEST_S, TABLE6_C) else "")
     inside = sum(abs(x) <= TOLERANCE for x in diff)
     below = sum(x < 0 for x in diff)
-    excluded = sum(not (lo <= mu <= hi) for mu, e in gaps for lo, hi in [e.interval()])
+    excluded = sum(not (lo <= mu <= hi) for mu, e, _ in gaps for lo, hi in [e.interval()])
     head = "setting matches" if inside == len(gaps) else "setting differs"
     return (f"{head}: mean NMI here {min(ours):.3f}–{max(ours):.3f} over the {len(gaps)} cells of Tables 5–6, the "
-            f"paper's {min(mu for mu, _ in gaps):.3f}–{max(mu for mu, _ in gaps):.3f}; here − paper {min(diff):+.3f} "
+            f"paper's {min(g[0] for g in gaps):.3f}–{max(g[0] for g in gaps):.3f}; here − paper {min(diff):+.3f} "
             f"to {max(diff):+.3f}, {inside} of {len(gaps)} cells within the tolerance ±{TOLERANCE:.4f} (twice the "
-            f"largest per-run sd the tables state, 0.0131: a regime check, not a test of equal means). Offset: here − "
-            f"paper {np.mean(diff):+.4f} on average, {below} of {len(gaps)} cells below the paper, {excluded} of "
-            f"{len(gaps)} with a 95 % interval that excludes the paper's value. {_stand_in(d)}")
+            f"largest per-run sd the tables state, 0.0131, declared with the checks before the 8.1M rows: a regime check, "
+            f"not a test of equal means). Level offset: here − paper {np.mean(diff):+.4f} on average, {below} of "
+            f"{len(gaps)} cells below the paper, {excluded} of {len(gaps)} with a 95 % interval that excludes the "
+            f"paper's value, the largest gap at s = {worst[0]}, c = {worst[1]}"
+            f"{peak}. {_stand_in(d)}")
 
 
 def _stand_in(d: pd.DataFrame) -> str:
@@ -384,7 +440,9 @@ def time_against_tables_4_6(record: pd.DataFrame) -> str:
                 f"{r['load_after']:.2f} after; commit {r['commit'][:7]}, {r['date']}", "",
                 f"| stage | here, s | GFLOP/s (share of the {r['gemm_gflops']:.1f} GFLOP/s GEMM) | {head} |",
                 "|---|---:|---:|---:|"]
-        label = {"Nyström": f"Nyström (load {r['load_s']:.1f} s, pass 1 {r['pass1_s']:.1f} s)",
+        rest = r["nystrom_s"] - r["load_s"] - r["pass1_s"]
+        label = {"Nyström": f"Nyström (load {r['load_s']:.1f} s, pass 1 {r['pass1_s']:.1f} s, the landmarks, W and its SVD "
+                            f"{rest:.1f} s)",
                  "DR": "DR (pass 2, the largest s)",
                  "k-means": (f"k-means ({r['n_s']} values of s)" if r["n_s"] > 1
                              else f"k-means (s = {str(r['s']).strip('[]')})")}
@@ -445,7 +503,7 @@ FIG2 = Entry(
     paper_numbers=(
         *(PaperNumber(f"NMI, s = {s}, c = {c}", mu, f"Table 5 (sd {sd}, 10 runs)", key=f"s{s}/c{c}")
           for (s, c), (mu, sd) in TABLE5.items() if c != TABLE6_C),
-        *(PaperNumber(f"NMI, s = {s}, c = {c}", mu, f"Table 4's caption (sd {sd}; the runs timed there)",
+        *(PaperNumber(f"NMI, s = {s}, c = {c}", mu, f"Table 4's caption (sd {sd}; the same runs as Table 5's, by their timings)",
                       key=f"s{s}/c{c}") for (s, c), (mu, sd) in TABLE4_NMI.items()),
         *(PaperNumber(f"NMI, s = {s}, c = {TABLE6_C}", mu,
                       f"Table 6{' and Table 5' if (s, TABLE6_C) in TABLE5 else ''} (sd {sd}, 10 runs)",
