@@ -111,6 +111,11 @@ def test_fig2_says_where_the_papers_effect_lies_outside_and_the_joint_power():
     assert f"all pass at 10 runs with probability ≈ {p:.2f}" in v.observed
     powers = [r.power(10, reps=500) for r in wang_fig2.RULES if r.counted]
     assert p == pytest.approx(math.prod(powers)) and 0.2 < p < 0.7
+    q = wang_fig2.joint_power(10, cautious=True)
+    assert q < p / 4 and f"interpolated value, ≈ {q:.2f}" in v.observed
+    assert "the rows exclude the effect the paper prints for: NMI rises with c (s = 80, c = 400 → 1600)" in v.observed
+    paper = wang_fig2.judge_fig2(fig2_table(PAPER))
+    assert "passes: NMI rises with c (s = 20, c = 100 → 400)" in paper.observed and "rows exclude" not in paper.observed
 
 
 def test_fig2_s_is_fixed_in_advance_not_picked_from_the_rows():
@@ -128,6 +133,7 @@ def test_fig2_monotone_in_s_fails():
                             for s in (*wang_fig2.TABLE6, wang_fig2.S_SQRT_KC)}}
     v = wang_fig2.judge_fig2(fig2_table(monotone))
     assert v.checks[5].passed is False and v.checks[4].passed is True
+    assert "the design's effect (s = 80's, an upper value) +0.0134 lies outside" in v.checks[5].detail
 
 
 def test_fig2_design_run_counts_reach_power():
@@ -195,6 +201,8 @@ def test_fig2_setting_differs_on_mnist60k_numbers():
     assert wang_fig2.setting_fig2(fig2_table(PAPER)).startswith("setting matches:")
     low = wang_fig2.setting_fig2(fig2_table({k: (mu - 0.01, sd) for k, (mu, sd) in PAPER.items()}))
     assert low.startswith("setting matches:") and "here − paper -0.0100 on average, 9 of 9 cells below" in low, low
+    # every cell's 95 % half-width, t_0.975(9)·sd/√10 ≤ 2.262 · 0.0131 / 3.162 = 0.0094, is below the 0.01 offset
+    assert "9 of 9 with a 95 % interval that excludes the paper's value" in low, low
 
 
 # -- Fig. 3 ------------------------------------------------------------------------------
@@ -414,3 +422,15 @@ def test_wang_rule_power_and_size(rule):
 def test_judges_take_the_level():
     v = wang_fig2.judge_fig2(fig2_table(PAPER), level=1 - (1 - LEVEL) / 6)
     assert v.status in (REPRODUCED, INCONCLUSIVE)
+
+
+def test_a_controls_failure_is_shown_but_is_not_the_verdicts_why():
+    """s = 160 above s = 80 fails the (uncounted) control s = 80 vs 160; the counted checks all
+    pass, so the verdict is reproduced and its 'why' is empty, the control keeps its own cause."""
+    from kktheory.report.verdicts import CAUSE_STAND_IN, attribute_shortfall
+
+    cells = {**PAPER, (160, 1600): (0.44, 0.001)}
+    v = attribute_shortfall(wang_fig2.judge_fig2(fig2_table(cells)), CAUSE_STAND_IN, "augmented MNIST")
+    control = next(c for c in v.checks if c.name.startswith("s = 80 beats s = 160"))
+    assert control.passed is False and not control.counted and control.cause == CAUSE_STAND_IN
+    assert v.status == REPRODUCED and v.why == "", v.why

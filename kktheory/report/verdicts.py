@@ -131,8 +131,9 @@ class Verdict:
 
     @property
     def why(self) -> str:
-        """The distinct causes of the checks not passed, in order ('' when reproduced)."""
-        causes = dict.fromkeys(c.cause for c in self.checks if not c.passed and c.cause)
+        """The distinct causes of the counted checks not passed, in order ('' when reproduced;
+        sanity checks and controls are shown with their own cause, not the verdict's)."""
+        causes = dict.fromkeys(c.cause for c in self.checks if c.counted and not c.passed and c.cause)
         return ", ".join(causes)
 
 
