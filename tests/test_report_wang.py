@@ -434,3 +434,26 @@ def test_a_controls_failure_is_shown_but_is_not_the_verdicts_why():
     control = next(c for c in v.checks if c.name.startswith("s = 80 beats s = 160"))
     assert control.passed is False and not control.counted and control.cause == CAUSE_STAND_IN
     assert v.status == REPRODUCED and v.why == "", v.why
+
+
+def test_fig2_table6_interpolated_at_sqrt_kc():
+    """Table 6 read linearly in log s between s = 80 (0.4233) and 160 (0.4086) at s = 127: by hand,
+    0.4233 − 0.0147 · log2(127/80) = 0.41350, +0.00360 over s = 320 (0.4099), below the margin."""
+    assert wang_fig2.TABLE6_AT_SQRT_KC == pytest.approx(0.4233 - 0.0147 * math.log2(127 / 80), abs=1e-12)
+    assert wang_fig2.TABLE6_AT_SQRT_KC == pytest.approx(0.41350, abs=5e-6)
+    assert wang_fig2.TABLE6_AT_SQRT_KC - 0.4099 < wang_fig2.NMI_DELTA.value
+    assert "this check would be expected to fail" in wang_fig2.BEATS_RULES[(127, 320)].design.source
+
+
+def test_fig2_sd_interval_is_conservative_for_correlated_arms():
+    """The sd check's F interval assumes independent arms; with paired arms of correlation ±0.6
+    its 95 % interval still covers the true log ratio at least 95 % of the time (ρ² ≥ 0)."""
+    rng = np.random.default_rng(5)
+    for rho in (-0.6, 0.6):
+        cov = [[1.0, rho], [rho, 1.0]]
+        hits = 0
+        for _ in range(2000):
+            x = rng.multivariate_normal([0.0, 0.0], cov, 10)
+            lo, hi = wang.log_sd_ratio(x[:, 0], x[:, 1]).interval()
+            hits += lo <= 0.0 <= hi
+        assert hits / 2000 >= 0.95, (rho, hits)

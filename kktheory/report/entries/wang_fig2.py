@@ -168,8 +168,9 @@ SD_FAIL_RATIO = math.exp(0.5 * math.log(float(stats.f.ppf(0.5 + LEVEL / 2, PAPER
 SD_RULE = Rule(
     f"NMI's sd falls with c (s = {SD_S}, c = {SD_C[0]} → {SD_C[1]})",
     f"log(sd of NMI at c = {SD_C[1]} / sd at c = {SD_C[0]}), s = {SD_S}; the exact F interval of two independent "
-    "normal samples' variance ratio (a seed's shared landmarks can only correlate the arms positively, which "
-    "narrows the true interval: this one is conservative)",
+    "normal samples' variance ratio (a seed's runs share landmarks, so the arms may correlate; the sample variances "
+    "of two normal samples with correlation ρ correlate as ρ² ≥ 0 whatever ρ's sign, which narrows the true "
+    "interval: this one is conservative)",
     EXCEEDS, SD_DELTA,
     Design("known", round(math.log(TABLE5[(SD_S, SD_C[1])][1] / TABLE5[(SD_S, SD_C[0])][1]), 2), 0.0,
            (math.sqrt(1 / 9),), PAPER_RUNS,
