@@ -86,10 +86,15 @@ def test_rate_fit_is_curve_fits_weighted_least_squares():
                                   sigma=se, maxfev=20000)
         return p[1]
 
-    groups = [y[n == v] for v in levels]
+    groups = [np.sort(y[n == v]) for v in levels]  # order-free: the runs sorted within each n
     draw = np.random.default_rng(7)
-    slopes = np.array([curve_fit_slope([g[draw.integers(len(g), size=len(g))] for g in groups]) for _ in range(boot)])
-    fit = fit_rate(n, y, boot=boot, rng=np.random.default_rng(7))
-    assert fit.slope == curve_fit_slope(groups)
-    assert (fit.ci_low, fit.ci_high) == tuple(np.quantile(slopes, [0.025, 0.975]))
-    assert fit.se == slopes.std(ddof=1) and fit.boot == boot
+    slopes = np.sort([curve_fit_slope([g[draw.integers(len(g), size=len(g))] for g in groups]) for _ in range(boot)])
+    shuffled = np.random.default_rng(0).permutation(n.size)
+    fit = fit_rate(n[shuffled], y[shuffled], boot=boot, rng=np.random.default_rng(7))
+    assert fit.slope == pytest.approx(curve_fit_slope(groups), rel=1e-8)
+    # the percentile interval from the kept draws: K = the largest count with 2K/B < 5 % (K = 1 of 60)
+    assert fit.draws == pytest.approx(tuple(slopes), rel=1e-8)
+    assert (fit.ci_low, fit.ci_high) == pytest.approx((slopes[1], slopes[-2]), rel=1e-8)
+    assert fit.se == pytest.approx(slopes.std(ddof=1), rel=1e-8) and fit.boot == boot
+    again = fit_rate(n, y, boot=boot, rng=np.random.default_rng(7))  # the same runs in file order
+    assert (again.ci_low, again.ci_high, again.slope) == (fit.ci_low, fit.ci_high, fit.slope)

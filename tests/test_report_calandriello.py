@@ -295,15 +295,16 @@ def test_fig2_wider_intervals_fail_because_of_the_stand_in():
     assert spread(v).cause == CAUSE_STAND_IN
 
 
-def test_fig2_a_spread_on_the_wrong_side_promises_no_runs():
+def test_fig2_a_spread_on_the_wrong_side_counts_the_runs_to_its_failure():
     # the committed rows: log ratio +0.204 [−0.245, 0.653] (Fig. 2's spread 1.23 × Fig. 1's)
-    from kktheory.report.decide import Estimate
+    from kktheory.report.decide import Estimate, runs_needed
 
     c = calandriello.SPREAD_RULE.check(Estimate(0.204, 0.2135, 17.8, 10, 0.675))
     assert c.passed is False  # alone: the interval excludes a band narrower by a quarter
-    c = calandriello.SPREAD_RULE.check(Estimate(0.204, 0.3, 17.8, 10, 0.95))
-    assert c.passed is None and c.runs_needed is None, c.detail
-    assert "points against the claim" in c.detail
+    est = Estimate(0.204, 0.3, 17.8, 10, 0.95)
+    c = calandriello.SPREAD_RULE.check(est)
+    assert c.passed is None and c.runs_needed == runs_needed(est, -calandriello.SPREAD_RULE.margin.value), c.detail
+    assert "points against the claim" in c.detail and "decide its failure" in c.detail
 
 
 def test_fig2_plateau_is_judged_on_its_own_rows_and_grid():

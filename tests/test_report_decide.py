@@ -62,15 +62,27 @@ def test_one_run_is_never_decided():
     assert d.status == UNDECIDED and d.runs_needed is None
 
 
-def test_runs_needed_is_the_smallest_deciding_count():
+def _t_power(mean: float, sd: float, r: int, bound: float, reps: int, seed: int) -> float:
+    """Share of simulated r-run t intervals lying above ``bound`` (brute force, numpy only)."""
+    x = np.random.default_rng(seed).normal(mean, sd, (reps, r))
+    lo = x.mean(1) - stats.t.ppf(0.975, r - 1) * x.std(1, ddof=1) / math.sqrt(r)
+    return float((lo > bound).mean())
+
+
+def test_runs_needed_gives_80_percent_power():
+    """The runs reported decide the check 80 % of the time under the plug-in value and
+    spread (simulated), one run fewer does not; the old rule (expected half-width = gap)
+    asked for a count that decides about half the time."""
     est = Estimate.mean_of([0.40, 0.50, 0.45, 0.47])
     bound = 0.43
     r = runs_needed(est, bound)
     gap, s = abs(est.value - bound), est.unit_sd
-    assert stats.t.ppf(0.975, r - 1) * s / math.sqrt(r) < gap
-    assert stats.t.ppf(0.975, r - 2) * s / math.sqrt(r - 1) >= gap
-    # with r runs of the same mean and spread, the test decides
-    assert at_least(Estimate(est.value, s / math.sqrt(r), r - 1, r, s), bound).status == PASS
+    reps = 20_000
+    mc = 3 * math.sqrt(0.8 * 0.2 / reps)
+    assert _t_power(est.value, s, r, bound, reps, 1) >= 0.8 - mc
+    assert _t_power(est.value, s, r - 1, bound, reps, 2) < 0.8 + mc
+    half = next(q for q in range(2, 1000) if stats.t.ppf(0.975, q - 1) * s / math.sqrt(q) < gap)
+    assert half < r and _t_power(est.value, s, half, bound, reps, 3) < 0.65
 
 
 def test_known_standard_error_uses_the_normal_quantile():
@@ -116,8 +128,9 @@ def test_median_interval_is_the_widest_order_statistic_pair_with_95_percent_cove
         ok = [j for j, c in cover.items() if c >= 0.95]
         est = Estimate.median_of(x)
         assert est.value == pytest.approx(np.median(x))
-        if not ok:
-            assert not est.decidable and at_most(est, 1e9).status == UNDECIDED
+        if not ok:  # no order-statistic pair reaches 95 %: no interval, no decision
+            assert at_most(est, 1e9).status == UNDECIDED and at_least(est, -1e9).status == UNDECIDED
+            assert est.interval() == (-math.inf, math.inf)
             continue
         j = max(ok)
         s = np.sort(x)
@@ -174,20 +187,22 @@ def test_exceeds_decides_a_null_effect():
     with pytest.raises(ValueError):
         exceeds(rise, 0.0)
     # undecided with an estimate nearer 0 than the smallest effect: the interval would leave
-    # the smallest effect first (a failure), so no runs are promised
+    # the smallest effect first, so the runs counted are those that would show the failure
     near0 = Estimate.mean_of([0.012, -0.009, 0.006, -0.003, 0.009, -0.006])
     d = exceeds(near0, 0.01)
-    assert d.status == UNDECIDED and d.against and d.runs_needed is None
+    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(near0, 0.01)
+    assert "decide its failure" in d.text
+    assert "> 0, fails below 0.01" in d.text and "by at least" not in d.text
     near_delta = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
     d = exceeds(near_delta, 0.01)
     assert d.status == UNDECIDED and not d.against and d.runs_needed
 
 
-def test_against_the_claim_promises_no_runs():
+def test_against_the_claim_counts_the_runs_to_its_failure():
     est = Estimate.mean_of([0.002, -0.001, 0.004, 0.0, 0.003])  # straddles 0, points above
     d = at_most(est, 0.0)
-    assert d.status == UNDECIDED and d.against and d.runs_needed is None
-    assert "points against the claim" in d.text
+    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(est, 0.0)
+    assert "points against the claim" in d.text and "failure" in d.text
 
 
 def test_holm_step_down():
@@ -229,6 +244,142 @@ def test_plateau_is_two_sided():
 
 
 def test_look_levels_spend_alpha():
+    """Look 1 is the fixed judgement at 95 %; looks 2, 3, … spend 0.05/(j(j+1)), 0.025 in all:
+    at most 0.075 over every look (two-sided), 0.0375 per direction."""
     alphas = [1 - look_level(j) for j in range(1, 2000)]
-    assert alphas[0] == pytest.approx(0.025) and alphas[1] == pytest.approx(0.05 / 6)
-    assert sum(alphas) < 0.05
+    assert alphas[0] == pytest.approx(0.05) and alphas[1] == pytest.approx(0.05 / 6)
+    assert look_level(2) == pytest.approx(0.991667, abs=1e-6) and look_level(3) == pytest.approx(0.995833, abs=1e-6)
+    assert sum(alphas[1:]) == pytest.approx(0.025, abs=1e-4) and sum(alphas[1:]) < 0.025
+    assert sum(alphas) / 2 < 0.0375
+
+
+# -- every estimate at the level it is used ----------------------------------------------
+from kktheory.report.decide import ORDER, RESAMPLED, T  # noqa: E402
+from kktheory.report.wang import log_sd_ratio  # noqa: E402
+
+LEVELS = (0.95, 0.975, 1 - 0.05 / 20)  # the fixed design, look 1 of the old spending, a late look
+
+
+def _kinds() -> dict[str, Estimate]:
+    rng = np.random.default_rng(11)
+    x, y = rng.normal(0.3, 0.1, 12), rng.normal(0.2, 0.15, 9)
+    boot = [np.mean(rng.choice(x, len(x))) for _ in range(2000)]
+    return {
+        "mean": Estimate.mean_of(x), "welch": Estimate.difference(x, y), "paired": Estimate.paired(x[:9], y),
+        "known": Estimate.known(0.3, 0.04), "share": Estimate.proportion(17, 20),
+        "median": Estimate.median_of(rng.lognormal(0, 0.3, 25)), "resampled": Estimate.resampled(np.mean(x), boot, 12),
+        "f ratio": log_sd_ratio(x, y), "average": Estimate.average([Estimate.mean_of(x), Estimate.mean_of(y)]),
+    }
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("kind", list(_kinds()))
+def test_interval_and_p_value_agree_at_every_level(kind, level):
+    """For every estimate kind and level: the interval at that level lies above b exactly
+    when the "above" p-value (two-sided scale) is below 1 − level, and below b exactly when
+    the "below" one is — on a grid of b that includes the interval's ends and points a hair
+    inside and outside them (the old code gave bootstrap, order-statistic and F intervals at
+    95 % whatever the level, and p-values from a 95 % half-width)."""
+    est = _kinds()[kind]
+    lo, hi = est.interval(level)
+    assert math.isfinite(lo) and math.isfinite(hi) and lo < est.value < hi
+    eps = 1e-9 * max(1.0, abs(lo), abs(hi))
+    ends = [lo, hi] if est.kind in (ORDER, RESAMPLED) else []  # a data value: ties decide; else measure zero
+    grid = np.concatenate([np.linspace(lo - (hi - lo), hi + (hi - lo), 60), ends, [lo - eps, lo + eps, hi - eps, hi + eps]])
+    alpha = 1 - level
+    for b in grid:
+        assert (2 * est.tail(b, "above") < alpha) == (lo > b), (kind, level, b)
+        assert (2 * est.tail(b, "below") < alpha) == (hi < b), (kind, level, b)
+        d = at_least(est, b, level)
+        assert (d.status == PASS) == (lo > b) and (d.status == FAIL) == (hi < b)
+        assert f"{100 * level:.4g}% CI" in d.text
+
+
+def test_intervals_widen_with_the_level_for_every_kind():
+    for kind, est in _kinds().items():
+        widths = [np.subtract(*est.interval(lv)[::-1]) for lv in LEVELS]
+        assert widths[0] < widths[1] < widths[2] or kind == "median" and widths[0] <= widths[1] <= widths[2], kind
+
+
+def test_order_statistics_at_the_looks_level():
+    """10 runs: [x(2), x(9)] at 95 %, [x(1), x(10)] at 99.17 % (2·P(Bin(10, ½) ≤ 0) = 0.002 <
+    0.0083 < 2·P(Bin(10, ½) ≤ 1) = 0.021); the sign test's p-value for "above b" is
+    2·P(Bin(10, ½) ≤ #{x ≤ b}) — by hand, not from the code."""
+    x = np.array([0.96, 1.07, 1.12, 1.2, 1.25, 1.3, 1.33, 1.4, 1.51, 1.48])
+    est = Estimate.median_of(x)
+    s = np.sort(x)
+    assert est.kind == ORDER and est.interval(0.95) == (s[1], s[8]) and est.interval(1 - 0.05 / 6) == (s[0], s[9])
+    assert 2 * est.tail(1.0, "above") == pytest.approx(2 * 11 / 1024)  # one run (0.96) at or below 1
+    late = at_most(est, 1.0, 1 - 0.05 / 6)  # Yin Table 2's pendigits case: undecided at look 2
+    assert late.status == UNDECIDED and "[0.96, 1.51] (99.17% CI)" in late.text
+    assert at_most(est, 1.0).status == FAIL and "[1.07, 1.48] (95% CI)" in at_most(est, 1.0).text
+
+
+def test_median_p_value_is_exact_below_005():
+    """Under H0 (median = b) the sign test's p-value is exact: P(p ≤ u) ≤ u for the attainable
+    u, below 0.05 too (the old normal extrapolation of the 95 % interval gave P(p < u) = 0.0098
+    for every u from 0.05 down to 0.0042)."""
+    rng = np.random.default_rng(5)
+    reps, r = 4000, 10
+    p = np.array([2 * Estimate.median_of(rng.normal(0, 1, r)).tail(0.0, "above") for _ in range(reps)])
+    for u in (0.05, 0.0215, 0.0042):
+        assert (p <= u).mean() <= u + 3 * math.sqrt(u * (1 - u) / reps)
+    assert (p <= 0.0042).mean() < 0.0098 - 3 * math.sqrt(0.0098 / reps)
+
+
+def test_resampled_estimate_outside_its_interval_keeps_the_p_values_sign():
+    """A percentile-bootstrap value can lie outside its own interval; the p-value counts draws,
+    so it still agrees with the interval (the old half-width rule flipped its sign)."""
+    draws = np.linspace(1.0, 2.0, 2000)
+    est = Estimate.resampled(0.9, draws, 10)  # the value below every draw
+    lo, hi = est.interval()
+    assert est.kind == RESAMPLED and lo > 0.9
+    assert at_least(est, 0.95).status == PASS  # every draw above 0.95: the interval clears it
+    assert 2 * est.tail(0.95, "above") == 0.0
+
+
+def test_zero_spread_is_undecided():
+    """All runs equal gives no interval (not a point interval that decides): a two-valued
+    outcome with its mean on the bound, at 5 runs, would pass a third of the time."""
+    est = Estimate.mean_of([1.0] * 5)
+    assert est.kind == T and not est.decidable
+    d = at_least(est, 0.9)
+    assert d.status == UNDECIDED and "all 5 runs equal" in d.text
+    rng = np.random.default_rng(3)
+    reps = 4000
+    x = np.where(rng.random((reps, 5)) < 0.8, 1.0, 0.75)  # mean 0.95, on the bound
+    passed = sum(at_least(Estimate.mean_of(row), 0.95).status == PASS for row in x)
+    assert passed / reps <= 0.025 + 3 * math.sqrt(0.025 * 0.975 / reps)
+    assert not Estimate.difference([1.0] * 4, [1.0] * 4).decidable
+
+
+def test_share_runs_needed_is_exact_power():
+    """The runs reported for a share give ≥ 80 % exact power under the observed share, one
+    fewer less (binomial sum written here, not from the code)."""
+    est = Estimate.proportion(19, 20)
+    r = runs_needed(est, 0.8)
+
+    def power(n: int) -> float:
+        k = np.arange(n + 1)
+        lower = np.array([stats.beta.ppf(0.025, j, n - j + 1) if j > 0 else 0.0 for j in k])
+        return float(stats.binom.pmf(k, n, 0.95)[lower > 0.8].sum())
+
+    assert power(r) >= 0.8 and power(r - 1) < 0.8
+
+
+def test_a_failure_of_our_reading_never_makes_not_reproduced():
+    """An entry whose only failing counted check is caused *reading* (or a setting, scale or
+    stand-in of ours) is inconclusive with that cause named; a failure caused *claim fails*
+    makes it not reproduced."""
+    from kktheory.report.verdicts import CAUSE_READING, CAUSE_SETTING, CAUSE_STAND_IN
+
+    ok = Check("a", True, "")
+    for cause in (CAUSE_READING, CAUSE_SETTING, CAUSE_SCALE, CAUSE_STAND_IN):
+        ours = Check("objective", False, "x", cause=cause, p_fail=1e-6)
+        v = judge_checks([ok, ours])
+        assert v.status == INCONCLUSIVE and v.why == cause, cause
+    claim = Check("nmi", False, "y", p_fail=1e-6)
+    v = judge_checks([ok, Check("objective", False, "x", cause=CAUSE_READING, p_fail=1e-6), claim])
+    assert v.status == NOT_REPRODUCED and v.why == f"{CAUSE_READING}, {CAUSE_CLAIM}"
+    # the shortfall of scale turns a failure of the claim into ours: inconclusive, not a failure of the paper
+    assert attribute_shortfall(judge_checks([ok, claim]), CAUSE_SCALE, "n = 5000").status == INCONCLUSIVE

@@ -12,7 +12,8 @@ Shapes (each a 95 % confidence-interval test; :mod:`kktheory.report.decide`):
 
 - ``at least b`` / ``at most b`` — a bound the paper states (a share ≥ 1 − δ, a ratio ≤ 1);
 - ``exceeds δ`` — a rise or a win: pass when the interval lies above 0, fail when it lies
-  below δ, the smallest effect that counts (``sign`` −1: a fall);
+  below δ, the smallest effect that counts (``sign`` −1: a fall). A pass shows the effect's
+  sign, not that it reaches δ: INDEX prints beside the power how often a true δ/2 passes;
 - ``equivalent ±δ`` — "similar", "the same": the interval inside [−δ, δ] (two one-sided
   tests), fail when it lies wholly outside;
 - ``plateau ±δ`` — "plateaus", "stable from": the change beyond the point inside ±δ, the
@@ -24,12 +25,16 @@ A rule marked ``sanity`` holds by construction (linear algebra, a rank that make
 method exact), one marked ``control`` locates an effect (the same comparison at equal m):
 both are shown and never counted toward a verdict.
 
-Power and size (:meth:`Rule.power`, :meth:`Rule.size`) are simulated from the rule's
-design: runs drawn with the claimed effect (the paper's own, or the smallest that counts)
-and the design's spread must pass with probability ≥ 0.8 at the design's run count; runs
-drawn with the null or reversed effect (for an equivalence or plateau: an effect on the
-margin) must pass with probability ≤ 0.05. ``tests/test_rule_power.py`` checks every
-declared rule of the catalogue.
+Power and size (:meth:`Rule.power`, :meth:`Rule.size`) come from the rule's design, with
+the seed as the unit: a paired design is one difference per seed, a share counts seeds,
+and a design whose rows nest cells in seeds draws them so (``Design.sample``, through the
+judge's own estimator). Runs drawn with the claimed effect (the paper's own, or the
+smallest that counts) and the design's spread must pass with probability ≥ 0.8 at the
+design's run count; runs drawn with the null or reversed effect (for an equivalence or
+plateau: an effect on the margin) must pass with probability ≤ 0.025, the test's nominal
+one-sided error. Exact where the estimator has a closed form (:func:`exact_pass_rate`: the
+t test of a paired mean, a normal estimate, a share, a median's sign test), else simulated.
+``tests/test_rule_power.py`` checks every declared rule of the catalogue.
 """
 
 from __future__ import annotations
@@ -39,16 +44,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import integrate, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, Decision, Estimate, at_least, at_most, exceeds, within
+from kktheory.report.decide import LEVEL, PASS, POWER, Decision, Estimate, at_least, at_most, exceeds, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
 SHAPES = (AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE)
-POWER_TARGET = 0.8  # a declared design must reach it at its run count
-SIZE_LIMIT = 0.05  # and pass a null or reversed effect at most this often
+POWER_TARGET = POWER  # a declared design must reach it at its run count
+SIZE_LIMIT = (1 - LEVEL) / 2  # and pass a null or reversed effect at most this often (the one-sided 2.5 %)
 REPS = 2000  # simulated replications per power or size
 
 
@@ -170,21 +176,31 @@ class Rule:
         b = self.margin.value
         return {
             AT_LEAST: f"at least {b:.4g}", AT_MOST: f"at most {b:.4g}", SHARE: f"share ≥ {b:.4g}",
-            EXCEEDS: f"{'rises / beats' if self.sign > 0 else 'falls'} by more than 0, "
-                     f"smallest effect that counts {b:.4g}",
+            EXCEEDS: f"{'rises / beats' if self.sign > 0 else 'falls'}: a pass shows an effect > 0, "
+                     f"not that it reaches the smallest effect that counts, {b:.4g}; shown below it, a failure",
             EQUIVALENT: f"equivalent within ±{b:.4g}", PLATEAU: f"two-sided plateau within ±{b:.4g}",
         }[self.shape]
 
     def pass_rate(self, value: float, runs: int | None = None, reps: int = REPS, seed: int = 0,
                   level: float = LEVEL) -> float:
-        """Share of ``reps`` simulated estimates (true value ``value``, ``runs`` runs per
-        arm; the design's run count by default) that the rule passes."""
+        """Probability that the rule passes when the true value is ``value`` and there are
+        ``runs`` runs per arm (the design's run count by default): exact where the design's
+        estimator has a closed form (:func:`exact_pass_rate`), else the share of ``reps``
+        simulated estimates that pass (the judge's own estimator, ``Design.sample``, where given)."""
         if self.design is None:
             return math.nan
         r = self.design.runs if runs is None else runs
+        exact = exact_pass_rate(self, value, r, level)
+        if exact is not None:
+            return exact
         rng = component_rng(seed, f"power of {self.name}")
         hits = sum(self.decide(self.design.draw(rng, value, r), level).status == PASS for _ in range(reps))
         return hits / reps
+
+    @property
+    def exact(self) -> bool:
+        """Whether :meth:`pass_rate` is exact for this rule (no Monte-Carlo error)."""
+        return self.design is not None and exact_pass_rate(self, self.design.effect, max(self.design.runs, 2)) is not None
 
     def power(self, runs: int | None = None, reps: int = REPS, seed: int = 0, level: float = LEVEL) -> float:
         """Probability of a pass under the design's effect."""
@@ -194,11 +210,14 @@ class Rule:
         """Probability of a pass under the design's null (or reversed, or on-the-margin) effect."""
         return self.pass_rate(self.design.null, runs, reps, seed, level) if self.design else math.nan
 
-    def runs_for_power(self, target: float = POWER_TARGET, most: int = 200, reps: int = 400) -> int | None:
-        """The smallest run count (per arm) at which the simulated power reaches ``target``
-        (None beyond ``most``); a doubling search then bisection, each point ``reps`` draws."""
+    def runs_for_power(self, target: float = POWER_TARGET, most: int = 400, reps: int = 400) -> int | None:
+        """The smallest run count (per arm) at which the power reaches ``target`` (None beyond
+        ``most``): counted up one run at a time where the power is exact, else a doubling
+        search then bisection, each point ``reps`` draws."""
         if self.design is None:
             return None
+        if self.exact:
+            return next((r for r in range(2, most + 1) if self.power(r) >= target), None)
         lo, hi = 1, 2
         while self.power(hi, reps) < target:
             lo, hi = hi, hi * 2
@@ -222,8 +241,80 @@ class Rule:
             r = runs or d.runs
             text = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {d.effect:.4g}, {d.source})"
                     if power else f"design: effect {d.effect:.4g} at {d.runs} runs ({d.source})")
+            if power and self.shape == EXCEEDS:  # a pass shows the sign, not the size: say how often half counts
+                half = self.sign * self.margin.value / 2
+                text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
+                         f"{self.pass_rate(half, r, reps=500, level=level):.2f}")
         return (f"| {self.name} | {self.shape_text} | {m.value:.4g}: {m.why} ({m.source}) | "
                 f"{self.selection or '—'} | {text} |")
+
+
+def _pass_region(rule: Rule, half: float) -> tuple[float, float]:
+    """The values of the estimate for which ``rule`` passes, given its interval's half-width
+    ``half`` (a t or normal interval: value ± half): at least b: (b + h, ∞); at most b:
+    (−∞, b − h); exceeds δ (a rise): (max(h, δ − h), ∞) — above 0 and not wholly short of δ;
+    a fall the mirror; equivalent / plateau ±b: (−b + h, b − h)."""
+    b = rule.margin.value
+    if rule.shape in (AT_LEAST, SHARE):
+        return b + half, math.inf
+    if rule.shape == AT_MOST:
+        return -math.inf, b - half
+    if rule.shape == EXCEEDS:
+        return (max(half, b - half), math.inf) if rule.sign > 0 else (-math.inf, min(-half, -b + half))
+    return -b + half, b - half
+
+
+def exact_pass_rate(rule: Rule, value: float, runs: int, level: float = LEVEL) -> float | None:
+    """The exact probability that ``rule`` passes at ``level`` with ``runs`` runs per arm
+    when the true value is ``value``, for the designs whose estimator has a closed form
+    (None for the others, which are simulated):
+
+    - ``paired``: the mean of r normal per-seed differences (sd σ), t interval x̄ ± t·s/√r;
+      s² = σ²·W/(r − 1), W ~ χ²_{r−1}, independent of x̄ ~ N(v, σ²/r), so
+      P(pass) = ∫ [Φ((U(s) − v)√r/σ) − Φ((L(s) − v)√r/σ)]⁺ dP(W), (L, U) the pass region
+      (:func:`_pass_region`) at half-width t·s/√r — one numerical integral;
+    - ``known``: a normal estimate with standard error se = σ·√(R/r): the same with s fixed;
+    - ``share`` (at least b): Σ_k P(Bin(r, v) = k)·[2·P(Bin(r, b) ≥ k) < α], the Clopper–Pearson pass set;
+    - ``median`` (at most / at least b, log-normal runs): the sign test passes "at most b"
+      when 2·P(Bin(r, ½) ≤ C) < α, C = #{runs ≥ b} ~ Bin(r, P(X ≥ b)).
+    """
+    d = rule.design
+    if d is None or d.sample is not None or runs < 2:
+        return None
+    alpha = 1 - level
+    if d.kind in ("paired", "known"):
+        sigma = d.sd[0] if d.kind == "paired" else d.sd[0] * math.sqrt(d.runs / runs)
+        sd_mean = sigma / math.sqrt(runs) if d.kind == "paired" else sigma
+        if d.kind == "known":
+            lo, hi = _pass_region(rule, float(stats.norm.ppf(1 - alpha / 2)) * sigma)
+            return max(0.0, float(stats.norm.cdf((hi - value) / sd_mean) - stats.norm.cdf((lo - value) / sd_mean)))
+        dof = runs - 1
+        q = float(stats.t.ppf(1 - alpha / 2, dof))
+
+        def given(w: float) -> float:
+            lo, hi = _pass_region(rule, q * sigma * math.sqrt(w / dof) / math.sqrt(runs))
+            if not lo < hi:
+                return 0.0
+            return float(stats.norm.cdf((hi - value) / sd_mean) - stats.norm.cdf((lo - value) / sd_mean))
+
+        chi2 = stats.chi2(dof)
+        edges = chi2.ppf([0.0, 1e-12, 0.01, 0.1, 0.5, 0.9, 0.99, 1 - 1e-12])
+        total = sum(integrate.quad(lambda w: given(w) * chi2.pdf(w), a, b, limit=200, epsabs=1e-10)[0]
+                    for a, b in zip(edges[:-1], edges[1:]))
+        return min(1.0, max(0.0, total))
+    if d.kind == "share" and rule.shape in (SHARE, AT_LEAST):
+        k = np.arange(runs + 1)
+        b = min(max(rule.margin.value, 0.0), 1.0)
+        passes = 2 * stats.binom.sf(k - 1, runs, b) < alpha
+        return float(stats.binom.pmf(k, runs, min(max(value, 0.0), 1.0))[passes].sum())
+    if d.kind == "median" and rule.shape in (AT_MOST, AT_LEAST):
+        b = rule.margin.value
+        beyond = float(stats.norm.sf((math.log(b) - math.log(value)) / d.sd[0]))  # P(X ≥ b)
+        p = beyond if rule.shape == AT_MOST else 1 - beyond  # runs on the wrong side of b
+        c = np.arange(runs + 1)
+        passes = 2 * stats.binom.cdf(c, runs, 0.5) < alpha
+        return float(stats.binom.pmf(c, runs, p)[passes].sum())
+    return None
 
 
 RULES_HEADER = ("| check | claim's shape | margin: why (source) | selection fixed in advance | "

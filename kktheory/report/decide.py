@@ -1,66 +1,102 @@
 """Decisions over runs: a claim tested with a confidence interval against a stated margin.
 
-A check of a paper's claim is a statement about a mean over runs — a mean, or a
-difference of means — compared with a boundary that the paper justifies (its claimed
-effect, the precision of its own table). The estimate carries a Student-t confidence
-interval (two-sided level ``LEVEL``, i.e. each side at 97.5 %):
+A check of a paper's claim is a statement about a quantity estimated over independent
+units — the seeds: a mean, a paired or Welch difference, a share of seeds, a median, a
+bootstrap statistic — compared with a boundary that the paper justifies (its claimed
+effect, the precision of its own table). Cells that share a seed (its data draw, its
+landmarks) are not independent: they are summarised per seed first (paired differences,
+per-seed means, per-seed shares) and the interval is over seeds.
+
+Each test is a confidence interval at the level it is used — ``LEVEL`` = 95 % for the
+fixed design, a stricter level at a later look of a sequential decision — computed at that
+level for every kind of estimate (:meth:`Estimate.interval`), printed with that level, and
+exactly dual to the p-values the decision uses (:meth:`Estimate.tail`):
 
 - ``at_least(est, b)`` — the claim "value ≥ b": **pass** when the whole interval lies
   above b, **fail** when it lies below, **inconclusive** when it contains b;
 - ``at_most(est, b)`` — the mirror image;
 - ``exceeds(est, δ)`` — a rise or a win: **pass** when the interval lies above 0, **fail**
   when it lies below δ, the smallest effect that counts (so a null effect is decided, not
-  left undecidable as a margin of 0 would leave it); ``sign=−1`` for a fall;
+  left undecidable as a margin of 0 would leave it); ``sign=−1`` for a fall. A pass shows
+  that the effect is positive, *not* that it reaches δ (the claim reads "> 0, fails below
+  δ"; INDEX prints, beside the power at δ, how often a true δ/2 passes);
 - ``within(est, lo, hi)`` — equivalence (two one-sided tests): **pass** when the interval
   lies inside [lo, hi], **fail** when it does not meet [lo, hi], **inconclusive** otherwise.
   A plateau or "stable" claim is this two-sided test on the change beyond the point.
 
-Every decision also carries the p-values of both directions on the interval's two-sided
-scale (:meth:`Estimate.tail`: Student t, the exact binomial tail for a share — dual to its
-Clopper–Pearson interval — and the half-interval on the boundary's side for an interval
-given directly), so that it equals the interval's decision and can enter Holm's step-down
-correction over an entry's checks (:func:`holm`; the entry's family rule is in
-:mod:`kktheory.report.verdicts`) and the alpha-spending levels of a sequential decision
-(:func:`look_level`, :mod:`kktheory.report.sequential`).
+Every decision carries the p-values of both directions on the interval's two-sided scale
+(twice a one-sided tail): Student t; the exact binomial tail for a share (dual to
+Clopper–Pearson); the sign test for a median (dual to its order-statistic interval); the
+share of resampled values beyond the boundary for a bootstrap (dual to the percentile
+interval read from the same draws); the F tail for a log ratio of standard deviations. A
+check passes when its pass p-value is below 1 − level, which happens exactly when the
+interval at that level clears the boundary — the form that Holm's step-down correction
+over an entry's checks (:func:`holm`; the family rule is in :mod:`kktheory.report.verdicts`)
+and the alpha-spending levels of a sequential decision (:func:`look_level`,
+:mod:`kktheory.report.sequential`) need. ``tests/test_report_decide.py`` asserts the
+agreement for every kind at 95 %, 97.5 % and a late look's level.
 
 There is no escape clause: a difference "within 2 standard errors of 0" is not evidence
-of no difference, it is an undecided test. An inconclusive decision says how many runs
-would decide it (:func:`runs_needed`): the smallest number r of runs per arm for which the
-interval's half-width t_{r−1}·s/√r falls below the distance from the observed value to
-the boundary, with the per-run spread s observed now (the same value and spread assumed) —
-but only when the estimate lies on the claim's side; an estimate pointing against the
-claim says so instead (more runs would confirm the failure, not the claim).
+of no difference, it is an undecided test; runs that all agree give no interval (a zero
+spread over a handful of runs is not certainty), and a median from too few runs for an
+order-statistic pair at the level has none. An undecided check says how many runs would
+decide it (:func:`runs_needed`): the smallest number r of runs per arm (every arm of the
+check growing to r) at which the test decides with probability 80 % if the value and
+per-run spread are what is observed now — toward a pass when the estimate lies on the
+claim's side, toward a failure when it points against the claim.
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of
 freedom (:meth:`Estimate.difference`), a paired difference (:meth:`Estimate.paired`),
-the median of one sample with its order-statistic interval (:meth:`Estimate.median_of`,
-for timings), the mean of independent estimates (:meth:`Estimate.average`), or a number
-with a known standard error (:meth:`Estimate.known`, e.g. a randomized estimate's
-``*_se``, normal quantile).
+a share of independent units (:meth:`Estimate.proportion`), the median of one sample
+(:meth:`Estimate.median_of`, for timings), a bootstrap statistic with its draws
+(:meth:`Estimate.resampled`), a log ratio of standard deviations (:meth:`Estimate.f_ratio`),
+the mean of independent estimates (:meth:`Estimate.average`), or a number with a known
+standard error (:meth:`Estimate.known`, e.g. a randomized estimate's ``*_se``, normal
+quantile).
+
+Not corrected: the t interval of a mean assumes the mean of the runs is near normal. With
+a handful of runs of a strongly skewed quantity it is not, and the one-sided error on the
+short tail's side exceeds its nominal 2.5 % (for a per-run value 1 − Exp, skewness −2:
+11 % at 5 runs, 9.6 % at 10, 7.6 % at 20, 6.0 % at 40, simulated); a skewness-corrected t
+(Hall 1992) lowers these to 8.3 %, 6.0 %, 4.2 %, 3.3 % and is not used.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 from scipy import special, stats
 
 LEVEL = 0.95
+POWER = 0.8  # the power at which "runs needed" is reported (and a declared design must reach)
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 MAX_RUNS = 100_000  # runs_needed reports "more than this" beyond it
+
+#: how an estimate's interval and p-values are computed — each kind at any level, the two
+#: exactly dual (the interval at level L excludes b on one side ⇔ that side's p-value < 1 − L)
+T, BINOMIAL, ORDER, RESAMPLED, F_RATIO = "t", "binomial", "order statistics", "resampled", "F ratio"
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A value with its standard error, degrees of freedom and per-run spread.
+    """A value with what it takes to compute its interval and p-values at any level.
+
+    ``kind`` (:data:`T` by default) says how: Student t (or normal, ``dof`` = inf) from
+    ``se``; the exact binomial of ``successes`` in ``runs`` (Clopper–Pearson); the order
+    statistics of the runs in ``data`` (a median: sign test); the sorted resampled values
+    in ``data`` (a percentile bootstrap); the F distribution of a variance ratio with the
+    degrees of freedom ``data`` = (f_a, f_b) (a log sd ratio). Nothing is stored at one
+    level: :meth:`interval` and :meth:`tail` recompute at the level asked.
 
     ``unit_sd`` is the standard deviation of one run's contribution, so that with r runs
-    (per arm) the standard error would be ``unit_sd/√r`` (used by :func:`runs_needed`);
-    ``dof`` = inf means a normal quantile (a known standard error).
+    (per arm) the standard error would be ``unit_sd/√r`` (used by :func:`runs_needed`; for
+    the kinds without a standard error, the 95 % interval's normal equivalent — for
+    planning only, never for a decision).
     """
 
     value: float
@@ -68,30 +104,40 @@ class Estimate:
     dof: float
     runs: int
     unit_sd: float
-    successes: int | None = None  # a proportion: its exact (Clopper–Pearson) interval is used
-    bounds: tuple[float, float] | None = None  # an interval given directly (bootstrap), at LEVEL
+    successes: int | None = None
+    data: tuple[float, ...] = ()
+    kind: str = T
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
-        """The mean of runs x with its Student-t standard error (n − 1 degrees of freedom)."""
+        """The mean of runs x with its Student-t standard error (n − 1 degrees of freedom).
+
+        Runs that all agree give no interval (undecidable, not a point interval): with a
+        handful of runs of a two-valued outcome, all r equal is likely under a mean on the
+        margin (at 5 runs and a share 0.8 of ones, 0.33), and a zero standard error would
+        decide it."""
         a = _finite(x)
         n = len(a)
         if n == 0:
             return cls(math.nan, math.nan, math.nan, 0, math.nan)
         sd = float(a.std(ddof=1)) if n > 1 else math.nan
-        return cls(float(a.mean()), sd / math.sqrt(n), float(n - 1), n, sd)
+        se = sd / math.sqrt(n) if sd > 0 else math.nan
+        return cls(float(a.mean()), se, float(n - 1), n, sd)
 
     @classmethod
     def difference(cls, a: Sequence[float], b: Sequence[float]) -> Estimate:
-        """mean(a) − mean(b) of independent runs: Welch's standard error and degrees of freedom."""
+        """mean(a) − mean(b) of independent runs: Welch's standard error and degrees of freedom
+        (no spread in either arm: undecidable, as :meth:`mean_of`)."""
         x, y = _finite(a), _finite(b)
         if len(x) < 2 or len(y) < 2:
             v = float(x.mean() - y.mean()) if len(x) and len(y) else math.nan
             return cls(v, math.nan, math.nan, min(len(x), len(y)), math.nan)
         vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
         se = math.sqrt(vx + vy)
-        dof = (vx + vy) ** 2 / (vx**2 / (len(x) - 1) + vy**2 / (len(y) - 1)) if se > 0 else math.inf
         unit = math.sqrt(x.var(ddof=1) + y.var(ddof=1))
+        if se == 0:
+            return cls(float(x.mean() - y.mean()), math.nan, math.nan, min(len(x), len(y)), 0.0)
+        dof = (vx + vy) ** 2 / (vx**2 / (len(x) - 1) + vy**2 / (len(y) - 1))
         return cls(float(x.mean() - y.mean()), se, float(dof), min(len(x), len(y)), unit)
 
     @classmethod
@@ -101,53 +147,70 @@ class Estimate:
 
     @classmethod
     def proportion(cls, successes: int, trials: int) -> Estimate:
-        """The share of ``trials`` runs in which something holds, with the exact
-        Clopper–Pearson interval (a t-interval collapses to a point when every run agrees)."""
+        """The share of ``trials`` independent units (seeds) in which something holds, with
+        the exact Clopper–Pearson interval (a t-interval collapses to a point when every run
+        agrees). The units must be independent: cells nested in seeds are counted per seed."""
         if trials == 0:
-            return cls(math.nan, math.nan, math.nan, 0, math.nan, 0)
+            return cls(math.nan, math.nan, math.nan, 0, math.nan, 0, kind=BINOMIAL)
         p = successes / trials
-        return cls(p, math.sqrt(p * (1 - p) / trials), math.inf, trials, math.sqrt(p * (1 - p)), int(successes))
+        return cls(p, math.sqrt(p * (1 - p) / trials), math.inf, trials, math.sqrt(p * (1 - p)),
+                   int(successes), kind=BINOMIAL)
 
     @classmethod
-    def bootstrap(cls, value: float, lo: float, hi: float, runs: int) -> Estimate:
-        """A value with a bootstrap percentile interval (at LEVEL) from ``runs`` runs per
-        group; its spread for :func:`runs_needed` is the interval's normal equivalent."""
-        se = (hi - lo) / (2 * float(stats.norm.ppf(0.5 + LEVEL / 2)))
-        return cls(float(value), se, math.inf, runs, se * math.sqrt(runs), None, (float(lo), float(hi)))
+    def resampled(cls, value: float, draws: Sequence[float], runs: int) -> Estimate:
+        """A value with its B resampled values (a bootstrap over ``runs`` runs per group): the
+        percentile interval at level L is [d₍K₊₁₎, d₍B₋K₎] of the sorted draws, K = ⌈B(1 − L)/2⌉ − 1,
+        and the p-value of "above b" is 2·#{d ≤ b}/B (of "below b", 2·#{d ≥ b}/B) — the
+        interval excludes b exactly when that p-value is below 1 − L."""
+        d = np.sort(_finite(draws))
+        if len(d) < 2 or not math.isfinite(value):
+            return cls(float(value), math.nan, math.nan, runs, math.nan, kind=RESAMPLED)
+        lo, hi = _resampled_interval(d, LEVEL)
+        se = (hi - lo) / (2 * _z(LEVEL))
+        return cls(float(value), se, math.inf, runs, se * math.sqrt(runs), None, tuple(map(float, d)), RESAMPLED)
 
     @classmethod
-    def median_of(cls, x: Sequence[float], level: float = LEVEL) -> Estimate:
-        """The median of runs x with its distribution-free interval [x₍ⱼ₎, x₍ᵣ₊₁₋ⱼ₎]
-        (order statistics of the r sorted runs, j the largest index whose coverage
-        1 − 2·P(Binomial(r, ½) ≤ j − 1) is at least ``level``; e.g. [x₍₂₎, x₍₉₎] for 10 runs).
-
-        Robust to a few runs disturbed by something else (a timing slowed down by another
-        job). With fewer than 6 runs no such interval reaches 95 %: the estimate is then
-        undecidable. Its spread for :func:`runs_needed` is the interval's normal equivalent.
-        """
+    def median_of(cls, x: Sequence[float]) -> Estimate:
+        """The median of runs x with its distribution-free interval at any level L:
+        [x₍ⱼ₎, x₍ᵣ₊₁₋ⱼ₎] of the r sorted runs, j the largest index with 2·P(Bin(r, ½) ≤ j − 1) < 1 − L
+        (e.g. [x₍₂₎, x₍₉₎] for 10 runs at 95 %, [x₍₁₎, x₍₁₀₎] at 99.17 %), and the sign test's
+        exact p-value 2·P(Bin(r, ½) ≤ #{xᵢ ≤ b}) for "above b" (the mirror for "below") — dual
+        to the interval. Robust to a few runs disturbed by something else (a timing slowed
+        down by another job). Where no index j qualifies (fewer than 6 runs at 95 %, fewer
+        than 8 at 99.17 %), there is no interval and no decision."""
         a = np.sort(_finite(x))
         r = len(a)
         value = float(np.median(a)) if r else math.nan
-        j = 0
-        while j + 1 <= r // 2 and 1 - 2 * float(stats.binom.cdf(j, r, 0.5)) >= level:
-            j += 1
-        if j == 0:
-            return cls(value, math.nan, math.nan, r, math.nan)
-        lo, hi = float(a[j - 1]), float(a[r - j])
-        se = (hi - lo) / (2 * float(stats.norm.ppf(0.5 + level / 2)))
-        return cls(value, se, math.inf, r, se * math.sqrt(r), None, (lo, hi))
+        est = cls(value, math.nan, math.inf, r, math.nan, None, tuple(map(float, a)), ORDER)
+        lo, hi = est.interval(LEVEL)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return est
+        se = (hi - lo) / (2 * _z(LEVEL))
+        return replace(est, se=se, unit_sd=se * math.sqrt(r))
+
+    @classmethod
+    def f_ratio(cls, log_ratio: float, dof_a: float, dof_b: float, runs: int) -> Estimate:
+        """log(s_a/s_b) of two independent normal samples with f_a, f_b degrees of freedom:
+        (s_a/s_b)²/(σ_a/σ_b)² ~ F(f_a, f_b), so the interval at level L is
+        [v − ½·log F_{1−α/2}, v − ½·log F_{α/2}] and the p-value of "above b" is
+        2·P(F ≥ e^{2(v − b)})."""
+        se = math.sqrt(0.5 / dof_a + 0.5 / dof_b)  # the delta method, for planning only
+        return cls(float(log_ratio), se, math.inf, runs, se * math.sqrt(runs), None,
+                   (float(dof_a), float(dof_b)), F_RATIO)
 
     @classmethod
     def average(cls, parts: Sequence[Estimate]) -> Estimate:
-        """The mean of independent estimates (e.g. one difference per data set): standard
-        error √(Σ seᵢ²)/p and Welch–Satterthwaite degrees of freedom (Σ seᵢ²)²/Σ(seᵢ⁴/dofᵢ)."""
+        """The mean of independent estimates (e.g. one difference per data set, each from its
+        own draws): standard error √(Σ seᵢ²)/p and Welch–Satterthwaite degrees of freedom
+        (Σ seᵢ²)²/Σ(seᵢ⁴/dofᵢ). Estimates that share seeds are not independent: average
+        per seed first and take :meth:`mean_of` of the per-seed values."""
         if not parts:
             return cls(math.nan, math.nan, math.nan, 0, math.nan)
         p = len(parts)
         value = float(np.mean([e.value for e in parts]))
         runs = min(e.runs for e in parts)
         v = [e.se**2 for e in parts]
-        if not all(math.isfinite(x) for x in v):
+        if not all(math.isfinite(x) for x in v) or any(e.kind != T for e in parts):
             return cls(value, math.nan, math.nan, runs, math.nan)
         se = math.sqrt(sum(v)) / p
         den = sum(x**2 / e.dof for x, e in zip(v, parts) if x > 0)
@@ -160,19 +223,31 @@ class Estimate:
         return cls(float(value), float(se), math.inf, 1, float(se))
 
     def quantile(self, level: float = LEVEL) -> float:
-        """The two-sided interval's multiplier: t_{dof} (or z) at 1 − (1 − level)/2."""
+        """The two-sided t interval's multiplier: t_{dof} (or z) at 1 − (1 − level)/2."""
         p = 0.5 + level / 2
         return float(stats.norm.ppf(p) if not math.isfinite(self.dof) else stats.t.ppf(p, self.dof))
 
     def interval(self, level: float = LEVEL) -> tuple[float, float]:
-        """(lo, hi); the point itself when the spread is unknown (a single run)."""
-        if self.bounds is not None:
-            return self.bounds
-        if self.successes is not None and self.runs > 0:
-            a, k, n = 1 - level, self.successes, self.runs
-            lo = float(stats.beta.ppf(a / 2, k, n - k + 1)) if k > 0 else 0.0
-            hi = float(stats.beta.ppf(1 - a / 2, k + 1, n - k)) if k < n else 1.0
+        """(lo, hi) at ``level``, computed at that level for every kind; (−inf, inf) where the
+        kind has no interval at that level (too few runs for an order-statistic interval);
+        the point itself when the spread is unknown (a single run)."""
+        alpha = 1 - level
+        if self.kind == BINOMIAL and self.runs > 0:
+            k, n = self.successes, self.runs
+            lo = float(stats.beta.ppf(alpha / 2, k, n - k + 1)) if k > 0 else 0.0
+            hi = float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k)) if k < n else 1.0
             return lo, hi
+        if self.kind == ORDER and self.runs > 0:
+            j = _order_index(self.runs, alpha)
+            if j == 0:
+                return -math.inf, math.inf
+            return self.data[j - 1], self.data[self.runs - j]
+        if self.kind == RESAMPLED and self.data:
+            return _resampled_interval(np.asarray(self.data), level)
+        if self.kind == F_RATIO:
+            fa, fb = self.data
+            return (self.value - 0.5 * math.log(float(stats.f.ppf(1 - alpha / 2, fa, fb))),
+                    self.value - 0.5 * math.log(float(stats.f.ppf(alpha / 2, fa, fb))))
         if not math.isfinite(self.se):
             return self.value, self.value
         h = self.quantile(level) * self.se
@@ -180,45 +255,80 @@ class Estimate:
 
     @property
     def decidable(self) -> bool:
-        """Whether an interval exists (at least two runs, or a known standard error)."""
-        if self.successes is not None:
+        """Whether an interval can exist (at least two runs that differ, or a known standard
+        error; an order-statistic interval needs enough runs at the level asked)."""
+        if self.kind == BINOMIAL:
             return self.runs > 0
+        if self.kind in (ORDER, RESAMPLED):
+            return math.isfinite(self.value) and len(self.data) >= 2
         return math.isfinite(self.value) and math.isfinite(self.se)
 
     def tail(self, boundary: float, side: str) -> float:
         """One-sided p-value against ``boundary``: ``side`` "above" is the evidence that the
-        true value exceeds it (P(T ≥ (value − b)/se) under value = b), "below" the mirror.
+        true value exceeds it, "below" the mirror; nan when undecidable.
 
-        A proportion uses the exact binomial tail (dual to Clopper–Pearson: the interval's
-        lower end exceeds b exactly when P(Bin(r, b) ≥ successes) < (1 − level)/2); an
-        interval given directly (bootstrap, order statistics) uses the normal equivalent of
-        the half-interval on the boundary's side, so that the p-value crosses (1 − LEVEL)/2
-        exactly where the interval does (the lower half for "above", whose pass needs the
-        interval's lower end beyond b; the upper half for "below"). nan when undecidable.
+        Per kind, exactly dual to :meth:`interval` (2·tail < 1 − L ⇔ the interval at level L
+        lies beyond b on that side): Student t (or normal) at (value − b)/se; the binomial
+        tail P(Bin(r, b) ≥ k) (Clopper–Pearson); the sign test P(Bin(r, ½) ≤ #{xᵢ ≤ b})
+        (order statistics); the share #{d ≤ b}/B of the resampled values; the F tail
+        P(F ≥ e^{2(v − b)}) (a log sd ratio).
         """
         if not self.decidable or not math.isfinite(boundary):
             return math.nan
-        if self.successes is not None:
+        above = side == "above"
+        if self.kind == BINOMIAL:
             k, r = self.successes, self.runs
             b = min(max(boundary, 0.0), 1.0)
-            return float(stats.binom.sf(k - 1, r, b) if side == "above" else stats.binom.cdf(k, r, b))
+            return float(stats.binom.sf(k - 1, r, b) if above else stats.binom.cdf(k, r, b))
+        if self.kind == ORDER:
+            x = np.asarray(self.data)
+            c = int(np.sum(x <= boundary) if above else np.sum(x >= boundary))
+            return float(stats.binom.cdf(c, self.runs, 0.5))
+        if self.kind == RESAMPLED:
+            d = np.asarray(self.data)
+            return float(np.sum(d <= boundary) if above else np.sum(d >= boundary)) / len(d)
+        if self.kind == F_RATIO:
+            fa, fb = self.data
+            q = math.exp(min(2 * (self.value - boundary), 700.0))
+            return float(stats.f.sf(q, fa, fb) if above else stats.f.cdf(q, fa, fb))
         gap = self.value - boundary
-        if self.bounds is not None:
-            lo, hi = self.bounds
-            half = (self.value - lo) if side == "above" else (hi - self.value)
-            se, dof = half / float(special.ndtri(0.5 + LEVEL / 2)), math.inf
-        else:
-            se, dof = self.se, self.dof
-        if se == 0.0:
-            return 0.0 if (gap > 0) == (side == "above") and gap != 0 else 1.0
-        z = gap if side == "below" else -gap  # the lower tail at ∓(value − b)/se
-        return float(special.ndtr(z / se) if not math.isfinite(dof) else special.stdtr(dof, z / se))
+        if self.se == 0.0:  # a known value (no spread by definition)
+            return 0.0 if (gap > 0) == above and gap != 0 else 1.0
+        z = -gap if above else gap  # the lower tail at ∓(value − b)/se
+        return float(special.ndtr(z / self.se) if not math.isfinite(self.dof) else special.stdtr(self.dof, z / self.se))
 
     def text(self, digits: int = 3, level: float = LEVEL) -> str:
-        lo, hi = self.interval(level)
         if not self.decidable:
-            return f"{_g(self.value, digits)} (no interval: {self.runs} run)"
+            if self.runs > 1 and self.unit_sd == 0.0:
+                return f"{_g(self.value, digits)} (no interval: all {self.runs} runs equal)"
+            return f"{_g(self.value, digits)} (no interval: {self.runs} run{'s' if self.runs != 1 else ''})"
+        lo, hi = self.interval(level)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return f"{_g(self.value, digits)} (no interval at this level from {self.runs} runs)"
         return f"{_g(self.value, digits)} [{_g(lo, digits)}, {_g(hi, digits)}]"
+
+
+def _z(level: float) -> float:
+    return float(special.ndtri(0.5 + level / 2))
+
+
+def _order_index(r: int, alpha: float) -> int:
+    """The largest j ≤ r/2 with 2·P(Bin(r, ½) ≤ j − 1) < alpha (0: none)."""
+    j = 0
+    while j + 1 <= r // 2 and 2 * float(stats.binom.cdf(j, r, 0.5)) < alpha:
+        j += 1
+    return j
+
+
+def _resampled_interval(d: np.ndarray, level: float) -> tuple[float, float]:
+    """[d₍K₊₁₎, d₍B₋K₎] of the sorted draws d (0-based d[K], d[B−1−K]), K the largest count c
+    with 2c/B < 1 − level — computed as :meth:`Estimate.tail`'s p-value is compared, so that
+    the two agree in floating point too."""
+    b, alpha = len(d), 1 - level
+    k = 0
+    while k + 1 < b / 2 and 2 * float(k + 1) / b < alpha:
+        k += 1
+    return float(d[k]), float(d[b - 1 - k])
 
 
 @dataclass(frozen=True)
@@ -237,11 +347,19 @@ class Decision:
     status: str
     estimate: Estimate
     claim: str  # e.g. "≥ 0.01", "in [−0.01, 0.01]"
-    runs_needed: int | None = None  # inconclusive only: runs per arm that would decide
+    toward: float | None = None  # inconclusive only: the boundary more runs would decide against
     p_pass: float = math.nan
     p_fail: float = math.nan
     against: bool = False
     level: float = LEVEL
+
+    @cached_property
+    def runs_needed(self) -> int | None:
+        """Inconclusive only: runs per arm that would decide it (:func:`runs_needed`, computed
+        when asked — a power simulation reads only the status)."""
+        if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
+            return None
+        return runs_needed(self.estimate, self.toward, self.level)
 
     @property
     def text(self) -> str:
@@ -253,21 +371,27 @@ class Decision:
     @property
     def undecided_text(self) -> str:
         if self.against:
-            return f"the estimate points against the claim ({self.estimate.runs} runs)"
+            return ("the estimate points against the claim: "
+                    + (f"about {self.runs_needed} runs per arm would decide its failure at {POWER:.0%} power "
+                       f"({self.estimate.runs} now)" if self.runs_needed else
+                       f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
         return _runs_text(self.runs_needed, self.estimate.runs)
 
 
 def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
-              on_claim_side: bool, level: float) -> Decision:
+              on_claim_side: bool, level: float, fail_boundary: float | None = None) -> Decision:
     """Status from the two p-values (a failure wins when both hold: an effect shown to lie
-    below the smallest one that counts is not the claimed effect, however sure its sign)."""
+    below the smallest one that counts is not the claimed effect, however sure its sign).
+    Undecided: the runs that would decide it at :data:`POWER` — toward ``boundary`` (the
+    pass) when the estimate lies on the claim's side, toward ``fail_boundary`` (default
+    ``boundary``; the failure) when it points against the claim."""
     alpha = 1 - level
     if math.isfinite(p_fail) and p_fail < alpha:
         return Decision(FAIL, est, claim, None, p_pass, p_fail, not on_claim_side, level)
     if math.isfinite(p_pass) and p_pass < alpha:
         return Decision(PASS, est, claim, None, p_pass, p_fail, False, level)
-    needed = runs_needed(est, boundary, level) if on_claim_side and est.decidable else None
-    return Decision(INCONCLUSIVE, est, claim, needed, p_pass, p_fail, est.decidable and not on_claim_side, level)
+    toward = boundary if on_claim_side or fail_boundary is None else fail_boundary
+    return Decision(INCONCLUSIVE, est, claim, toward, p_pass, p_fail, est.decidable and not on_claim_side, level)
 
 
 def at_least(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
@@ -283,18 +407,20 @@ def at_most(est: Estimate, bound: float, level: float = LEVEL) -> Decision:
 
 
 def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 1.0) -> Decision:
-    """The claim "value > 0, by at least the smallest effect that counts" (a rise, a win);
-    ``sign`` −1: "value < 0, by at least ``smallest``" (a fall).
+    """The claim "a positive effect, not shown below the smallest effect that counts" (a
+    rise, a win); ``sign`` −1: a fall, not shown smaller than ``smallest``.
 
-    Pass: the interval lies beyond 0 on the claim's side (the effect is there) and not wholly
+    Pass: the interval lies beyond 0 on the claim's side (an effect is there) and not wholly
     short of ``smallest``. Fail: it lies short of ±``smallest`` (any effect is smaller than
     the least that would count: a null effect is decided, not left "inconclusive" for ever);
-    a failure wins when both hold. So the design point for power is the smallest effect that
-    counts, and a true effect between 0 and ``smallest`` is heading for a failure once the
-    runs resolve it: an estimate nearer 0 than ``smallest`` (below ``smallest``/2, where the
-    interval leaves ``smallest`` before it leaves 0) points against the claim and is promised
-    no runs; above it, "runs needed" counts the runs to leave 0. A zero ``smallest`` is
-    refused: it would make a null effect undecidable.
+    a failure wins when both hold. A pass therefore shows the sign of the effect, not that
+    it reaches ``smallest``: a true effect of ``smallest``/2 passes with the probability
+    INDEX prints beside the power (:meth:`kktheory.report.claims.Rule.table_row`), and the
+    text says so ("> 0, fails below δ"). The design point for power is the smallest effect
+    that counts. An estimate nearer 0 than ``smallest``/2 (where the interval leaves
+    ``smallest`` before it leaves 0) points against the claim: its "runs needed" are those
+    that would show it short of ``smallest``. A zero ``smallest`` is refused: it would make
+    a null effect undecidable.
     """
     if not smallest > 0:
         raise ValueError(f"the smallest effect that counts must be > 0, got {smallest}")
@@ -302,8 +428,8 @@ def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 
     edge = smallest if up else -smallest
     side, other = ("above", "below") if up else ("below", "above")
     on_side = est.value > smallest / 2 if up else est.value < -smallest / 2
-    claim = f"{'>' if up else '<'} 0, by at least {_g(smallest)}"
-    return _decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level)
+    claim = f"{'>' if up else '<'} 0, fails {'below' if up else 'above'} {_g(edge)}"
+    return _decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level, edge)
 
 
 def within(est: Estimate, lo: float, hi: float, level: float = LEVEL) -> Decision:
@@ -337,59 +463,77 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
 def look_level(look: int, level: float = LEVEL) -> float:
     """The confidence level of look ``look`` (1, 2, …) of a sequential decision.
 
-    Alpha spending over looks with α_j = α/(j(j + 1)), which sums to α over any number of
-    looks (α/2 at the first, α/6 at the second, α/12 at the third, …): by the union bound
-    the probability that any look makes a false decision is at most α, whatever rule
-    decides when to look again and however many runs each look adds — a conservative
-    group-sequential design that needs no independence between looks and no fixed maximum.
-    An entry judged once, without ``--decide``, is the fixed design at level α itself; an
-    entry under the sequential design is judged at look j with level 1 − α_j, its first
-    look included.
+    Look 1 is the fixed-design judgement, at ``level`` itself (α₁ = α = 1 − ``level``, the
+    95 % that INDEX publishes without ``--decide``); look j ≥ 2 spends α_j = α/(j(j + 1))
+    (α/6 at look 2, α/12 at look 3, …), and Σ_{j≥2} α_j = α/2. By the union bound the
+    probability that any look makes a false decision on a check is at most α + α/2 = 0.075
+    on the two-sided p scale, i.e. at most 0.0375 in each direction (0.025 from look 1,
+    0.0125 from all later looks together) — whatever the data and whatever rule decides
+    whether to look again, provided each look's run count is fixed before its data are seen
+    (the doubling schedule of :func:`kktheory.report.sequential.next_runs`). No
+    independence between looks and no fixed last look are needed.
     """
     if look < 1:
         raise ValueError(f"look must be ≥ 1, got {look}")
-    return 1.0 - (1 - level) / (look * (look + 1))
+    return level if look == 1 else 1.0 - (1 - level) / (look * (look + 1))
 
 
-def runs_needed(est: Estimate, boundary: float, level: float = LEVEL) -> int | None:
-    """Smallest r with t_{r−1}·unit_sd/√r < |value − boundary| (None: never, or no spread);
-    for a proportion, the smallest r whose exact interval at the same share excludes it
-    (found by doubling and bisection)."""
+def runs_needed(est: Estimate, boundary: float, level: float = LEVEL, power: float = POWER) -> int | None:
+    """The smallest r (runs per arm; every arm of the check grows to r) at which the test at
+    ``level`` decides against ``boundary`` with probability ``power``, if the value and the
+    per-run spread are what is observed now (plug-in). None: never (no gap, no spread), or
+    beyond :data:`MAX_RUNS`.
+
+    Student t: the noncentral t's power P(T'_{r−1}(√r·gap/s) > t_{r−1, 1−α/2}) with
+    gap = |value − boundary|, s = ``unit_sd``; a share: the exact binomial power
+    Σ_k P(Bin(r, p̂) = k)·[the Clopper–Pearson interval of k/r excludes the boundary];
+    the kinds without a standard error: the normal approximation r = ((z_{1−α/2} + z_power)·s/gap)².
+    The r at which the *expected* half-width equals the gap decides only about half the time.
+    """
     gap = abs(est.value - boundary)
-    if est.successes is not None:
-        if not math.isfinite(gap) or gap == 0.0:
-            return None
-
-        def decides(r: int) -> bool:
-            lo, hi = Estimate.proportion(round(est.value * r), r).interval(level)
-            return not lo <= boundary <= hi
-
-        lo_r, hi_r = max(2, est.runs), max(2, est.runs)
-        while not decides(hi_r):  # doubling, then bisection (the exclusion is monotone in r
-            lo_r, hi_r = hi_r, hi_r * 2  # but for the rounding of the count)
-            if hi_r > MAX_RUNS:
-                return None
-        while hi_r - lo_r > 1:
-            mid = (lo_r + hi_r) // 2
-            lo_r, hi_r = (lo_r, mid) if decides(mid) else (mid, hi_r)
-        return hi_r if not decides(lo_r) else lo_r
-    s = est.unit_sd
-    if not (math.isfinite(gap) and math.isfinite(s)) or gap == 0.0:
+    if not math.isfinite(gap) or gap == 0.0:
         return None
-    if s == 0.0:
-        return max(2, est.runs)
-    p = 0.5 + level / 2
-    z = float(stats.norm.ppf(p))
-    r = max(2, math.ceil((z * s / gap) ** 2))  # t > z: the normal estimate is a lower bound
-    while r <= MAX_RUNS and float(stats.t.ppf(p, r - 1)) * s / math.sqrt(r) >= gap:
+    alpha = 1 - level
+    if est.kind == BINOMIAL:
+        return _share_runs(est.value, boundary, alpha, power)
+    s = est.unit_sd
+    if not math.isfinite(s) or s <= 0.0:
+        return None
+    z = _z(level) + float(special.ndtri(power))
+    r = max(2, math.ceil((z * s / gap) ** 2))
+    if est.kind != T or not math.isfinite(est.dof):
+        return r if r <= MAX_RUNS else None
+    while r <= MAX_RUNS:  # the t's power at r is below the normal's: count up from the normal's r
+        dof = r - 1
+        if float(stats.nct.sf(float(stats.t.ppf(1 - alpha / 2, dof)), dof, math.sqrt(r) * gap / s)) >= power:
+            return r
         r += 1
-    return r if r <= MAX_RUNS else None
+    return None
+
+
+def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_to: int = 3000) -> int | None:
+    """The smallest r whose exact Clopper–Pearson test decides a share p against
+    ``boundary`` with probability ``power`` (p the true share), scanned upward around the
+    normal approximation (the power of a discrete test is not monotone in r); beyond
+    ``exact_up_to`` runs the normal approximation itself."""
+    b = min(max(boundary, 0.0), 1.0)
+    above = p > b
+    sd = math.sqrt(max(p * (1 - p), b * (1 - b), 1e-6))
+    guess = ((_z(1 - alpha) + float(special.ndtri(power))) * sd / abs(p - b)) ** 2
+    if guess > exact_up_to:
+        return math.ceil(guess) if guess <= MAX_RUNS else None
+    for r in range(max(2, int(guess / 3)), 3 * exact_up_to):
+        k = np.arange(r + 1)
+        tail = stats.binom.sf(k - 1, r, b) if above else stats.binom.cdf(k, r, b)
+        if float(stats.binom.pmf(k, r, p)[2 * tail < alpha].sum()) >= power:
+            return r
+    return None
 
 
 def _runs_text(r: int | None, have: int) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} runs per arm would decide it ({have} now)"
+    return f"about {r} runs per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
 
 
 def _pct(level: float) -> str:

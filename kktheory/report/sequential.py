@@ -1,45 +1,93 @@
-"""The sequential decision: more runs for undecided checks, with error control under optional stopping.
+"""The sequential decision: more runs for undecided checks, with the error it may add stated.
 
-``python -m kktheory.reproduce NAME --decide [--budget-min B] [OVERRIDE ...]`` judges an
-entry, and while a counted check is undecided with its estimate on the claim's side, adds
-seeds to the entry's sweep — or to the part of it the overrides select (e.g.
-``yin_table2/data=pendigits``: the checks waiting for runs are there) — and judges again,
-always on all of the entry's rows. Deciding when to look again from the data inflates the error of a
-fixed-level test; the looks therefore use the alpha-spending levels of
-:func:`~kktheory.report.decide.look_level`: look j (the first included) tests at
-α_j = α/(j(j + 1)), and Σ_j α_j = α bounds, by the union bound, the probability that any
-look of any length of the sequence makes a false decision — whatever rule chose the looks.
+``python -m kktheory.reproduce NAME --scale paper --decide [--budget-min B] [OVERRIDE ...]``
+judges an entry and, while a counted check is undecided, adds seeds to the entry's sweep —
+or to the part of it the overrides select (e.g. ``yin_table2/data=pendigits``) — and judges
+again, always on all of the entry's rows (:mod:`kktheory.reproduce.sequential`).
+
+What is guaranteed. Look 1 is the fixed-design judgement at 95 % — the one INDEX publishes
+without ``--decide`` — and look j ≥ 2 tests at level 1 − α_j, α_j = 0.05/(j(j + 1)):
+99.17 % at look 2, 99.58 % at look 3, 99.75 % at look 4, … (Σ_{j≥2} α_j = 0.025;
+:func:`~kktheory.report.decide.look_level`). By the union bound, the probability that any
+look makes a false decision on a check is at most 0.05 + 0.025 = 0.075 on the two-sided p
+scale, i.e. at most 0.0375 in each direction: a false pass at most 0.025 from look 1 plus
+0.0125 from all later looks together, and the same for a false failure — whatever the data
+and whatever rule decided whether to look again, because every look's run count is fixed
+before its data are seen (next paragraph). A false *reproduced* needs a false pass of some
+check, and a false *not reproduced* a false failure surviving Holm's correction at the
+look's level, so each is bounded by 0.0375 too. This is the cost of looking again: a
+fixed design at 95 % would give 0.025 per direction. tests/test_sequential_looks.py
+simulates it with this module's functions and
+:meth:`~kktheory.report.claims.Rule.decide` on a null effect at the boundary of an
+``exceeds`` and of an ``at least`` rule, up to 5 looks from 10 runs, and checks that the
+same simulation with no spending (every look at 95 %) or with doubled spending breaks the
+bound.
+
+Look sizes are fixed in advance (:func:`next_runs`): look j has R₁·2^(j−1) runs per setting,
+R₁ the runs of look 1 (10, 20, 40, 80, … from 10). When the rows already hold that many
+(seeds another entry's looks added, or looks recorded before this schedule), the next look
+asks for the first size of the schedule R₁·2^k above what they hold. No size is chosen from
+the estimates: a size chosen from the data (e.g. from the "runs needed" at look 1) would
+lift a later look's error above its α_j.
+
+Continuing on both sides (:func:`waiting`): every counted check that is undecided and that
+more runs could decide asks for the next look, whether its estimate points to the claim or
+against it — an estimate pointing against the claim is decided by more runs as well (a
+failure, or a pass after all). So an *inconclusive* verdict means the budget ran out, or
+no undecided check can be decided by more runs of the sweep (no rows for it; a speed claim,
+judged on its own timing pass), never "it pointed against the claim and we stopped".
+
+Shared sweeps and pinning. Each look records the hash of the rows it judged
+(:func:`rows_hash`: every run id and every value, as the judge reads them) and of the
+entry's declared rules (:func:`rules_hash`). Whenever an entry is judged — a redraw or a
+look — on rows that are not those of its last look (another run count per setting, or
+another rows hash), that judgement is a new look for it, recorded at the next look's level
+(:func:`next_look`): the seeds one entry's looks add to a shared sweep spend a look for
+every entry judging them (two entries, theory_rates_calandriello and theory_rates_yin,
+judge one sweep). A redraw of unchanged rows spends nothing: it judges at the last look's
+level. Such a look's size follows the other entry's schedule, and whether it happens
+follows that entry's undecided checks: the bound above holds for it only as far as that
+decision does not depend on this entry's estimates. When the rules hash of a judgement
+differs from the one recorded, the looks' text says "rules changed after look j: the
+decision counts only runs made after the change" (the rows are not judged again with the
+old rules).
 
 The looks of an entry are recorded in ``paper_figs/rows/looks/<entry>.json`` (look, runs,
-level, undecided checks, the seeds added before it) and printed in INDEX; a later redraw of the entry judges the rows
-at its last look's seeds and level, so the committed verdict is the sequential one.
-
-The next look's run count (:func:`next_runs`) is the largest "runs needed" among the
-undecided checks on the claim's side (at the next look's level), at least 1.5 times and
-at most ``growth`` = 2 times the current count (a look spends part of the level, so a look
-for one more run is never worth it); a check whose estimate points against its
-claim asks for none (more runs would only confirm the failure or never decide it).
+level, undecided checks, status, when, the seeds added before it, rows and rules hashes)
+and printed in INDEX (:func:`looks_text`). The files written before this design (for
+calandriello_fig2, theory_rates_yin, wang_fig3, yin_fig1, yin_table2) were rewritten to it:
+look 1 is the published fixed judgement at 95 % (the first recorded look's runs and status,
+no seeds added), the looks recorded then follow as looks 2, 3, … at those looks' levels,
+and their ``rows_hash`` and ``rules_hash`` are empty — they were not recorded; a look
+without a rows hash is compared by its run count alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kktheory.report.verdicts import Check, Verdict
-from kktheory.report.decide import look_level
+import numpy as np
+import pandas as pd
 
-GROWTH = 2.0  # a look adds at most this factor of runs
-MIN_GROWTH = 1.5  # and at least this factor (each look spends part of the level)
+from kktheory.report.claims import Rule
+from kktheory.report.decide import look_level
+from kktheory.report.rows import CONFIG_COL
+from kktheory.report.verdicts import Check, Verdict
+
+JUDGING = "this judgement"  # the status of the look being judged, in the text INDEX prints with it
+UNRECORDED = "not recorded"  # the status of a fixed judgement that no look file recorded
 
 
 @dataclass(frozen=True)
 class Look:
-    """One look of a sequential decision: its number, runs per setting, level, and what was
-    still undecided after it."""
+    """One look of a sequential decision: its number, runs per setting, level, what was
+    still undecided after it, the seeds added before it, and the hashes of the rows and of
+    the declared rules it judged ("" where they were not recorded)."""
 
     look: int
     runs: int
@@ -48,32 +96,80 @@ class Look:
     status: str
     when: str = ""
     part: list[str] = field(default_factory=list)  # overrides of the seeds added before this look
+    rows_hash: str = ""
+    rules_hash: str = ""
 
 
-def waiting(verdict: Verdict) -> list[Check]:
-    """Counted checks that more runs could decide: undecided, with a run count on the claim's side."""
-    return [c for c in verdict.checks if c.counted and c.passed is None and c.runs_needed]
+def waiting(verdict: Verdict, apart: Collection[Rule] = ()) -> list[Check]:
+    """Counted checks that more runs could decide: undecided, with an estimate from runs
+    behind them (decidable or not yet) on either side of the claim — not those without rows,
+    nor those of the rules in ``apart`` (a speed claim's, judged on its own timing pass)."""
+    return [c for c in verdict.checks
+            if c.counted and c.passed is None and (c.runs > 0 or c.runs_needed) and c.rule not in apart]
 
 
-def next_runs(checks: Sequence[Check], have: int, look: int, growth: float = GROWTH) -> int | None:
-    """Runs per setting for look ``look`` (the next one): the largest runs needed among
-    ``checks`` (computed at the previous look's level), scaled to look ``look``'s level, at
-    least ``have`` + 1 and at most ``growth``·``have`` (None when no check asks for more)."""
-    needs = [c.runs_needed for c in checks if c.runs_needed]
-    if not needs:
+def next_runs(checks: Sequence[Check], first: int, have: int) -> int | None:
+    """Runs per setting of the next look: R₁·2^k with R₁ = ``first`` (look 1's runs), the
+    first size of the doubling schedule above ``have`` — R₁·2^(j−1) at look j when the looks
+    followed the schedule; None when no check waits (``checks``: :func:`waiting`)."""
+    if not checks:
         return None
-    scale = _level_factor(look_level(look - 1), look_level(look))
-    target = max(math.ceil(n * scale) for n in needs)
-    least = max(have + 1, math.ceil(MIN_GROWTH * have))  # a look spends level: never for a run or two
-    return int(min(max(target, least), max(least, math.floor(growth * have))))
+    size = max(first, 1)
+    while size <= have:
+        size *= 2
+    return size
 
 
-def _level_factor(now: float, then: float) -> float:
-    """How many times more runs a stricter level needs at the same effect and spread
-    ((z_then/z_now)², the normal approximation)."""
-    from scipy import stats
+def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = ()) -> Look | None:
+    """The look that judging rows with ``runs`` runs per setting and hash ``rows`` adds to
+    ``looks``: None when they are the last look's rows (same run count, and same hash where
+    one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
+    :func:`~kktheory.report.decide.look_level` (j + 1), whoever added the rows; with no look
+    yet, look 1 (the fixed judgement at 95 %)."""
+    if looks and runs == looks[-1].runs and (not looks[-1].rows_hash or rows == looks[-1].rows_hash):
+        return None
+    j = looks[-1].look + 1 if looks else 1
+    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules)
 
-    return float((stats.norm.ppf(0.5 + then / 2) / stats.norm.ppf(0.5 + now / 2)) ** 2)
+
+def rows_hash(rows: pd.DataFrame) -> str:
+    """sha256 of the judged rows: every run id and every value, row order and column order
+    aside. Each value is written in one form whichever way the rows were read (the store's
+    run files or the committed file, whose types may differ): a number as repr(float), a
+    boolean as True/False, a missing value empty, text as it is; the job's composed config
+    and the columns empty in every row are left out."""
+    cells = rows.drop(columns=[CONFIG_COL], errors="ignore").map(_cell)
+    cells = cells.loc[:, (cells != "").any()]
+    cells = cells[sorted(cells.columns, key=str)]
+    lines = sorted("\x1f".join(r) for r in cells.itertuples(index=False, name=None))
+    return hashlib.sha256("\x1e".join(["\x1f".join(map(str, cells.columns)), *lines]).encode()).hexdigest()
+
+
+def _cell(v: object) -> str:
+    if v is None or v is pd.NA or v is pd.NaT:
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    try:
+        x = float(v)  # numbers, and numbers the committed file wrote as text
+    except (TypeError, ValueError):
+        return str(v)
+    return "" if math.isnan(x) else repr(x)
+
+
+def rules_hash(rules: Sequence[Rule]) -> str:
+    """sha256 of the declared rules, in order: of each its name, quantity, shape, margin
+    (value, why, source), selection, sign, sanity, control and power design (kind, effect,
+    null, spreads, runs) — what the rule is, not where it sits in memory (a design's
+    ``sample`` function is left out)."""
+    return hashlib.sha256(repr([_rule_fields(r) for r in rules]).encode()).hexdigest()
+
+
+def _rule_fields(rule: Rule) -> tuple:
+    d, m = rule.design, rule.margin
+    design = None if d is None else (d.kind, float(d.effect), float(d.null), tuple(map(float, d.sd)), int(d.runs))
+    return (rule.name, rule.quantity, rule.shape, (float(m.value), m.why, m.source), rule.selection,
+            float(rule.sign), bool(rule.sanity), bool(rule.control), design)
 
 
 def looks_path(folder: Path, name: str) -> Path:
@@ -81,7 +177,8 @@ def looks_path(folder: Path, name: str) -> Path:
 
 
 def read_looks(folder: Path, name: str) -> list[Look]:
-    """The recorded looks of an entry (empty: never judged sequentially)."""
+    """The recorded looks of an entry (empty: never judged sequentially; records without
+    the hashes load with them empty)."""
     path = looks_path(folder, name)
     if not path.exists():
         return []
@@ -91,17 +188,21 @@ def read_looks(folder: Path, name: str) -> list[Look]:
 def write_looks(folder: Path, name: str, looks: Sequence[Look]) -> Path:
     path = looks_path(folder, name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([asdict(x) for x in looks], indent=1) + "\n")
+    path.write_text(json.dumps([asdict(x) for x in looks], indent=1, ensure_ascii=False) + "\n")
     return path
 
 
-def looks_text(looks: Sequence[Look]) -> str:
-    """INDEX's line: the design and every look."""
+def looks_text(looks: Sequence[Look], rules: str = "") -> str:
+    """INDEX's line: the design, every look, and whether the rules (hash ``rules``) changed
+    after a recorded look."""
     if not looks:
         return ""
     parts = [f"look {x.look}" + (f" (added {' '.join(x.part)})" if x.part else "")
              + f": {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
              + (f", {x.undecided} check(s) undecided" if x.undecided else "") for x in looks]
-    return ("sequential decision (alpha spending α_j = 0.05/(j(j+1)) over looks, "
+    changed = [x.look for x in looks if rules and x.rules_hash and x.rules_hash != rules]
+    if changed:
+        parts.append(f"rules changed after look {changed[-1]}: the decision counts only runs made after the change")
+    return ("sequential decision (look 1 the fixed judgement at 95 %, look j ≥ 2 at 1 − 0.05/(j(j+1)), "
+            "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction; "
             "kktheory/report/sequential.py); " + "; ".join(parts))
-

@@ -2,10 +2,12 @@
 named checks (:class:`Check`), each with the numbers behind it and the declared rule it
 applies (:mod:`kktheory.report.claims`). An entry's counted checks are one family
 (:func:`judge_checks`): *reproduced* when every one passes (an intersection–union test, each
-at its own level), *not reproduced* when a failure survives Holm's step-down correction over
-the family (family-wise error ≤ 5 %), *inconclusive* otherwise, and *not run* when the rows
-it needs are absent (with the reason); sanity checks (true by construction) are shown and
-never counted.
+at its own level), *not reproduced* when a failure caused *claim fails* survives Holm's
+step-down correction over the family (family-wise error ≤ 5 %), *inconclusive* otherwise —
+a failure whose cause is ours (:data:`OUR_CAUSES`: our reading of the paper, a setting or a
+scale that differs from the paper's, stand-in data) included, with its cause named — and
+*not run* when the rows it needs are absent (with the reason); sanity checks (true by
+construction) are shown and never counted.
 """
 
 from __future__ import annotations
@@ -36,9 +38,12 @@ STATUSES = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_RUN)
 CAUSE_SCALE = "scale"  # only a smaller scale than the paper's was run
 CAUSE_STAND_IN = "stand-in data"  # the paper's data are not available here; which stand-in
 CAUSE_READING = "reading"  # the paper is ambiguous; which reading was used, what the other gives
+CAUSE_SETTING = "setting"  # our setting differs from the paper's where it matters (its absolute numbers)
 CAUSE_CLAIM = "claim fails"  # faithful method at the paper's scale: the claim does not hold
 CAUSE_INCONCLUSIVE = "inconclusive"  # more runs needed (how many)
-CAUSES = (CAUSE_SCALE, CAUSE_STAND_IN, CAUSE_READING, CAUSE_CLAIM, CAUSE_INCONCLUSIVE)
+CAUSES = (CAUSE_SCALE, CAUSE_STAND_IN, CAUSE_READING, CAUSE_SETTING, CAUSE_CLAIM, CAUSE_INCONCLUSIVE)
+#: the causes of a failure that are ours, not the paper's: they never make "not reproduced"
+OUR_CAUSES = (CAUSE_SCALE, CAUSE_STAND_IN, CAUSE_READING, CAUSE_SETTING)
 
 
 
@@ -138,9 +143,12 @@ class Verdict:
 
 
 FAMILY_RULE = ("the entry's counted checks are one family: *reproduced* when every one passes (an "
-               "intersection–union test: each at its own 95 % level, no correction needed); *not reproduced* "
-               "when a failure survives Holm's step-down correction over the family (family-wise error ≤ 5 %); "
-               "else *inconclusive*; sanity checks are shown and not counted")
+               "intersection–union test: each at its own level, no correction needed); *not reproduced* "
+               "when a failure caused *claim fails* survives Holm's step-down correction over the family "
+               "(family-wise error ≤ 5 % at the fixed design); a failure whose cause is ours (our reading of "
+               "the paper, a setting or scale that differs from the paper's, stand-in data) makes the entry "
+               "*inconclusive*, its cause named; else *inconclusive*; sanity checks and controls are shown and "
+               "not counted")
 
 
 def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEVEL) -> Verdict:
@@ -168,16 +176,21 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
         observed = (f"⚠ sanity check(s) failed — {', '.join(broken)}: they hold by construction, so the "
                     f"implementation or the setting is wrong; the verdict below is not to be trusted"
                     + (f"\n{observed}" if observed else ""))
-    judged = [out[i] for i in counted]
-    if not judged:
+    if not any(c.counted for c in out):
         return Verdict(NOT_RUN, observed or "only sanity checks", tuple(out))
-    if any(c.passed is False for c in judged):
-        status = NOT_REPRODUCED
-    elif any(c.passed is None for c in judged):
-        status = INCONCLUSIVE
-    else:
-        status = REPRODUCED
-    return Verdict(status, observed, tuple(out))
+    return Verdict(_status(out), observed, tuple(out))
+
+
+def _status(checks: Sequence[Check]) -> str:
+    """The family's status from its checks as they stand (Holm's correction applied): not
+    reproduced on a counted failure caused *claim fails*; inconclusive on any other counted
+    check not passed (undecided, or failed for a cause of ours); else reproduced."""
+    judged = [c for c in checks if c.counted]
+    if any(c.passed is False and c.cause == CAUSE_CLAIM for c in judged):
+        return NOT_REPRODUCED
+    if any(c.passed is not True for c in judged):
+        return INCONCLUSIVE
+    return REPRODUCED
 
 
 def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Verdict:
@@ -190,7 +203,8 @@ def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Ver
         replace(c, cause=cause, cause_detail=detail) if c.passed is False and c.cause == CAUSE_CLAIM else c
         for c in verdict.checks
     )
-    return replace(verdict, checks=checks)
+    status = _status(checks) if verdict.status in (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE) else verdict.status
+    return replace(verdict, status=status, checks=checks)
 
 
 def not_run(reason: str) -> Verdict:

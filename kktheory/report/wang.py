@@ -10,9 +10,8 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.decide import Estimate
 
 S_RULE_COL = "sketch.s"  # target rank of nystrom_rr as configured: integer or k | sqrt_kc | half_c | c
 S_COL = "s"  # the resolved target rank (the sketch's info column)
@@ -30,10 +29,11 @@ def nmi_runs(d: pd.DataFrame) -> np.ndarray:
     return d["train_nmi"].dropna().to_numpy(float)
 
 
-def log_sd_ratio(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> Estimate:
-    """log(sd(a)/sd(b)) of two independent normal samples with its exact interval: half the
-    log of the variance ratio's F interval, [log(sₐ/s_b) − ½·log F_{1−α/2}(rₐ−1, r_b−1),
-    log(sₐ/s_b) − ½·log F_{α/2}(rₐ−1, r_b−1)]; ``runs`` is the smaller sample."""
+def log_sd_ratio(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """log(sd(a)/sd(b)) of two independent normal samples with its exact F interval at any
+    level (:meth:`Estimate.f_ratio`: half the log of the variance ratio's F interval,
+    [log(sₐ/s_b) − ½·log F_{1−α/2}(rₐ−1, r_b−1), log(sₐ/s_b) − ½·log F_{α/2}(rₐ−1, r_b−1)]);
+    ``runs`` is the smaller sample."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     a, b = a[np.isfinite(a)], b[np.isfinite(b)]
     r = min(len(a), len(b))
@@ -42,8 +42,4 @@ def log_sd_ratio(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> Estimate
     sa, sb = float(a.std(ddof=1)), float(b.std(ddof=1))
     if sa <= 0 or sb <= 0:
         return Estimate(math.nan, math.nan, math.nan, r, math.nan)
-    v, alpha = math.log(sa / sb), 1 - level
-    fa, fb = len(a) - 1, len(b) - 1
-    lo = v - 0.5 * math.log(float(stats.f.ppf(1 - alpha / 2, fa, fb)))
-    hi = v - 0.5 * math.log(float(stats.f.ppf(alpha / 2, fa, fb)))
-    return Estimate.bootstrap(v, lo, hi, r)
+    return Estimate.f_ratio(math.log(sa / sb), len(a) - 1, len(b) - 1, r)

@@ -15,8 +15,7 @@ from kktheory.run.sweeps import (
     SCALES,
 )
 from kktheory.report import catalogue
-from kktheory.reproduce.entry import reproduce
-from kktheory.reproduce.sequential import _look_of, decide
+from kktheory.reproduce.sequential import decide, redraw
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,8 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.decide:
                 verdict = decide(entries[name], results_dir, out_dir, args.budget_min, args.overrides)
             else:
-                verdict = reproduce(entries[name], args.scale, results_dir, out_dir, args.overrides,
-                                    execute=not args.no_run, **_look_of(entries[name], args.scale, args.overrides))
+                verdict = redraw(entries[name], args.scale, results_dir, out_dir, args.overrides,
+                                 execute=not args.no_run)
             summary.append(f"{name:24s} {verdict.status:15s} {time.perf_counter() - t1:7.1f} s")
         except Exception as exc:  # report the entry as broken, go on with the others
             traceback.print_exc()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -154,13 +154,17 @@ def pending_text(name: str) -> str:
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
-              level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = ()) -> Verdict:
+              level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = (),
+              look: Callable[[pd.DataFrame], tuple[float, str]] | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
     ``level`` is the confidence level of this look (a sequential decision's
     :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design), ``looks`` the
     record of the looks so far, printed in INDEX, and ``parts`` the override sets of the
-    seeds a sequential decision added to parts of the sweep (their rows join the sweep's)."""
+    seeds a sequential decision added to parts of the sweep (their rows join the sweep's).
+    ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
+    rows about to be judged, returns the level and the looks' text in their place: the look
+    is decided on the very rows it judges."""
     t0 = time.perf_counter()
     cfg_name = config_name(entry.sweep_name, scale)
     # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
@@ -201,6 +205,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
     ok = ok_rows(rows)
+    if look is not None:
+        level, looks = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)

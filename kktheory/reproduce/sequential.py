@@ -1,6 +1,31 @@
-"""The sequential decision (``--decide``): seeds added to an entry's sweep while a counted
-check is undecided on the claim's side and the predicted compute fits the budget, each look
-judged at its alpha-spending level (:mod:`kktheory.report.sequential`)."""
+"""The sequential decision (``--decide``), and every judgement at paper scale of an entry
+whose rows a sequential decision touched (:mod:`kktheory.report.sequential` is the design).
+
+What is guaranteed: look 1 is the fixed judgement at 95 % that INDEX publishes without
+``--decide``; look j ≥ 2 is judged at 1 − 0.05/(j(j + 1)) (99.17 %, 99.58 %, …). Any look's
+false decision on a check then has probability at most 0.075 (two-sided), 0.0375 in each
+direction — 0.025 from look 1, 0.0125 from all later looks — whatever the data, because
+the run counts are fixed in advance: look j has R₁·2^(j−1) runs per setting, R₁ the runs of
+look 1 (the first schedule size above the rows' runs when they already hold more).
+
+:func:`decide` adds those seeds — to the part of the sweep the overrides select, the whole
+sweep by default — while a counted check is undecided, on either side of its claim (an
+estimate pointing against the claim is decided by more runs too), and while the predicted
+compute fits the budget; it stops when no undecided check can be decided by more runs of
+the sweep (no rows, or a speed claim judged on its timing pass) or the budget is spent.
+
+:func:`redraw` is every other judgement at paper scale without overrides. Each judgement
+(:func:`judge`) compares the rows it judges with the entry's last look: the same rows
+(same runs per setting, same rows hash where one was recorded) are judged at the last
+look's level and spend nothing; other rows — seeds this entry's or another entry's looks
+added to a shared sweep, or rows run again — are a new look, recorded at the next look's
+level, so no seed enters a verdict without spending. An entry without looks whose sweep
+holds seeds another entry's looks added has its fixed judgement on the sweep's own seeds as
+look 1 (its status not recorded) and this judgement as look 2. Every recorded look is pinned
+to the hash of its rows and of the entry's declared rules; when the rules changed since a
+look, INDEX says so ("rules changed after look j: the decision counts only runs made after
+the change").
+"""
 
 from __future__ import annotations
 
@@ -8,7 +33,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -16,8 +40,11 @@ from kktheory.run.sweeps import (
     config_name,
 )
 from kktheory.report import Entry, catalogue
-from kktheory.report.decide import look_level
-from kktheory.report.sequential import Look, looks_text, next_runs, read_looks, waiting, write_looks
+from kktheory.report.claims import Rule
+from kktheory.report.decide import LEVEL
+from kktheory.report.sequential import (
+    UNRECORDED, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
+)
 from kktheory.report.verdicts import Verdict
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
@@ -26,17 +53,80 @@ from kktheory.reproduce.entry import compute_time, reproduce, runs_per_setting
 from kktheory.reproduce.plan import log, plan_sweep
 
 
-def _look_of(entry: Entry, scale: str, overrides: Sequence[str]) -> dict[str, Any]:
-    """The last recorded look of an entry judged sequentially (paper scale, no overrides):
-    the parts its looks added, its level and the looks' text — so that a redraw judges the
-    committed rows as the sequential decision did. Empty for the fixed design."""
+def declared_rules(entry: Entry) -> tuple[Rule, ...]:
+    """The rules an entry's verdict applies, declared before the data: its own, then its
+    speed claims' (:func:`~kktheory.report.sequential.rules_hash` pins a look to them)."""
+    return (*entry.rules, *_timing_rules(entry))
+
+
+def _timing_rules(entry: Entry) -> tuple[Rule, ...]:
+    """The rules judged on the entry's timing pass, which seeds of the sweep do not change."""
+    return tuple(c.rule for c in entry.timing.claims) if entry.timing is not None else ()
+
+
+def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides: Sequence[str] = (),
+           execute: bool = True, log=log) -> Verdict:
+    """An entry reproduced without ``--decide``: at paper scale without overrides, judged as
+    its sequential decision stands (:func:`judge`: the rows of the last look at its level,
+    other rows as a new look); otherwise the fixed design at 95 %."""
     if scale != "paper" or overrides:
-        return {}
+        return reproduce(entry, scale, results_dir, out_dir, overrides, execute, log)
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
-    parts = _sweep_parts(entry)
-    if not looks:
-        return {"parts": parts} if parts else {}
-    return {"parts": parts, "level": looks[-1].level, "looks": looks_text(looks)}
+    return judge(entry, results_dir, out_dir, looks, _sweep_parts(entry), execute, log)[0]
+
+
+def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Sequence[str]],
+          execute: bool, log=log, added: Sequence[str] = (), start: bool = False) -> tuple[Verdict, list[Look]]:
+    """Judge the entry at paper scale on all its rows (the sweep's, with the seeds of
+    ``parts``) after its recorded ``looks``; returns the verdict and the looks, with the new
+    one recorded in ``<out>/rows/looks/<entry>.json``.
+
+    The look is decided on the rows judged (:func:`~kktheory.report.sequential.next_look`):
+    the last look's rows are judged at its level, and spend nothing; other rows are look
+    j + 1, at its level, pinned to their hash and the declared rules' hash, with ``added``
+    the seeds added before it. An entry without looks is the fixed design (nothing
+    recorded) unless ``start`` (a sequential decision begins: look 1 at 95 %) or its rows
+    hold seeds another entry's looks added (:func:`_fixed_before`)."""
+    rules = rules_hash(declared_rules(entry))
+    before: list[Look] = list(looks)
+    now: Look | None = None
+
+    def at_look(rows: pd.DataFrame) -> tuple[float, str]:
+        nonlocal before, now
+        if not looks and not rows.empty:
+            before = _fixed_before(entry, results_dir, rows, parts)
+        if not rows.empty and (before or start):
+            now = next_look(before, _runs(rows), rows_hash(rows), rules, added)
+        shown = [*before, *([now] if now else [])]
+        return (shown[-1].level if shown else LEVEL), looks_text(shown, rules)
+
+    verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look)
+    if now is None:
+        return verdict, list(looks)
+    recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
+                                 when=time.strftime("%Y-%m-%d %H:%M"))]
+    write_looks(out_dir / "rows", entry.name, recorded)
+    return verdict, recorded
+
+
+def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Sequence[Sequence[str]]) -> list[Look]:
+    """For an entry without looks whose ``rows`` hold seeds that another entry's looks added
+    to the sweep (``parts``): its look 1, the fixed judgement at 95 % on the sweep's own
+    seeds (runs and rows hash of those rows; its status was not recorded). Empty otherwise."""
+    if not parts:
+        return []
+    cfg = config_name(entry.sweep_name, "paper")
+    own = _ids(cfg, results_dir, ())
+    more = set().union(*(_ids(cfg, results_dir, p) for p in parts)) - own
+    base = rows[~rows["run_id"].isin(more)]
+    if len(base) == len(rows):
+        return []
+    return [Look(1, _runs(base), LEVEL, 0, UNRECORDED, "", [], rows_hash(base), "")]
+
+
+def _ids(cfg: str, results_dir: Path, select: Sequence[str]) -> set[str]:
+    """The run ids of the jobs of a sweep's part (``select``: overrides; () the whole sweep)."""
+    return {i for job in plan_sweep(cfg, results_dir, select).jobs for i in job.ids}
 
 
 def _sweep_parts(entry: Entry) -> list[list[str]]:
@@ -58,7 +148,7 @@ def _selected(entry: Entry, results_dir: Path, select: Sequence[str],
     ids = {i for job in plan.jobs for i in job.ids}
     for part in parts:
         if set(select) <= set(part):
-            ids |= {i for job in plan_sweep(cfg, results_dir, part).jobs for i in job.ids}
+            ids |= _ids(cfg, results_dir, part)
     return ok_rows(rows[rows["run_id"].isin(ids)]), len(plan.jobs)
 
 
@@ -66,41 +156,35 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
            select: Sequence[str] = (), log=log) -> Verdict:
     """The sequential decision of one entry at paper scale (:mod:`kktheory.report.sequential`).
 
-    Look j judges every row of the entry at level :func:`~kktheory.report.decide.look_level`
-    (j). While a counted check is undecided with its estimate on the claim's side, the next
-    look's run count (:func:`~kktheory.report.sequential.next_runs`) is reached by adding the
-    seeds between the two counts to the sweep — to the part of it that ``select`` (overrides
-    of sweep axes, e.g. ``yin_table2/data=pendigits``) picks, the whole sweep by default —
-    when the predicted compute (the selected rows' compute seconds per job, times the jobs
-    to add) fits what is left of ``budget_min``. Each look is recorded, with the part added
-    before it, in ``rows/looks/<entry>.json`` beside the rows; a redraw judges them all at
-    the last look.
+    Each round judges every row of the entry (:func:`judge`: look 1 at 95 % when no look
+    was recorded, a new look at :func:`~kktheory.report.decide.look_level` (j) whenever the
+    rows changed). While a counted check is undecided — on either side of its claim — and
+    more runs could decide it (:func:`~kktheory.report.sequential.waiting`), the next look's
+    run count is the next size of the doubling schedule R₁·2^k
+    (:func:`~kktheory.report.sequential.next_runs`), reached by adding the seeds between
+    the two counts to the part of the sweep that ``select`` (overrides of sweep axes, e.g.
+    ``yin_table2/data=pendigits``) picks, the whole sweep by default — when the predicted
+    compute (the selected rows' compute seconds per job, times the jobs to add) fits what
+    is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
+    ``rows/looks/<entry>.json`` beside the rows.
     """
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
+    apart = _timing_rules(entry)
     left = budget_min * 60.0
+    execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
     added: list[str] = []
-    if looks:  # resumed: the last look stands as it was judged; no look is spent on the same rows
-        verdict = reproduce(entry, "paper", results_dir, out_dir, (), False, log, looks[-1].level,
-                            looks_text(looks), parts)
     while True:
-        if added or not looks:  # a new look: rows were added (or none was judged yet)
-            j = len(looks) + 1
-            t0 = time.perf_counter()
-            now = Look(j, 0, look_level(j), 0, "being judged", "", added)
-            verdict = reproduce(entry, "paper", results_dir, out_dir, (), True, log, look_level(j),
-                                looks_text([*looks, now]), parts)
-            left -= time.perf_counter() - t0
-            rows, jobs_now = _selected(entry, results_dir, select, parts)
-            looks.append(replace(now, runs=_runs(rows), undecided=len(waiting(verdict)), status=verdict.status,
-                                 when=time.strftime("%Y-%m-%d %H:%M")))
-            write_looks(out_dir / "rows", entry.name, looks)
-        else:
-            rows, jobs_now = _selected(entry, results_dir, select, parts)
-        runs = _runs(rows)
-        wait = waiting(verdict)
-        j = len(looks)
-        nxt = next_runs(wait, runs, j + 1)
+        t0 = time.perf_counter()
+        had = len(looks)
+        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True)
+        left -= time.perf_counter() - t0
+        if added and len(looks) == had:
+            log(f"{entry.name}: the seeds added ({' '.join(added)}) gave no new rows: stopped")
+            break
+        rows, jobs_now = _selected(entry, results_dir, select, parts)
+        runs, wait, j = _runs(rows), waiting(verdict, apart), looks[-1].look if looks else 0
+        nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
@@ -114,7 +198,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         log(f"{entry.name}: look {j + 1} with {nxt} runs ({jobs} jobs, predicted {cost / 60:.0f} min)")
         parts.append(part)
         added = part
-    return reproduce(entry, "paper", results_dir, out_dir, (), False, log, looks[-1].level, looks_text(looks), parts)
+    return verdict
 
 
 def _runs(rows: pd.DataFrame) -> int:

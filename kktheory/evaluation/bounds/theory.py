@@ -175,6 +175,7 @@ class RateFit:
     ci_high: float
     runs: int  # runs used (all of them)
     boot: int  # bootstrap fits that converged
+    draws: tuple[float, ...] = ()  # the converged bootstrap slopes, sorted (intervals at any level)
 
 
 def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[float, float] | None:
@@ -210,19 +211,23 @@ def _filled(se: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se) if np.isfinite(se).any() else 1.0)
 
 
-def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 400,
+def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 2000,
              rng: np.random.Generator | None = None, level: float = 0.95) -> RateFit | None:
     """Decay of the mean of y in n, every run kept (negative values included).
 
     The per-n means (with their standard errors over runs) are fitted by weighted least
     squares with a·n^b; the interval for b is the bootstrap percentile interval from
-    resampling the runs within each n (``boot`` resamples). None with fewer than 3 values
-    of n.
+    resampling the runs within each n (``boot`` resamples; the draws are kept, sorted, so
+    that an interval at another level is read from them). Order-free: the runs are sorted
+    by (n, y) before the fixed stream resamples them, so the same runs in another order give
+    the same interval. None with fewer than 3 values of n.
     """
     n = np.asarray(n, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     keep = np.isfinite(n) & np.isfinite(y)
     n, y = n[keep], y[keep]
+    order = np.lexsort((y, n))
+    n, y = n[order], y[order]
     levels = np.unique(n)
     if len(levels) < 3:
         return None
@@ -246,8 +251,12 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 400,
     b = np.asarray([f[1] for f in fits if f is not None])
     if len(b) < boot // 2:
         return None
-    lo, hi = np.quantile(b, [0.5 - level / 2, 0.5 + level / 2])
-    return RateFit(point[1], point[0], float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)))
+    from kktheory.report.decide import Estimate  # the one percentile rule (here: no import cycle)
+
+    b = np.sort(b)
+    lo, hi = Estimate.resampled(point[1], b, 1).interval(level)
+    return RateFit(point[1], point[0], float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)),
+                   tuple(map(float, b)))
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:

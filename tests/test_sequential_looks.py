@@ -1,0 +1,290 @@
+"""The sequential decision's looks (kktheory/report/sequential.py, kktheory/reproduce/sequential.py).
+
+What the design guarantees, simulated with its own functions: look 1 at 95 %, look j ≥ 2 at
+1 − 0.05/(j(j + 1)), the doubling sizes of ``next_runs``, continuing on both sides of the
+claim (``waiting``) — a false decision in each direction at most 0.0375 (0.025 + 0.0125),
+and the same simulation without spending, or with doubled spending, breaks that bound. Then
+the sizes, who waits, when a judgement is a new look, the hashes that pin a look, and the
+committed looks files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special
+
+from kktheory.report import catalogue
+from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
+from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
+from kktheory.report.sequential import (
+    JUDGING, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
+)
+from kktheory.report.verdicts import Check, Verdict
+from kktheory.reproduce import committed
+from kktheory.reproduce import sequential as reproduce_sequential
+
+FIRST, LOOKS = 10, 5  # look 1 with 10 runs per arm, at most 5 looks (10, 20, 40, 80, 160)
+BOUND = 0.0375  # a false decision per direction: 0.025 at look 1 + 0.0125 over all later looks
+SEQUENCES = 20_000
+CHECKED = 100  # undecided (sequence, look) pairs per look also judged by the real Rule.decide
+
+EXCEEDS_RULE = Rule("rises", "Welch difference of two arms", EXCEEDS, Margin(0.01, "a stated smallest effect", "test"),
+                    Design("welch", 0.3, 0.0, (1.0, 1.0), FIRST, "test"))
+AT_LEAST_RULE = Rule("at least", "paired mean", AT_LEAST, Margin(0.5, "a stated bound", "test"),
+                     Design("paired", 0.8, 0.5, (1.0,), FIRST, "test"))
+
+
+def _coded(j: int) -> float:
+    return look_level(j)
+
+
+def _no_spending(j: int) -> float:
+    return LEVEL
+
+
+def _doubled(j: int) -> float:
+    return 1 - 2 * (1 - look_level(j))
+
+
+def _statistics(rule: Rule, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Value, standard error and degrees of freedom of every sequence's estimate, as
+    Estimate.difference (Welch) or Estimate.paired computes them, vectorised."""
+    r = a.shape[1]
+    if rule.design.kind == "welch":
+        vx, vy = a.var(1, ddof=1) / r, b.var(1, ddof=1) / r
+        return a.mean(1) - b.mean(1), np.sqrt(vx + vy), (vx + vy) ** 2 / (vx**2 / (r - 1) + vy**2 / (r - 1))
+    d = a - b
+    return d.mean(1), d.std(1, ddof=1) / math.sqrt(r), np.full(len(d), r - 1.0)
+
+
+def _status(rule: Rule, value: np.ndarray, se: np.ndarray, dof: np.ndarray, level: float) -> np.ndarray:
+    """The status Rule.decide gives (exceeds: pass above 0, fail below the smallest effect;
+    at least: pass above the bound, fail below; a failure wins), from the two p-values on
+    the two-sided scale — the vectorised twin of Estimate.tail, checked against the real
+    Rule.decide in :func:`_simulate`."""
+    b = rule.margin.value
+    lo_pass, hi_fail = (0.0, b) if rule.shape == EXCEEDS else (b, b)
+    p_pass = 2 * special.stdtr(dof, -(value - lo_pass) / se)
+    p_fail = 2 * special.stdtr(dof, (value - hi_fail) / se)
+    alpha = 1 - level
+    return np.where(p_fail < alpha, FAIL, np.where(p_pass < alpha, PASS, INCONCLUSIVE))
+
+
+def _estimate(rule: Rule, a: np.ndarray, b: np.ndarray) -> Estimate:
+    return Estimate.difference(a, b) if rule.design.kind == "welch" else Estimate.paired(a, b)
+
+
+def _simulate(rule: Rule, value: float, level_of: Callable[[int], float], seed: int,
+              n: int = SEQUENCES) -> tuple[float, float]:
+    """Shares of ``n`` sequences that end in a pass and in a failure: true value ``value``;
+    look j at ``level_of(j)``; while the check is undecided — on either side — the next look
+    has ``next_runs`` runs, read from the real ``waiting`` list of real checks. Every
+    decision the vectorised test takes, and ``CHECKED`` undecided ones per look, are judged
+    again by the real Rule.decide on Estimate.difference / Estimate.paired and must agree."""
+    rng = np.random.default_rng(seed)
+    most = FIRST * 2 ** (LOOKS - 1)
+    sd = rule.design.sd
+    if rule.design.kind == "welch":
+        a, b = rng.normal(value, sd[0], (n, most)), rng.normal(0.0, sd[-1], (n, most))
+    else:
+        b = rng.normal(0.0, 1.0, (n, most))
+        a = b + rng.normal(value, sd[0], (n, most))
+    final = np.full(n, INCONCLUSIVE, dtype=object)
+    active = np.arange(n)
+    runs = FIRST
+    both_sides: set[bool] = set()
+    for j in range(1, LOOKS + 1):
+        level = level_of(j)
+        status = _status(rule, *_statistics(rule, a[active, :runs], b[active, :runs]), level)
+        open_ = np.flatnonzero(status == INCONCLUSIVE)
+        real = np.concatenate([np.flatnonzero(status != INCONCLUSIVE),
+                               rng.choice(open_, min(CHECKED, len(open_)), replace=False)])
+        checks = []
+        for k in real:
+            i = active[k]
+            decision = rule.decide(_estimate(rule, a[i, :runs], b[i, :runs]), level)
+            assert decision.status == status[k], (j, i, decision.text)
+            checks.append(Check.of(rule.name, decision, rule=rule))
+            if decision.status == INCONCLUSIVE:
+                both_sides.add(decision.against)
+        final[active] = status
+        undecided = [c for c in checks if c.passed is None]
+        assert list(map(id, waiting(Verdict("inconclusive", "", tuple(checks))))) == list(map(id, undecided))  # either side
+        active = active[open_]
+        if not len(active):
+            break
+        runs = next_runs(undecided, FIRST, runs)
+        assert runs == FIRST * 2**j  # fixed in advance: doubling from look 1
+    assert both_sides == {True, False}  # estimates pointing against the claim went on too
+    return float(np.mean(final == PASS)), float(np.mean(final == FAIL))
+
+
+def _limit(n: int = SEQUENCES) -> float:
+    """The bound plus three Monte-Carlo standard errors of a share at the bound."""
+    return BOUND + 3 * math.sqrt(BOUND * (1 - BOUND) / n)
+
+
+@pytest.mark.parametrize(("rule", "value", "directions"), [
+    (EXCEEDS_RULE, 0.0, (0,)),  # a null effect on the pass boundary: a pass is false
+    (AT_LEAST_RULE, 0.5, (0, 1)),  # exactly on the bound: the worst case of a false pass and of a false failure
+], ids=["exceeds", "at_least"])
+def test_spending_bounds_the_false_decisions_and_its_removal_breaks_it(rule, value, directions):
+    """≤ 0.0375 per direction with the coded spending; the same simulation (same draws)
+    with every look at 95 %, or with α_j doubled, exceeds the bound: the test is sensitive."""
+    coded = _simulate(rule, value, _coded, 1)
+    none = _simulate(rule, value, _no_spending, 1)
+    doubled = _simulate(rule, value, _doubled, 1)
+    print(f"\n{rule.shape}: pass/fail rates coded {coded}, no spending {none}, doubled {doubled}; "
+          f"limit {_limit():.4f}")
+    for d in directions:
+        assert coded[d] <= _limit()
+        assert none[d] > _limit() and doubled[d] > _limit()
+
+
+def test_next_runs_doubles_from_the_first_look_whatever_the_checks_need():
+    wait = [Check("a", None, "x", runs_needed=400, runs=10), Check("b", None, "y", runs_needed=11, runs=10)]
+    assert [next_runs(wait, 10, have) for have in (10, 20, 40, 80)] == [20, 40, 80, 160]
+    assert next_runs(wait[:1], 10, 10) == next_runs(wait[1:], 10, 10) == 20  # not chosen from the data
+    assert next_runs(wait, 5, 40) == 80  # rows already past the schedule: its next size above them
+    assert next_runs(wait, 10, 25) == 40
+    assert next_runs([], 10, 10) is None  # nothing waits: no look
+
+
+def test_a_check_pointing_against_its_claim_still_waits():
+    against = EXCEEDS_RULE.decide(Estimate.difference([-0.2, 0.4, -1.0, 0.1], [0.0, 0.3, 0.2, -0.1]))
+    assert against.status == INCONCLUSIVE and against.against
+    one_run = EXCEEDS_RULE.decide(Estimate.difference([0.5], [0.1]))
+    assert one_run.status == INCONCLUSIVE and not one_run.estimate.decidable
+    speed = replace(EXCEEDS_RULE, name="faster")
+    checks = (Check.of("against", against, rule=EXCEEDS_RULE), Check.of("no interval", one_run, rule=EXCEEDS_RULE),
+              Check("no rows", None, "the rows are absent", rule=EXCEEDS_RULE),
+              Check.of("timed", against, rule=speed),
+              Check("decided", False, "x", rule=EXCEEDS_RULE, runs=10),
+              Check("sanity", None, "x", rule=replace(EXCEEDS_RULE, sanity=True), runs=10))
+    assert [c.name for c in waiting(Verdict("inconclusive", "", checks), apart=(speed,))] == ["against", "no interval"]
+
+
+def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothing():
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], "h1", "r"),
+             Look(2, 20, look_level(2), 1, "inconclusive", "t", ["seed=range(10,20)"], "h2", "r")]
+    assert next_look([], 10, "h1", "r") == Look(1, 10, LEVEL, 0, JUDGING, "", [], "h1", "r")
+    assert next_look(looks, 20, "h2", "r") is None  # a redraw of the same rows
+    assert next_look(looks, 20, "h2", "other rules") is None  # rules alone: reported, not a look
+    more = next_look(looks, 40, "h3", "r")  # seeds another entry's looks added to the shared sweep
+    assert (more.look, more.level, more.part) == (3, look_level(3), [])
+    assert next_look(looks, 20, "h3", "r").look == 3  # the same run count, other rows
+    old = [replace(x, rows_hash="") for x in looks]  # recorded before the hashes: the run count alone
+    assert next_look(old, 20, "h9", "r") is None and next_look(old, 40, "h9", "r").look == 3
+
+
+def _fake_reproduce(rows: pd.DataFrame, seen: list):
+    """A stand-in for reproduce: hands ``rows`` to the look and records the level it gets."""
+    def fake(entry, scale, results_dir, out_dir, overrides=(), execute=True, log=None, level=LEVEL, looks="",
+             parts=(), look=None):
+        level, text = look(rows)
+        seen.append((level, text))
+        check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), level),
+                         rule=EXCEEDS_RULE)
+        return Verdict("inconclusive", "", (check,))
+    return fake
+
+
+def _rows(seeds: int) -> pd.DataFrame:
+    return pd.DataFrame({"run_id": [f"r{m}-{s}" for m in (10, 20) for s in range(seeds)],
+                         "m": [m for m in (10, 20) for _ in range(seeds)],
+                         "seed": [s for _ in (10, 20) for s in range(seeds)],
+                         "value": [0.1 * s + m for m in (10, 20) for s in range(seeds)]})
+
+
+def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path, monkeypatch):
+    entry = catalogue()["yin_fig1"]
+    rules = rules_hash(reproduce_sequential.declared_rules(entry))
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
+    seen: list = []
+    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
+    verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
+    assert after == looks and seen[-1][0] == LEVEL and not (tmp_path / "rows" / "looks").exists()
+    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(20), seen))
+    verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
+    assert seen[-1][0] == look_level(2) and "look 2: 20 runs per setting" in seen[-1][1]
+    assert [x.look for x in after] == [1, 2] and after[-1].rows_hash == rows_hash(_rows(20))
+    assert after[-1].status == verdict.status and after[-1].undecided == 1
+    assert read_looks(tmp_path / "rows", entry.name) == after
+
+
+def test_an_entry_whose_shared_sweep_grew_judges_it_as_look_2(tmp_path, monkeypatch):
+    """No look of its own, but seeds another entry's looks added: look 1 is its fixed
+    judgement on the sweep's own seeds, this judgement look 2."""
+    entry = catalogue()["theory_rates_calandriello"]
+    own = {f"r{m}-{s}" for m in (10, 20) for s in range(5)}
+    monkeypatch.setattr(reproduce_sequential, "_ids", lambda cfg, results_dir, select: own if not select else
+                        {f"r{m}-{s}" for m in (10, 20) for s in range(10)})
+    seen: list = []
+    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
+    _, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, [], [["seed=range(5,10)"]], False)
+    assert [(x.look, x.runs, x.level) for x in after] == [(1, 5, LEVEL), (2, 10, look_level(2))]
+    assert seen[-1][0] == look_level(2)
+
+
+def test_a_change_of_the_rules_is_reported():
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], "h1", "old"),
+             Look(2, 20, look_level(2), 1, "inconclusive", "t", ["seed=range(10,20)"], "h2", "old")]
+    text = looks_text(looks, "new")
+    assert "rules changed after look 2: the decision counts only runs made after the change" in text
+    assert "rules changed" not in looks_text(looks, "old")
+    assert "look 2 (added seed=range(10,20)): 20 runs per setting at level 99.17%" in text
+    assert "look 1: 10 runs per setting at level 95%" in text
+
+
+def test_rules_hash_is_a_stable_projection_of_the_declared_rules():
+    """The same in another process (no address of a function enters it); another margin,
+    another hash."""
+    here = {name: rules_hash(reproduce_sequential.declared_rules(e)) for name, e in catalogue().items()}
+    code = ("import json; from kktheory.report import catalogue; from kktheory.report.sequential import rules_hash; "
+            "from kktheory.reproduce.sequential import declared_rules; "
+            "print(json.dumps({n: rules_hash(declared_rules(e)) for n, e in catalogue().items()}))")
+    there = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                      env={**os.environ, "PYTHONHASHSEED": "123"}).stdout)
+    assert there == here
+    moved = replace(EXCEEDS_RULE, margin=Margin(0.02, "a stated smallest effect", "test"))
+    assert rules_hash([moved]) != rules_hash([EXCEEDS_RULE])
+
+
+def test_rows_hash_reads_values_not_how_they_were_stored():
+    rows = pd.DataFrame({"run_id": ["a", "b"], "m": [10, 20], "s": [20, "sqrt_kc"], "ok": [True, None],
+                         "v": [0.5, 0.25]})
+    stored = pd.DataFrame({"v": [0.25, 0.5], "ok": [np.nan, True], "s": ["sqrt_kc", "20"], "m": [20.0, 10.0],
+                           "run_id": ["b", "a"], "empty": [None, None], "job_config": ["x", "y"]})
+    assert rows_hash(rows) == rows_hash(stored)
+    assert rows_hash(rows.assign(v=[0.5, 0.26])) != rows_hash(rows)
+    assert rows_hash(rows.iloc[:1]) != rows_hash(rows)
+
+
+def test_looks_round_trip_and_old_records_without_hashes_load(tmp_path):
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], "h1", "r1"),
+             Look(2, 20, look_level(2), 0, "reproduced", "t", ["seed=range(10,20)"], "h2", "r1")]
+    write_looks(tmp_path, "e", looks)
+    assert read_looks(tmp_path, "e") == looks
+    old = [{"look": 1, "runs": 5, "level": 0.95, "undecided": 4, "status": "not reproduced", "when": "", "part": []}]
+    (tmp_path / "looks" / "old.json").write_text(json.dumps(old))
+    assert read_looks(tmp_path, "old") == [Look(1, 5, 0.95, 4, "not reproduced", "", [], "", "")]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (committed.COMMITTED_ROWS / "looks").glob("*.json")))
+def test_committed_looks_start_with_the_fixed_judgement(name):
+    """Look 1 is the published fixed judgement at 95 %, no seeds added; every look carries
+    its number's level."""
+    looks = read_looks(committed.COMMITTED_ROWS, name)
+    assert looks[0].level == LEVEL and looks[0].part == []
+    assert [x.look for x in looks] == list(range(1, len(looks) + 1))
+    assert all(x.level == pytest.approx(look_level(x.look)) for x in looks)
