@@ -59,8 +59,9 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: (``Entry.place[0]``); each entry is rendered after its paper, with its module's docstring
 PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")
 #: how a claim is decided, in the order verdicts.md renders them: (title, module)
-DECISION = (("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
-            ("The sequential decision", "report.sequential"), ("How a verdict is put together", "report.verdicts"),
+DECISION = (("How a verdict is put together, and what it guarantees", "report.verdicts"),
+            ("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
+            ("The sequential decision", "report.sequential"),
             ("The papers' numbers beside the observed", "report.paper_numbers"), ("Rows", "report.rows"),
             ("Statistics over seeds", "report.stats"), ("Figures", "report.style"), ("The index", "report.index"))
 

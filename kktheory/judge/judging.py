@@ -385,7 +385,7 @@ def section(claim: Claim, judged: Judged, files: Sequence[Path], command: str, s
         scale="as the claim's sweep states", setup=describe_setup(setups) if setups else "—",
         config=claim.path or claim.name, command=command, sweep_command=f"python run.py {sweep}",
         files=[f.relative_to(out_dir).as_posix() if f.is_relative_to(out_dir) else str(f) for f in files],
-        why=v.why, runs=runs_per_setting(d) if len(d) else "", compute_s=compute_time(d) if len(d) else 0.0,
+        why=v.summary, runs=runs_per_setting(d) if len(d) else "", compute_s=compute_time(d) if len(d) else 0.0,
         rules=rules_table(judged.rules, judged.runs, claim.level),
         when=f"judged {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {len(d)} rows",
     )

@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from scipy import integrate, stats
 
 from kktheory.report.verdicts import Check
@@ -125,7 +126,10 @@ class Rule:
     """A check of a paper's claim, declared before the data (see the module docstring).
 
     ``quantity`` says what is estimated and how (e.g. "NMI(c = 1600) − NMI(c = 400) at
-    s = 20, Welch over runs"); ``selection`` every choice fixed in advance. ``sign`` is
+    s = 20, Welch over runs"); ``selection`` every choice fixed in advance. A rule declared
+    or changed after its rows were seen carries ``fresh_from``, the first seed run after the
+    declaration (on ``declared``): its judge reads only those seeds (:meth:`fresh`), and
+    INDEX says so. ``sign`` is
     the direction of an ``exceeds`` claim (+1 a rise, −1 a fall). ``sanity`` marks a check
     that holds by construction, ``control`` a comparison shown beside the claim to locate
     an effect (e.g. the same timing at equal m); neither is counted.
@@ -140,6 +144,8 @@ class Rule:
     sanity: bool = False
     sign: float = 1.0
     control: bool = False
+    fresh_from: int | None = None  # declared after rows were seen: judged on seeds ≥ this only
+    declared: str = ""  # when (a date), for a rule declared after its rows were seen
 
     @property
     def counted(self) -> bool:
@@ -245,8 +251,17 @@ class Rule:
                 half = self.sign * self.margin.value / 2
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
                          f"{self.pass_rate(half, r, reps=500, level=level):.2f}")
+        selection = self.selection or "—"
+        if self.fresh_from is not None:
+            selection += (f"; declared {self.declared} after the rows were seen: judged only on the runs made after "
+                          f"the declaration (seeds ≥ {self.fresh_from})")
         return (f"| {self.name} | {self.shape_text} | {m.value:.4g}: {m.why} ({m.source}) | "
-                f"{self.selection or '—'} | {text} |")
+                f"{selection} | {text} |")
+
+    def fresh(self, rows: pd.DataFrame) -> pd.DataFrame:
+        """The rows this rule may judge: all of them, or — for a rule declared after its rows
+        were seen — only the seeds run after the declaration (``seed ≥ fresh_from``)."""
+        return rows if self.fresh_from is None else rows[rows["seed"] >= self.fresh_from]
 
 
 def _pass_region(rule: Rule, half: float) -> tuple[float, float]:

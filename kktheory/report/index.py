@@ -32,7 +32,7 @@ class IndexRecord:
     rows: str = ""
     when: str = ""
     tables: str = ""  # Markdown tables of the entry, shown inline
-    why: str = ""  # causes of the checks not passed
+    why: str = ""  # the counted checks not passed, by kind (Verdict.summary)
     paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
     runs: int | str = ""  # seeds (independent runs) per setting: "r" or "lo–hi"
     compute_s: float = 0.0  # run time stored in the rows (their time_total), seconds

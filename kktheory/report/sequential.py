@@ -169,7 +169,7 @@ def _rule_fields(rule: Rule) -> tuple:
     d, m = rule.design, rule.margin
     design = None if d is None else (d.kind, float(d.effect), float(d.null), tuple(map(float, d.sd)), int(d.runs))
     return (rule.name, rule.quantity, rule.shape, (float(m.value), m.why, m.source), rule.selection,
-            float(rule.sign), bool(rule.sanity), bool(rule.control), design)
+            float(rule.sign), bool(rule.sanity), bool(rule.control), design, rule.fresh_from)
 
 
 def looks_path(folder: Path, name: str) -> Path:

@@ -8,6 +8,37 @@ a failure whose cause is ours (:data:`OUR_CAUSES`: our reading of the paper, a s
 scale that differs from the paper's, stand-in data) included, with its cause named — and
 *not run* when the rows it needs are absent (with the reason); sanity checks (true by
 construction) are shown and never counted.
+
+What each verdict guarantees (the errors below are probabilities over the seeds; the
+tests named check them by simulation or exact computation of the code's own functions):
+
+- *A check, fixed design* (one judgement at 95 %, what INDEX shows without ``--decide``):
+  a check whose claim is false passes with probability at most 2.5 %, and a check whose
+  claim is true fails with probability at most 2.5 % — each side of a two-sided 95 %
+  interval over the independent units, the seeds (tests/test_rule_power.py: size ≤ 0.025
+  for every declared rule, exact where its estimator has a closed form, else within three
+  Monte-Carlo standard errors of 20,000 draws through the judge's own estimator). For a
+  rise or a win (``exceeds``) "false" means no effect at all: a true effect between 0 and
+  the smallest one that counts may pass (INDEX prints how often at half of it).
+- *An entry, fixed design*: *reproduced* is wrong (some counted claim false) with
+  probability at most 2.5 % — every check must pass, and the false one passes at most that
+  often (an intersection–union test); *not reproduced* is wrong (no counted claim false,
+  yet a failure caused *claim fails* survives Holm's correction) with probability at most
+  2.5 % — Holm at 5 % on the two-sided p scale bounds the chance of any false failure in
+  the family, whatever the dependence between the checks (tests/test_report_decide.py).
+  *Inconclusive* guarantees nothing either way: it says which checks are undecided, how
+  many runs would decide each at 80 % power, or which failure is ours.
+- *Under the looks* of a sequential decision (:mod:`kktheory.report.sequential`): look 1
+  is the fixed judgement at 95 %, later looks at 1 − 0.05/(j(j + 1)), with run counts fixed
+  in advance (doubling); by the union bound over looks each of the four bounds above
+  becomes 3.75 % (2.5 % at look 1, 1.25 % over all later looks together;
+  tests/test_sequential_looks.py, which also shows the bound broken with no or doubled
+  spending).
+- *Not covered*: a check changed after its rows were seen counts only on runs made after
+  the change (the looks' rules hash says when it changed); a t interval of a mean over a
+  handful of runs of a strongly skewed quantity exceeds its nominal one-sided error
+  (:mod:`kktheory.report.decide`, last paragraph); a failure of our reading, setting,
+  scale or data is named, never counted against the paper.
 """
 
 from __future__ import annotations
@@ -74,7 +105,7 @@ class Check:
             object.__setattr__(self, "passed", bool(self.passed))
         if self.cause and self.cause not in CAUSES:
             raise ValueError(f"cause must be one of {CAUSES}, got {self.cause!r}")
-        if self.passed is None and not self.cause:
+        if self.passed is None:  # undecided: it names what would decide it, never a failure's cause
             object.__setattr__(self, "cause", CAUSE_INCONCLUSIVE)
         elif self.passed is False and not self.cause:
             object.__setattr__(self, "cause", CAUSE_CLAIM)
@@ -140,6 +171,23 @@ class Verdict:
         sanity checks and controls are shown with their own cause, not the verdict's)."""
         causes = dict.fromkeys(c.cause for c in self.checks if c.counted and not c.passed and c.cause)
         return ", ".join(causes)
+
+    @property
+    def summary(self) -> str:
+        """INDEX's overview "why": the counted checks not passed, by kind, in a few words —
+        "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "undecided: …"
+        ('' when reproduced; a long list gives its first two names and the count)."""
+        groups: dict[str, list[str]] = {}
+        for c in self.checks:
+            if c.counted and not c.passed:
+                key = "undecided" if c.passed is None else "fails" if c.cause == CAUSE_CLAIM else c.cause
+                groups.setdefault(key, []).append(c.name)
+        order = ["fails", *OUR_CAUSES, "undecided"]
+        return "; ".join(f"{k}: {_few(groups[k])}" for k in order if k in groups)
+
+
+def _few(names: Sequence[str]) -> str:
+    return ", ".join(names) if len(names) <= 2 else f"{names[0]}, {names[1]} and {len(names) - 2} more"
 
 
 FAMILY_RULE = ("the entry's counted checks are one family: *reproduced* when every one passes (an "

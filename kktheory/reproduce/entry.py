@@ -254,7 +254,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
-        why=verdict.why,
+        why=verdict.summary,
         runs=runs_per_setting(ok),
         compute_s=compute_time(ok),
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),

@@ -381,7 +381,10 @@ def setting_fig2(df: pd.DataFrame) -> str:
     """The absolute NMI of every cell of Tables 5–6 here against the paper's, with the
     tolerance of twice the largest per-run sd the tables state (:data:`TOLERANCE`: is this the
     paper's regime, not are the means equal), and the offset beside it: the mean gap, the
-    cells below the paper and the cells whose 95 % interval excludes the paper's value."""
+    cells below the paper and the cells whose 95 % interval excludes the paper's value. It
+    says "matches" only when every cell is within the tolerance and at most half of the
+    cells' intervals exclude the paper's value; within the tolerance but most intervals
+    excluding it, it names the offset."""
     d = _resolved(ok_rows(df))
     paper = {**TABLE5, **{(s, TABLE6_C): v for s, v in TABLE6.items()}}
     gaps = []
@@ -399,7 +402,12 @@ def setting_fig2(df: pd.DataFrame) -> str:
     inside = sum(abs(x) <= TOLERANCE for x in diff)
     below = sum(x < 0 for x in diff)
     excluded = sum(not (lo <= mu <= hi) for mu, e, _ in gaps for lo, hi in [e.interval()])
-    head = "setting matches" if inside == len(gaps) else "setting differs"
+    if inside < len(gaps):
+        head = "setting differs"
+    elif 2 * excluded > len(gaps):  # in the regime, but most cells' intervals exclude the paper's value
+        head = f"setting offset (here − paper {np.mean(diff):+.4f} on average, the size of the effects tested)"
+    else:
+        head = "setting matches"
     return (f"{head}: mean NMI here {min(ours):.3f}–{max(ours):.3f} over the {len(gaps)} cells of Tables 5–6, the "
             f"paper's {min(g[0] for g in gaps):.3f}–{max(g[0] for g in gaps):.3f}; here − paper {min(diff):+.3f} "
             f"to {max(diff):+.3f}, {inside} of {len(gaps)} cells within the tolerance ±{TOLERANCE:.4f} (twice the "
