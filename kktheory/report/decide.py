@@ -372,7 +372,7 @@ class Decision:
     def undecided_text(self) -> str:
         if self.against:
             return ("the estimate points against the claim: "
-                    + (f"about {self.runs_needed} runs per arm would decide its failure at {POWER:.0%} power "
+                    + (f"about {self.runs_needed} seeds (runs) per arm would decide its failure at {POWER:.0%} power "
                        f"({self.estimate.runs} now)" if self.runs_needed else
                        f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
         return _runs_text(self.runs_needed, self.estimate.runs)
@@ -533,7 +533,7 @@ def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_
 def _runs_text(r: int | None, have: int) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} runs per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
+    return f"about {r} seeds (runs) per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
 
 
 def _pct(level: float) -> str:

@@ -49,7 +49,10 @@ largest); Table 2 judges the paper's m = 150.
 effect (0 for "similar", Table 2's own differences for Table 2) and a per-run spread of
 0.02 — Table 2's typical stated sd of a method (mean of the proposed sketches' 0.016,
 rounded up) — at the paper's 5 repeats, or at the run count that reaches power 0.8 where 5
-do not (said in the design's source).
+do not (said in the design's source). Fig. 1's arms share their seeds (the data draw is
+fixed; a seed's sketch and k-means streams are common to its runs), so its differences are
+paired by seed and its designs draw per-seed differences with the paired spread measured on
+the committed rows (:mod:`kktheory.report.entries.yin_fig1`).
 
 **Speed** is judged only on a timing pass (:mod:`kktheory.timing`): the training times of
 the sweep rows are never judged. The claims are §5.1 (3), "Our methods (ROS, Sub-Gaussian,

@@ -200,7 +200,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         sweep = sweep.joined(run_sweep(name, results_dir, over, execute, log,
                                        after_job=after, plan=plan, committed=committed))
     if parts and not sweep.rows.empty and "run_id" in sweep.rows:  # a part may repeat a job of the sweep
-        sweep = replace(sweep, rows=sweep.rows.drop_duplicates("run_id", ignore_index=True))
+        ids = sweep.rows["run_id"]  # failure rows carry no run id: each stays (not one merged failure)
+        sweep = replace(sweep, rows=sweep.rows[ids.isna() | (ids == "") | ~ids.duplicated()].reset_index(drop=True))
     if save is not None and (sweep.ran or not committed_rows_path(entry.sweep_name, out_dir / "rows").exists()):
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows

@@ -60,7 +60,7 @@ MU_EPS = 0.01
 S_EPS = 0.1
 S_GRID = (5, 10, 20, 40)  # experiments/wang_table2_s.yaml adds s = 5, 20, 40 to the main rows' s = 10
 RUNS = 50
-BOOT = 400  # bootstrap resamples (fixed seed: the verdict is a function of the rows)
+BOOT = 2000  # bootstrap resamples (fixed seed: the verdict is a function of the rows)
 TRACE_EPS = 0.1  # ε of the figure's Table 2 markers (constants 1)
 
 
@@ -118,10 +118,23 @@ RULES = (*DECAY_RULES.values(), MU_RULE, *S_RULES.values(), SANITY_RULE)
 
 
 # -- the empirical c*(ε) -------------------------------------------------------------------------
+def _ratios(sub: pd.DataFrame) -> pd.DataFrame:
+    """Seed × c table of ratios of one (matrix, s), indexed by seed in increasing order, seeds
+    with every c only."""
+    return sub.pivot_table(index="seed", columns="m", values="trace_ratio", aggfunc="mean").dropna().sort_index()
+
+
 def _table(sub: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """(grid c, seeds × c matrix of ratios) of one (matrix, s), seeds with every c only."""
-    t = sub.pivot_table(index="seed", columns="m", values="trace_ratio", aggfunc="mean").dropna()
+    t = _ratios(sub)
     return t.columns.to_numpy(float), t.to_numpy(float)
+
+
+def _on_common_seeds(tables: list[pd.DataFrame]) -> list[np.ndarray]:
+    """The seeds × c matrices of ``tables`` (from :func:`_ratios`) restricted to the seeds every
+    table has, in increasing seed order: row i of every matrix is the same seed."""
+    seeds = sorted(set.intersection(*(set(t.index) for t in tables)))
+    return [t.loc[seeds].to_numpy(float) for t in tables]
 
 
 def c_star(cs: np.ndarray, mean_ratio: np.ndarray, eps: float) -> float:
@@ -146,21 +159,28 @@ def decay_slope(cs: np.ndarray, mean_ratio: np.ndarray) -> float:
     return float(-np.polyfit(np.log(cs[keep]), np.log(mean_ratio[keep] - 1.0), 1)[0])
 
 
-def _boot(stat, mats: list[np.ndarray], level: float) -> Estimate:
-    """``stat`` of the per-c means of each matrix in ``mats`` (seeds × c), with a percentile
-    bootstrap over seeds (each matrix resampled on its own; fixed seed)."""
-    value = stat(*[m.mean(axis=0) for m in mats])
-    runs = min(len(m) for m in mats)
+def _boot(stat, tables: list[pd.DataFrame]) -> Estimate:
+    """``stat`` of the per-c means of each table in ``tables`` (seeds × c, :func:`_ratios`), with
+    a percentile bootstrap over seeds, the seed as the unit: on the r seeds every table has
+    (:func:`_on_common_seeds`, in seed order, so the draws do not depend on the rows' order),
+    each of the BOOT resamples draws r seed indices with replacement and uses them for every
+    table. Tables that share seeds are not independent samples — a seed draws its landmarks
+    from one stream for every matrix and every s, and one matrix's landmarks at s = 5, 10, 20,
+    40 come from the same seed (its per-seed ratios correlate 0.40–0.76 across s on the
+    committed rows) — so resampling each table on its own would drop that covariance from the
+    statistic's spread. Fixed seed; the draws are kept (:meth:`Estimate.resampled`), so the
+    interval is read at the level it is used."""
+    mats = _on_common_seeds(tables)
+    runs = len(mats[0])
+    value = stat(*[m.mean(axis=0) for m in mats]) if runs else math.nan
     if not math.isfinite(value) or runs < 2:
         return Estimate(value, math.nan, math.nan, runs, math.nan)
     rng = component_rng(0, "bootstrap over seeds")
-    draws = np.array([stat(*[m[rng.integers(0, len(m), len(m))].mean(axis=0) for m in mats]) for _ in range(BOOT)])
+    draws = np.array([stat(*[m[i].mean(axis=0) for m in mats]) for i in rng.integers(0, runs, (BOOT, runs))])
     draws = draws[np.isfinite(draws)]
     if len(draws) < BOOT // 2:
         return Estimate(value, math.nan, math.nan, runs, math.nan)
-    a = (1 - level) / 2
-    lo, hi = np.quantile(draws, [a, 1 - a])
-    return Estimate.bootstrap(value, float(lo), float(hi), runs)
+    return Estimate.resampled(value, draws, runs)
 
 
 # -- figure ------------------------------------------------------------------------------
@@ -235,27 +255,31 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     d = d.dropna(subset=["trace_ratio"]).assign(s=lambda x: x[S_COL].astype(float))
     main = d[d["s"] == S_MAIN]
     checks: list[Check] = []
-    tables = {p: _table(sub) for p, sub in main.groupby(P_COL)}
+    frames = {p: _ratios(sub) for p, sub in main.groupby(P_COL)}
+    tables = {p: (t.columns.to_numpy(float), t.to_numpy(float)) for p, t in frames.items()}
     for P, rule in DECAY_RULES.items():
         if P not in tables or not len(tables[P][1]):
             checks.append(Check(rule.name, None, f"no rows for {P} at s = {S_MAIN}", cause_detail="not run", rule=rule))
             continue
         cs, mat = tables[P]
-        est = _boot(lambda m: decay_slope(cs, m), [mat], level)
+        est = _boot(lambda m: decay_slope(cs, m), [frames[P]])
         cst = ", ".join(f"c*({e:g}) = {fmt(c_star(cs, mat.mean(axis=0), e))}" for e in EPS_SHOWN)
         checks.append(rule.check(est, f"{len(mat)} runs; {cst} (Table 2, constants 1: "
                                       f"{wang_table2_c(P, S_MAIN, N_PENDIGITS, 0.1, TABLE2_MU):.0f} at ε = 0.1)",
                                  level=level))
     if {"uniform", "leverage"} <= set(tables):
-        (cu, mu_), (cl, ml) = tables["uniform"], tables["leverage"]
-        est = _boot(lambda a, b: c_star(cu, a, MU_EPS) / c_star(cl, b, MU_EPS), [mu_, ml], level)
+        (cu, _), (cl, _) = tables["uniform"], tables["leverage"]
+        pair = [frames["uniform"], frames["leverage"]]
+        est = _boot(lambda a, b: c_star(cu, a, MU_EPS) / c_star(cl, b, MU_EPS), pair)
+        mu_, ml = _on_common_seeds(pair)
         checks.append(MU_RULE.check(est, f"c*_uniform = {fmt(c_star(cu, mu_.mean(axis=0), MU_EPS))}, c*_leverage = "
-                                         f"{fmt(c_star(cl, ml.mean(axis=0), MU_EPS))} at ε = {MU_EPS}", level=level))
+                                         f"{fmt(c_star(cl, ml.mean(axis=0), MU_EPS))} at ε = {MU_EPS}, on the {len(mu_)} "
+                                         f"seeds both have (resampled jointly)", level=level))
     else:
         checks.append(Check(MU_RULE.name, None, "uniform or leverage rows missing", cause_detail="not run", rule=MU_RULE))
     for P, rule in S_RULES.items():
         sub = d[d[P_COL] == P]
-        by_s = {int(s): _table(g) for s, g in sub.groupby("s") if int(s) in S_GRID}
+        by_s = {int(s): _ratios(g) for s, g in sub.groupby("s") if int(s) in S_GRID}
         if len(by_s) < len(S_GRID):
             have = ", ".join(map(str, sorted(by_s))) or "none"
             checks.append(Check(rule.name, None, f"s present: {have} of {', '.join(map(str, S_GRID))}",
@@ -265,13 +289,17 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         ss = sorted(by_s)
         logs = np.log(np.array(ss, float))
 
-        def slope(*means, ss=ss, by_s=by_s):
-            cs_ = [c_star(by_s[s][0], m, S_EPS) for s, m in zip(ss, means)]
+        grids = [by_s[s].columns.to_numpy(float) for s in ss]
+
+        def slope(*means, grids=grids):
+            cs_ = [c_star(g, m, S_EPS) for g, m in zip(grids, means)]
             return float(np.polyfit(logs, np.log(cs_), 1)[0]) if all(map(math.isfinite, cs_)) else math.nan
 
-        est = _boot(slope, [by_s[s][1] for s in ss], level)
+        est = _boot(slope, [by_s[s] for s in ss])
+        common = _on_common_seeds([by_s[s] for s in ss])
         checks.append(rule.check(est, "c*(0.1) = " + ", ".join(
-            f"{fmt(c_star(by_s[s][0], by_s[s][1].mean(axis=0), S_EPS))} at s = {s}" for s in ss), level=level))
+            f"{fmt(c_star(g, m.mean(axis=0), S_EPS))} at s = {s}" for s, g, m in zip(ss, grids, common))
+            + f", on the {len(common[0])} seeds every s has (resampled jointly)", level=level))
     for P, sub in d.groupby(P_COL):
         below = int((sub["trace_ratio"] < 1 - 1e-9).sum())
         checks.append(Check(f"{P}: ratio ≥ 1 on every row", below == 0,

@@ -8,19 +8,20 @@ setting check and its judgement. What it shares with Yin et al.'s other entries 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from kktheory.report.claims import EQUIVALENT, PLATEAU, Design, Margin, Rule
-from kktheory.report.verdicts import Verdict, judge_checks, not_run
+from kktheory.report.verdicts import Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
-from kktheory.report.rows import require_columns
+from kktheory.report.rows import by_seed, require_columns
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure, sqrt_n_line
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 from kktheory.report.yin import (
-    FASTER_WHY, LABELS, ORDER, PLAN_SD, PLAN_SD_SOURCE, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _absent, _check, _no_target, _similar_design, _with_method,
+    FASTER_WHY, LABELS, ORDER, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _absent, _check, _no_target, _with_method,
 )
 
 
@@ -42,33 +43,78 @@ def grid_m(n: int, f: float) -> int:
 
 
 REMARK1 = ("judges Remark 1's m = Ω(√n) (Thm 2 itself needs m = Ω(n log n) at ε = 1/√n) and §5.1's words")
+#: sd over seeds of the per-seed difference of test accuracy on the committed rows
+#: (paper_figs/rows/yin_fig1.parquet), rounded up: (close, tracks, stable) per proposed sketch —
+#: the arms share the seed's sketch and k-means streams (the data draw is fixed), within-seed
+#: correlations +0.17 … +0.87, so the paired spread is what an interval over seeds has
+FIG1_PAIRED_SD = {"subgaussian": (0.046, 0.044, 0.051), "ros": (0.019, 0.018, 0.019),
+                  "yin_nystrom": (0.019, 0.018, 0.019)}
+PROP1_PAIRED_SD = 0.004  # k-means on kernel columns − kernel k-means, per seed (0.0031 on the committed rows)
+#: seeds at which each paired design reaches power 0.8 (at least the paper's 5 repeats)
+FIG1_RUNS = {"subgaussian": (6, 6, 20), "ros": (5, 5, 5), "yin_nystrom": (5, 5, 5)}
+PAIRED_SOURCE = ("paired over seeds, sd {sd:g} of the per-seed difference measured on the committed rows "
+                 "(paper_figs/rows/yin_fig1.parquet, rounded up); {runs} seeds reach power 0.8")
+
+
+def _paired_design(null: float, sd: float, runs: int, claim: str) -> Design:
+    """A paired difference over seeds with true value 0 (the claim) or ``null`` (a margin's edge)."""
+    return Design("paired", 0.0, null, (sd,), runs, f"{claim}, effect 0; " + PAIRED_SOURCE.format(sd=sd, runs=runs))
 
 
 def _fig1_rules(p: str) -> tuple[Rule, Rule, Rule]:
     lab = LABELS[p]
+    (sd_close, sd_tracks, sd_stable), (r_close, r_tracks, r_stable) = FIG1_PAIRED_SD[p], FIG1_RUNS[p]
     close = Rule(
         f"close to kernel k-means: {lab} (m = √n) − {LABELS['exact']}",
-        f"test accuracy of {lab} at m = √n − that of exact kernel k-means, Welch over seeds", EQUIVALENT,
-        SIMILAR_MARGIN, _similar_design(source=f"the paper: 'similar accuracy to the exact kernel k-means' "
-                                               f"(§5.1 (2)), effect 0; {PLAN_SD_SOURCE}; 5 repeats (§5)"),
+        f"test accuracy of {lab} at m = √n − that of exact kernel k-means, paired over seeds", EQUIVALENT,
+        SIMILAR_MARGIN, _paired_design(-SIMILAR, sd_close, r_close,
+                                       "the paper: 'similar accuracy to the exact kernel k-means' (§5.1 (2))"),
         selection=f"m = ⌈√n⌉ (x1 of the declared grid, the paper's 'lower bound m = √n = 100'); {REMARK1}")
     tracks = Rule(
         f"tracks its target: {lab} (m = √n) − {LABELS[TARGET]}",
-        f"test accuracy of {lab} at m = √n − that of k-means on the kernel columns, Welch over seeds", EQUIVALENT,
-        SIMILAR_MARGIN, _similar_design(source=f"Thm 2's argument (Lemma 5: R·k_i preserves ‖k_i‖), effect 0; "
-                                               f"{PLAN_SD_SOURCE}; 5 repeats"),
+        f"test accuracy of {lab} at m = √n − that of k-means on the kernel columns, paired over seeds", EQUIVALENT,
+        SIMILAR_MARGIN, _paired_design(-SIMILAR, sd_tracks, r_tracks,
+                                       "Thm 2's argument (Lemma 5: R·k_i preserves ‖k_i‖)"),
         selection=f"m = ⌈√n⌉ (x1 of the declared grid); {REMARK1}")
     stable = Rule(
         f"stable from √n: {lab}, m = 4√n − m = √n",
-        f"test accuracy of {lab} at m = ⌈4√n⌉ − at m = ⌈√n⌉, Welch over seeds", PLATEAU, PLATEAU_MARGIN,
-        Design("welch", 0.0, PLATEAU_DELTA, (PLAN_SD, PLAN_SD), 7,
-               f"the paper: 'the accuracy of the proposed methods tends to be stable' (§5.1 (1)), effect 0; "
-               f"{PLAN_SD_SOURCE}; the paper's 5 repeats give power ≈ 0.6 against ±{PLATEAU_DELTA}, 7 reach 0.8"),
+        f"test accuracy of {lab} at m = ⌈4√n⌉ − at m = ⌈√n⌉, paired over seeds", PLATEAU, PLATEAU_MARGIN,
+        _paired_design(PLATEAU_DELTA, sd_stable, r_stable,
+                       "the paper: 'the accuracy of the proposed methods tends to be stable' (§5.1 (1))"),
         selection=f"m = ⌈√n⌉ and m = ⌈4√n⌉ (x1 and x4, the declared grid's largest); {REMARK1}")
     return close, tracks, stable
 
 
 FIG1_RULES = {p: _fig1_rules(p) for p in PROPOSED}
+#: Prop. 1 on Fig. 1's rows: both methods share the seeds, so paired (Table 2 keeps its own design)
+FIG1_PROP1_RULE = replace(
+    PROP1_RULE, quantity="test accuracy of k-means on the kernel columns − that of exact kernel k-means, paired "
+                         "over seeds",
+    design=_paired_design(-SIMILAR, PROP1_PAIRED_SD, 5, "the paper's Prop. 1 (eq. 6): they are the same"))
+
+
+NO_M = 0  # the cell's m of the methods without one (kernel k-means, k-means on the kernel columns)
+
+
+def seed_table(d: pd.DataFrame) -> pd.DataFrame | str:
+    """Seed × (method, m) table of test accuracy (:func:`kktheory.report.rows.by_seed`; m is
+    :data:`NO_M` for the methods without one); a reason (str) when the rows are not one run per
+    seed and cell — a pairing by seed is then not defined, and nothing is judged."""
+    cell_m = d["m"].where(~d["method"].isin(["exact", TARGET]), NO_M)
+    return by_seed(d.assign(cell_m=cell_m), "test_accuracy", ["method", "cell_m"])
+
+
+def paired(a: pd.Series, b: pd.Series) -> tuple[Estimate, pd.DataFrame]:
+    """mean(a − b) over the seeds both columns of :func:`seed_table` have (:meth:`Estimate.paired`:
+    the Student-t mean of the per-seed differences, r − 1 degrees of freedom), and those r
+    seeds' rows of the two columns.
+
+    The seed is the unit: a seed's runs of two methods (or of one method at two m) share its
+    sketch and k-means streams (the data draw is fixed), so their accuracies correlate
+    (+0.17 … +0.87 on the committed rows); Welch's interval, which takes the arms as
+    independent, is then too wide and asks for runs the paired one does not need."""
+    both = pd.concat([a, b], axis=1).dropna()
+    return Estimate.paired(both.iloc[:, 0], both.iloc[:, 1]), both
 
 
 FIG1_RIVALS = ("exact", "gaussian", "nystrom_liu")
@@ -211,14 +257,16 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     Per proposed sketch P (Sub-Gaussian, ROS, Nyström (Ours)), with m₀ = ⌈√n⌉ and
     m₁ = ⌈4√n⌉ taken from the declared grid (never from the rows):
 
-    1. *close to kernel k-means*: acc(P, m₀) − acc(exact) in ±0.08 (Welch, §5.1 (2));
+    1. *close to kernel k-means*: acc(P, m₀) − acc(exact) in ±0.08 (§5.1 (2));
     2. *tracks its target*: acc(P, m₀) − acc(k-means on kernel columns) in ±0.08;
     3. *stable from √n*: acc(P, m₁) − acc(P, m₀) in ±0.04 (PLATEAU, §5.1 (1));
 
     and once: 4. *target matches kernel k-means*: acc(kernel columns) − acc(exact) in ±0.08
     (Prop. 1; a failure is the paper's). Speed is judged on the timing pass (``timing`` of
     the entry). Runs are the seeds; the data draw is fixed (``data_seed``), as in the
-    paper, so the intervals are over the sketches' and k-means' randomness. The checks at
+    paper, so the intervals are over the sketches' and k-means' randomness. Every difference
+    is paired by seed (:func:`paired`): the arms share the seed's streams; rows that are not
+    one run per (seed, method, m) are refused (not run: no pairing is defined). The checks at
     m = √n judge Remark 1 and §5.1, not Thm 2 (module docstring).
     """
     d = _with_method(df)
@@ -231,32 +279,39 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     present = [p for p in PROPOSED if (d["method"] == p).any()]
     if not present:
         return not_run("none of the proposed sketches (subgaussian, ros, yin_nystrom) ran")
+    table = seed_table(d)
+    if isinstance(table, str):
+        return not_run(table)
     n = int(d["n"].iloc[0])
     m0, m1 = grid_m(n, STABLE_FROM), grid_m(n, STABLE_TO)
-    acc = {meth: g["test_accuracy"] for meth, g in d.groupby("method")}
-    exact, target = acc["exact"], acc.get(TARGET)
+    col = set(table.columns)
+    if ("exact", NO_M) not in col:
+        return not_run("no exact kernel k-means accuracy to compare with")
+    exact, target = table[("exact", NO_M)], table[(TARGET, NO_M)] if (TARGET, NO_M) in col else None
+
+    def check(rule: Rule, a: pd.Series, b: pd.Series, names: tuple[str, str], note: str = "",
+              fails: str = "") -> Check:
+        est, both = paired(a, b)
+        return _check(rule, est, f"{names[0]} {fmt(both.iloc[:, 0].mean())}, {names[1]} {fmt(both.iloc[:, 1].mean())}, "
+                                 f"paired over {len(both)} seeds{note}", level, fails=fails)
+
     close, tracks, stable, seen = [], [], [], []
     for p in present:
         r_close, r_tracks, r_stable = FIG1_RULES[p]
-        sub = d[d["method"] == p]
-        a0, a1 = sub.loc[sub["m"] == m0, "test_accuracy"], sub.loc[sub["m"] == m1, "test_accuracy"]
-        if a0.empty:
+        if (p, m0) not in col:
             close.append(_absent(r_close, f"no row at m = {m0}"))
             tracks.append(_absent(r_tracks, f"no row at m = {m0}"))
             stable.append(_absent(r_stable, f"no row at m = {m0}"))
             continue
+        a0 = table[(p, m0)]
         seen.append(f"{LABELS[p]} {fmt(a0.mean())} at m = {m0}")
-        close.append(_check(r_close, Estimate.difference(a0, exact),
-                            f"{LABELS[p]} {fmt(a0.mean())}, kernel k-means {fmt(exact.mean())}", level))
-        tracks.append(_no_target(r_tracks) if target is None else _check(
-            r_tracks, Estimate.difference(a0, target), f"{LABELS[p]} {fmt(a0.mean())}, target {fmt(target.mean())}",
-            level))
-        stable.append(_absent(r_stable, f"no row at m = {m1}") if a1.empty else _check(
-            r_stable, Estimate.difference(a1, a0),
-            f"accuracy {fmt(a0.mean())} at m = {m0}, {fmt(a1.mean())} at m = {m1}", level))
-    matches = _no_target(PROP1_RULE) if target is None else _check(
-        PROP1_RULE, Estimate.difference(target, exact), "the paper's Prop. 1 (eq. 6) says they are the same", level,
-        fails=PROP1_FAILS)
+        close.append(check(r_close, a0, exact, (LABELS[p], "kernel k-means")))
+        tracks.append(_no_target(r_tracks) if target is None else check(r_tracks, a0, target, (LABELS[p], "target")))
+        stable.append(_absent(r_stable, f"no row at m = {m1}") if (p, m1) not in col else check(
+            r_stable, table[(p, m1)], a0, (f"accuracy at m = {m1}", f"at m = {m0}")))
+    matches = _no_target(FIG1_PROP1_RULE) if target is None else check(
+        FIG1_PROP1_RULE, target, exact, (LABELS[TARGET], "kernel k-means"),
+        "; the paper's Prop. 1 (eq. 6) says they are the same", PROP1_FAILS)
     observed = (f"n = {n}; test accuracy: kernel k-means {fmt(exact.mean())}, "
                 + (f"{LABELS[TARGET]} {fmt(target.mean())}, " if target is not None else "")
                 + f"proposed sketches: {', '.join(seen)}")
@@ -292,7 +347,8 @@ CLAIM = ("on the synthetic mixture, test accuracy of the proposed sketches is st
          "m = √n on and close to exact kernel k-means, and they train far faster")
 
 #: how the rows judge it
-RULE = (f"per proposed sketch, Welch differences over seeds at the declared m = ⌈√n⌉: close to kernel k-means "
+RULE = (f"per proposed sketch, differences paired by seed (the arms share the seed's sketch and k-means streams) "
+        f"at the declared m = ⌈√n⌉: close to kernel k-means "
         f"(vs exact, equivalent within ±{SIMILAR}: Table 2's largest difference called similar) and tracks its "
         f"target (vs k-means on the kernel columns, ±{SIMILAR}); stable from √n (m = ⌈4√n⌉ vs ⌈√n⌉, two-sided "
         f"plateau within ±{PLATEAU_DELTA}: Table 2's largest per-repeat sd of a proposed sketch); once, Prop. 1 "
@@ -317,6 +373,6 @@ FIG1 = Entry(
                     "gives no other number)", 100, "§5.1, summary (1)"),
     ),
     timing=FIG1_TIMING,
-    rules=(*(r for p in PROPOSED for r in FIG1_RULES[p]), PROP1_RULE, *(c.rule for c in FIG1_CLAIMS)),
+    rules=(*(r for p in PROPOSED for r in FIG1_RULES[p]), FIG1_PROP1_RULE, *(c.rule for c in FIG1_CLAIMS)),
     setting=setting_fig1,
 )

@@ -3,6 +3,18 @@
 The catalogue entry ``yin_table2``: its checks declared before the data, its drawing, its
 setting check and its judgement. What it shares with Yin et al.'s other entries is in
 :mod:`kktheory.report.yin`.
+
+The accuracy claim ("these methods give a similar accuracy as the exact kernel k-means",
+§5.2) is said of Table 2, whose cells are data sets: it is judged per (sketch, data set), on
+the seeds' paired differences, within ±0.10 (:data:`CLOSE_MARGIN`). Until 2026-11-27 it was
+averaged over the data sets, which let ties elsewhere dilute dna's −0.20 and segment's −0.12;
+re-declared after those rows were seen, the per-data-set checks count only seeds ≥ 10
+(:data:`FRESH_FROM`). A data set on which kernel k-means is no better than one cluster (a8a)
+or every method ties with it (mushrooms) cannot tell "close" from "uninformative" — any
+sketch passes there — so its checks are shown as controls, not counted
+(:data:`UNINFORMATIVE`). The four data sets of the paper whose files are not on this
+machine (protein, w7a, connect-4, covtype) are a limitation stated under the entry's scale,
+with the command that runs them where the files are (:data:`LIMITATION`), not a check.
 """
 
 from __future__ import annotations
@@ -11,14 +23,14 @@ import math
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from kktheory.report.claims import AT_LEAST, EQUIVALENT, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
+from kktheory.report.claims import EQUIVALENT, Design, Margin, Rule
+from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
-from kktheory.report.rows import SKETCH_COL, DATASET_COL, failed_rows, ok_rows, require_columns
+from kktheory.report.rows import SKETCH_COL, DATASET_COL, by_seed, failed_rows, ok_rows, require_columns
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 from kktheory.report.yin import (
-    FASTER_WHY, LABELS, ORDER, PAPER_RUNS, PLAN_SD, PLAN_SD_SOURCE, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _absent, _check, _no_target, _similar_design, _with_method,
+    FASTER_WHY, LABELS, ORDER, PAPER_RUNS, PLAN_SD, PLAN_SD_SOURCE, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _check, _no_target, _similar_design, _with_method,
 )
 
 
@@ -269,17 +281,78 @@ def draw_table2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     return [md, tex]
 
 
-def _paper_close(p: str) -> tuple[float, float, int]:
-    """Yin Table 2's own average of acc(p) − acc(kernel k-means) over the data sets where both
-    are printed, the standard error of that average at 5 repeats with the printed sds, and
-    the number of data sets."""
-    diffs, var = [], []
-    for cells in PAPER_TABLE2.values():
-        e, c = cells[0], cells[PAPER_METHODS.index(p)]
-        if e is not None and c is not None:
-            diffs.append(c[1] - e[1])
-            var.append((c[2] ** 2 + e[2] ** 2) / PAPER_RUNS)
-    return float(np.mean(diffs)), math.sqrt(sum(var)) / len(diffs), len(diffs)
+# -- accuracy checks, one per (sketch, data set); re-declared 2026-11-27 ------------------
+#: "close to kernel k-means" and "tracks its target" were averaged over the data sets until
+#: this date, after the committed seeds had been seen (0–4; 0–9 of pendigits' kernel k-means
+#: and target): re-declared per data set, they judge only the seeds run after it, from the
+#: first seed above the sweep's largest committed one (Rule.fresh_from)
+DECLARED = "2026-11-27"
+FRESH_FROM = 10
+
+#: §5.2's claim, of Table 2 (a table of data sets: the claim is made of each)
+SIMILAR_QUOTE = ("'From the above results, we can find that these methods give a similar accuracy as the exact "
+                 "kernel k-means' (Yin §5.2, of Table 2)")
+
+#: the paper's own 95 % interval around the largest difference it calls similar (segment,
+#: Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02, 5 repeats each)
+_SEGMENT_SE = math.sqrt(0.01**2 + 0.02**2) / math.sqrt(PAPER_RUNS)  # 0.0100
+
+CLOSE_MARGIN = Margin(
+    0.10, f"§5.2 calls every cell of Table 2 similar ({SIMILAR_QUOTE}), the largest gap among them segment's "
+          f"Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02; the margin is the far end of the paper's "
+          f"own 95 % interval for that gap, 0.08 + 1.96·√(0.01² + 0.02²)/√5 = {0.08 + 1.96 * _SEGMENT_SE:.4f} ≈ 0.10, "
+          f"so that each cell the paper calls similar can pass (a margin of 0.08, the cell's own value, could not)",
+    "Yin §5.2; Table 2, segment: Nyström (Ours) 0.42 ± 0.01, kernel k-means 0.50 ± 0.02, 5 repeats")
+CLOSE = CLOSE_MARGIN.value
+
+#: the data sets of Table 2 with a kernel k-means value (covtype's is "/", stopped)
+CLOSE_DATASETS = tuple(ds for ds, cells in PAPER_TABLE2.items() if cells[0] is not None)
+
+#: the data sets of the paper whose LIBSVM files are not on this machine
+#: (../shared/datasets/README.md): a stated limitation of the entry, not a check
+OFFLINE = ("protein", "w7a", "connect4", "covtype")
+
+#: the data sets of the paper that were run here, whose rows were seen before the declaration
+SEEN = tuple(ds for ds in DATASETS if ds not in OFFLINE)
+
+#: A data set on which kernel k-means does no better than one cluster, or on which every
+#: method ties with it, baselines included, cannot tell "close" from "uninformative" — any
+#: sketch passes there, so its checks are shown as controls, not counted. Decided on the rows
+#: seen before the declaration (seeds 0–4):
+UNINFORMATIVE = {
+    "mushrooms": "every method ties, the baselines included (Gaussian, 0.2 below kernel k-means on dna): 0.893 "
+                 "in every seed 0–4, no per-seed difference above 0.0012 — a check that every embedding passes "
+                 "cannot tell a sketch that keeps the kernel's clusters from one that does not",
+    "a8a": "kernel k-means is below the majority rate of the test labels (0.712 against 0.759, seeds 0–4) and "
+           "every method ties with it (per-seed differences ≤ 0.004): being close to a partition no better than "
+           "one cluster shows nothing (the paper's own a8a row, 0.73–0.75, sits at that rate too)",
+}
+
+#: the same in a few words, for the check lines
+UNINFORMATIVE_SHORT = {"mushrooms": "every method ties, baselines included (0.893)",
+                       "a8a": "kernel k-means below the majority rate, every method tied with it"}
+
+#: sd over seeds of the per-seed difference (sketch − kernel k-means, sketch − k-means on the
+#: kernel columns) on the committed rows seen before the declaration
+#: (paper_figs/rows/yin_table2.parquet, seeds 0–4), rounded up to 0.001
+SEEN_PAIRED_SD = {
+    ("dna", "subgaussian"): (0.028, 0.019), ("dna", "ros"): (0.021, 0.027), ("dna", "yin_nystrom"): (0.021, 0.027),
+    ("segment", "subgaussian"): (0.023, 0.036), ("segment", "ros"): (0.016, 0.031),
+    ("segment", "yin_nystrom"): (0.016, 0.031),
+    ("pendigits", "subgaussian"): (0.062, 0.027), ("pendigits", "ros"): (0.044, 0.007),
+    ("pendigits", "yin_nystrom"): (0.044, 0.007),
+}
+
+#: seeds at which each counted design reaches power 0.8 (Rule.runs_for_power, exact; at least
+#: the paper's 5 repeats): (close, tracks) per (data set, sketch); tracks only where the target fits
+DESIGN_RUNS = {
+    ("dna", "subgaussian"): (5, 5), ("dna", "ros"): (5, 5), ("dna", "yin_nystrom"): (5, 5),
+    ("segment", "subgaussian"): (5, 5), ("segment", "ros"): (5, 5), ("segment", "yin_nystrom"): (13, 5),
+    ("pendigits", "subgaussian"): (7, 5), ("pendigits", "ros"): (5, 5), ("pendigits", "yin_nystrom"): (5, 5),
+    ("protein", "subgaussian"): (5, None), ("protein", "ros"): (5, None), ("protein", "yin_nystrom"): (5, None),
+    ("w7a", "subgaussian"): (5, None), ("w7a", "ros"): (5, None), ("w7a", "yin_nystrom"): (5, None),
+    ("connect4", "subgaussian"): (5, None), ("connect4", "ros"): (5, None), ("connect4", "yin_nystrom"): (5, None),
+}
 
 
 #: the data sets of Table 2 on which k-means on the kernel columns fits the memory budget
@@ -287,32 +360,83 @@ def _paper_close(p: str) -> tuple[float, float, int]:
 TARGET_DATASETS = ("dna", "segment", "mushrooms", "pendigits")
 
 
-def _table2_rules(p: str) -> tuple[Rule, Rule]:
+def _round_up(x: float) -> float:
+    return math.ceil(x * 1000 - 1e-9) / 1000
+
+
+def _paper_gap(ds: str, p: str) -> tuple[float, float]:
+    """Table 2's own acc(p) − acc(kernel k-means) on ``ds`` and the sd of one repeat's
+    difference from its printed sds, taken as independent (the paper prints no pairing)."""
+    e, c = PAPER_TABLE2[ds][0], PAPER_TABLE2[ds][PAPER_METHODS.index(p)]
+    return round(c[1] - e[1], 2), _round_up(math.hypot(c[2], e[2]))
+
+
+PAIRING = "paired by seed (a seed's methods share its 70/30 split and test labels)"
+
+
+def _role(ds: str) -> dict:
+    """What a per-data-set rule on ``ds`` is: a control (uninformative), a re-declared check
+    judged on fresh seeds (rows seen before the declaration) or one declared before any row."""
+    if ds in UNINFORMATIVE:
+        return {"control": True, "selection": f"shown, not counted, on every seed: {UNINFORMATIVE[ds]}"}
+    if ds in SEEN:
+        return {"fresh_from": FRESH_FROM, "declared": DECLARED, "selection": ""}
+    return {"selection": f"declared {DECLARED} before any row of {ds} was seen (its files are not on this "
+                         f"machine): every seed counts"}
+
+
+def _close_rule(ds: str, p: str) -> Rule:
     lab = LABELS[p]
-    eff, se, count = _paper_close(p)
-    close = Rule(
-        f"close to kernel k-means: {lab} − {LABELS['exact']} (average over data sets)",
-        f"mean over the data sets run of the Welch difference acc({lab}) − acc(kernel k-means), standard error "
-        f"of the average of independent estimates", EQUIVALENT, SIMILAR_MARGIN,
-        Design("known", round(eff, 4), -SIMILAR, (round(se, 4),), PAPER_RUNS,
-               f"the paper's own average difference {eff:+.3f} over its {count} data sets with a kernel k-means "
-               f"value (Table 2), standard error {se:.4f} from its printed sds at 5 repeats"),
-        selection=f"m = {TABLE2_M} (§5.2); every data set of Table 2 with rows of both methods; the average, "
-                  f"because the paper's own table calls a cell at −0.08 (segment) similar")
-    tracks = Rule(
-        f"tracks its target: {lab} − {LABELS[TARGET]} (average over data sets)",
-        f"mean over the data sets run of the Welch difference acc({lab}) − acc(k-means on the kernel columns)",
-        EQUIVALENT, SIMILAR_MARGIN,
-        Design("known", 0.0, -SIMILAR, (round(math.sqrt(len(TARGET_DATASETS) * 2 * PLAN_SD**2 / PAPER_RUNS)
-                                               / len(TARGET_DATASETS), 4),), PAPER_RUNS,
-               f"Thm 2's argument (Lemma 5), effect 0; {PLAN_SD_SOURCE}, both arms, over the "
-               f"{len(TARGET_DATASETS)} data sets where the target fits in memory"),
-        selection=f"m = {TABLE2_M}; the data sets {', '.join(TARGET_DATASETS)} (the target's three n × n arrays); "
-                  f"judges Remark 1's m ≈ √n, not Thm 2's m = Ω(n log n)")
-    return close, tracks
+    role = _role(ds)
+    design = None
+    if not role.get("control"):
+        eff, sd_paper = _paper_gap(ds, p)
+        sd_seen = SEEN_PAIRED_SD.get((ds, p), (0.0, 0.0))[0]
+        sd, runs = max(sd_paper, sd_seen), DESIGN_RUNS[(ds, p)][0]
+        design = Design("paired", eff, -CLOSE, (sd,), runs,
+                        f"Table 2's own difference on {ds}, {eff:+.2f}; sd {sd:g} of a per-seed difference, the larger of "
+                        f"the paper's printed sds combined as independent ({sd_paper:g}) and the spread on the "
+                        f"committed seeds 0–4 ({sd_seen:g})" + ("" if sd_seen else ", none here") + f"; {runs} seeds "
+                        f"reach power 0.8 (at least the paper's 5 repeats)")
+    selection = (f"m = {TABLE2_M} (§5.2); {ds} alone — §5.2's claim is made of Table 2, whose cells are data sets, "
+                 f"so one check per (sketch, data set); {PAIRING}")
+    return Rule(
+        f"close to kernel k-means: {lab} − {LABELS['exact']} [{ds}]",
+        f"test accuracy of {lab} − that of exact kernel k-means on {ds}, mean over seeds of the per-seed difference "
+        f"({PAIRING}), Student t", EQUIVALENT, CLOSE_MARGIN, design,
+        selection=selection + (f"; {role['selection']}" if role["selection"] else ""),
+        control=role.get("control", False), fresh_from=role.get("fresh_from"), declared=role.get("declared", ""))
 
 
-TABLE2_RULES = {p: _table2_rules(p) for p in PROPOSED}
+def _tracks_rule(ds: str, p: str) -> Rule:
+    lab = LABELS[p]
+    role = _role(ds)
+    design = None
+    if not role.get("control"):
+        _, sd_paper = _paper_gap(ds, p)
+        sd_seen = SEEN_PAIRED_SD.get((ds, p), (0.0, 0.0))[1]
+        sd, runs = max(sd_paper, sd_seen), DESIGN_RUNS[(ds, p)][1]
+        design = Design("paired", 0.0, -CLOSE, (sd,), runs,
+                        f"Thm 2's argument (Lemma 5: R·k_i preserves the k_i), effect 0; sd {sd:g} of a per-seed "
+                        f"difference, the larger of Table 2's printed sds on {ds} combined as independent "
+                        f"({sd_paper:g}; the target's taken as kernel k-means', Prop. 1) and the spread on the "
+                        f"committed seeds 0–4 ({sd_seen:g}); {runs} seeds reach power 0.8 (at least the paper's 5)")
+    selection = (f"m = {TABLE2_M}; {ds} alone, one check per (sketch, data set), {PAIRING}; the target's three n × n "
+                 f"arrays fit on {', '.join(TARGET_DATASETS)}; the margin of 'close to kernel k-means' (Prop. 1 "
+                 f"makes the target kernel k-means, so the paper's own cells must pass this check too); judges "
+                 f"Remark 1's m ≈ √n, not Thm 2's m = Ω(n log n)")
+    return Rule(
+        f"tracks its target: {lab} − {LABELS[TARGET]} [{ds}]",
+        f"test accuracy of {lab} − that of k-means on the kernel columns on {ds}, mean over seeds of the per-seed "
+        f"difference ({PAIRING}), Student t", EQUIVALENT, CLOSE_MARGIN, design,
+        selection=selection + (f"; {role['selection']}" if role["selection"] else ""),
+        control=role.get("control", False), fresh_from=role.get("fresh_from"), declared=role.get("declared", ""))
+
+
+#: per (data set, proposed sketch): "close to kernel k-means" (every data set with a kernel
+#: k-means value in Table 2) and "tracks its target" (where the target fits in memory)
+CLOSE_RULES = {(ds, p): _close_rule(ds, p) for ds in CLOSE_DATASETS for p in PROPOSED}
+TRACKS_RULES = {(ds, p): _tracks_rule(ds, p) for ds in TARGET_DATASETS for p in PROPOSED}
 
 
 TABLE2_PROP1 = {
@@ -328,37 +452,88 @@ TABLE2_PROP1 = {
 }
 
 
-COVERAGE_RULE = Rule(
-    "data sets of the paper run", "the number of Table 2's nine data sets with rows here", AT_LEAST,
-    Margin(9, "the claim is made over the nine data sets of Table 2 ('the 9 real datasets', §5.2), covtype's "
-              "'our proposed methods can obtain small training time' among them", "Yin §5.2, Table 2"),
-    selection="the data sets of Table 2; one missing leaves the claim undecided (the files are not on this "
-              "machine), never failed")
+#: the paper's data sets not on this machine, and how to run them where their files are
+OFFLINE_FILES = {"protein": "protein and protein.t", "w7a": "w7a and w7a.t", "connect4": "connect-4",
+                 "covtype": "covtype.scale"}
+LIMITATION = (
+    f"covers {len(SEEN)} of the paper's 9 sets ({', '.join(SEEN)}); not run here, a stated limitation and not a "
+    f"check: {', '.join(OFFLINE)} — their LIBSVM files are not on this machine (../shared/datasets/README.md). Where "
+    f"they exist, put {'; '.join(OFFLINE_FILES.values())} (raw, .bz2 or .gz) in the data folder's libsvm/ "
+    f"(../shared/datasets/libsvm/ by default, or any <folder>/libsvm/ named by KKTHEORY_DATA) and run "
+    f"`KKTHEORY_DATA=<folder> python -m kktheory.reproduce yin_table2 --scale paper yin_table2/data="
+    f"{','.join(OFFLINE)}` (the loaders name each missing file and its LIBSVM address; "
+    f"kktheory/datasets/libsvm.py); their accuracy checks are declared (close to kernel k-means on protein, w7a "
+    f"and connect4: every seed counts; covtype has no kernel k-means value) and so is Prop. 1 on each; covtype's "
+    f"own claim — the proposed sketches finish where the others are stopped — is judged by the timing pass "
+    f"only where its file is")
+
+
+def _paired_check(rule: Rule, d: pd.DataFrame, ds: str, a: str, b: str, paper: str, level: float,
+                  fails: str = "") -> Check:
+    """``rule`` on the per-seed differences acc(a) − acc(b) on ``ds`` (:meth:`Estimate.paired`),
+    over the seeds the rule may judge (:meth:`Rule.fresh`): the seeds seen before a
+    re-declaration are shown, never judged; with none after it, the check waits for them
+    (undecided, with the design's seed count)."""
+    rows = d[(d[DATASET_COL] == ds) & d["method"].isin([a, b])]
+    table = by_seed(rows, "test_accuracy", "method")
+    if isinstance(table, str):
+        return Check(rule.name, None, table, cause=CAUSE_INCONCLUSIVE, cause_detail="no pairing by seed", rule=rule)
+    both = table.reindex(columns=[a, b]).dropna()
+    judged = both[both.index.isin(rule.fresh(both.reset_index())["seed"])]
+    seen = both.drop(judged.index)
+    notes = []
+    if len(seen):
+        diff = seen[a] - seen[b]
+        notes.append(f"seen before it, not judged: seeds {_seeds(seen.index)}, mean {diff.mean():+.3f}")
+    notes.append(paper)
+    if judged.empty:
+        runs = rule.design.runs if rule.design is not None else None
+        return Check(rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from})"
+                     + (f": {runs} fresh seeds reach power 0.8 (the design)" if runs else "") + "; " + "; ".join(notes),
+                     cause=CAUSE_INCONCLUSIVE, cause_detail="no runs after the declaration", runs_needed=runs,
+                     rule=rule)
+    est = Estimate.paired(judged[a].to_numpy(), judged[b].to_numpy())
+    head = f"paired over {len(judged)} seed(s) {_seeds(judged.index)}"
+    if rule.control:
+        head += f"; shown, not counted: {UNINFORMATIVE_SHORT.get(ds, 'uninformative')}"
+    return _check(rule, est, "; ".join([head, *notes]), level, fails=fails)
+
+
+def _seeds(index) -> str:
+    s = sorted(int(x) for x in index)
+    return f"{s[0]}–{s[-1]}" if len(s) > 1 and s[-1] - s[0] == len(s) - 1 else ", ".join(map(str, s))
+
+
+CLOSE_FAILS = "Yin §5.2: 'these methods give a similar accuracy as the exact kernel k-means'"
 
 
 def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Yin Table 2 claim rule ("these methods give a similar accuracy as the exact kernel
-    k-means", §5.2): the declared rules :data:`TABLE2_RULES`, :data:`TABLE2_PROP1` and
-    :data:`COVERAGE_RULE`.
+    k-means", §5.2): the declared rules :data:`CLOSE_RULES`, :data:`TRACKS_RULES` and
+    :data:`TABLE2_PROP1` (speed: the timing pass, :data:`TABLE2_TIMING`).
 
-    A per-data-set difference is the Welch difference of the runs' test accuracies; an
-    average over the data sets where both methods ran has the standard error of the
-    average of independent estimates (:meth:`Estimate.average`). The accuracy checks of
-    the sketches are averaged because the paper's own table has a cell at its largest
-    difference (segment, Nyström (Ours) −0.08): "similar accuracy" is the table's claim,
-    not every cell's. Three groups:
+    The claim is made of Table 2, whose cells are data sets: each check is one (sketch, data
+    set). The methods of one seed share its 70/30 split and its test labels (``data_seed`` is
+    the seed; the committed rows agree in ``test_majority`` within each (data set, seed)), so
+    a difference between two methods is the Student-t mean of the per-seed differences. Three
+    groups:
 
-    1. *close to kernel k-means*, per proposed sketch P: average of acc(P) − acc(kernel
-       k-means) in [−0.08, 0.08] (the paper's words);
-    2. *tracks its target*, per P: average of acc(P) − acc(k-means on the kernel columns)
-       in [−0.08, 0.08] (Thm 2's argument);
+    1. *close to kernel k-means*, per (proposed sketch P, data set with a kernel k-means value
+       in Table 2): acc(P) − acc(kernel k-means) in ±0.10 (:data:`CLOSE_MARGIN`: the far end of
+       the paper's own 95 % interval around the largest gap it calls similar);
+    2. *tracks its target*, per (P, data set where the target fits in memory): acc(P) −
+       acc(k-means on the kernel columns) in ±0.10 (Thm 2's argument);
     3. *the target matches kernel k-means*, per data set: acc(kernel columns) − acc(kernel
-       k-means) in [−0.08, 0.08] — Prop. 1 (a failure is the paper's claim failing).
+       k-means) in ±0.08, Welch — Prop. 1 (a failure is the paper's claim failing).
 
-    Speed ("outperform Nyström (Liu) and Gaussian in time cost") is judged on the timing
-    pass (``timing`` of the entry), never on the rows' times. Data sets the paper uses
-    whose files are not on this machine leave :data:`COVERAGE_RULE` undecided (cause
-    *stand-in data*): the claim is judged on the others only.
+    Groups 1 and 2 were averaged over the data sets until 2026-11-27, after the committed seeds
+    were seen; re-declared per data set, they count only seeds ≥ :data:`FRESH_FROM`
+    (:meth:`~kktheory.report.claims.Rule.fresh`), and show the seeds seen before, unjudged.
+    A data set that cannot tell "close" from "uninformative" — kernel k-means no better than one
+    cluster (a8a), or every method tied with it, baselines included (mushrooms) — has its
+    checks shown as controls, not counted (:data:`UNINFORMATIVE`: any sketch passes there).
+    The paper's data sets whose files are not on this machine are a stated limitation
+    (:data:`LIMITATION`), not a check: the observed text says how many sets the verdict covers.
     """
     cells = table2_cells(df)
     if cells.empty or not (cells["status"] != "missing").any() or _with_method(df).empty:
@@ -366,28 +541,23 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     if (why := require_columns(ok_rows(df), ["test_accuracy"])) is not None:
         return not_run(why)
     d = _with_method(df)
-    acc = {key: g["test_accuracy"] for key, g in d.groupby([DATASET_COL, "method"])}
+    have = set(zip(d[DATASET_COL], d["method"]))
     datasets = _order_datasets(d[DATASET_COL].unique())
 
-    def pairs(a: str, b: str) -> tuple[list[Estimate], str]:
-        ests, texts = [], []
-        for ds in datasets:
-            if (ds, a) in acc and (ds, b) in acc:
-                e = Estimate.difference(acc[(ds, a)], acc[(ds, b)])
-                ests.append(e)
-                texts.append(f"{ds} {e.value:+.3f}")
-        return ests, f"average over {len(ests)} data set(s) ({', '.join(texts)})"
-
     close, tracks = [], []
-    for p in PROPOSED:
-        if not (d["method"] == p).any():
-            continue
-        r_close, r_tracks = TABLE2_RULES[p]
-        ests, text = pairs(p, "exact")
-        close.append(_check(r_close, Estimate.average(ests), text, level) if ests
-                     else _absent(r_close, "no data set with both"))
-        ests, text = pairs(p, TARGET)
-        tracks.append(_check(r_tracks, Estimate.average(ests), text, level) if ests else _no_target(r_tracks))
+    for ds in datasets:
+        for p in PROPOSED:
+            if (ds, p) not in have:
+                continue
+            if (ds, p) in CLOSE_RULES and (ds, "exact") in have:
+                gap = _paper_gap(ds, p)[0]
+                close.append(_paired_check(CLOSE_RULES[(ds, p)], d, ds, p, "exact",
+                                           f"the paper's Table 2: {gap:+.2f}", level, fails=CLOSE_FAILS))
+            if (ds, p) in TRACKS_RULES:
+                rule = TRACKS_RULES[(ds, p)]
+                tracks.append(_paired_check(rule, d, ds, p, TARGET, "Thm 2's argument: 0", level)
+                              if (ds, TARGET) in have else _no_target(rule))
+    acc = {key: g["test_accuracy"] for key, g in d.groupby([DATASET_COL, "method"])}
     both = [ds for ds in datasets if (ds, TARGET) in acc and (ds, "exact") in acc]
     prop1 = [_check(TABLE2_PROP1[ds], Estimate.difference(acc[(ds, TARGET)], acc[(ds, "exact")]),
                     "the paper's Prop. 1 (eq. 6) says they are the same", level, fails=PROP1_FAILS)
@@ -395,22 +565,36 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     if not both:
         prop1.append(_no_target(PROP1_RULE))
     checks: list[Check] = [*close, *tracks, *prop1]
-    absent = [ds for ds in _order_datasets(cells["dataset"].unique()) if ds not in set(datasets)]
-    no_data = [ds for ds in absent if (cells.loc[cells["dataset"] == ds, "status"] == "missing").any()]
-    other = [ds for ds in absent if ds not in no_data]
+    if not checks:
+        return not_run("no proposed sketch ran beside kernel k-means")
+    return judge_checks(checks, _coverage(cells, datasets, d), level)
+
+
+def _coverage(cells: pd.DataFrame, datasets: list[str], d: pd.DataFrame) -> str:
+    """The observed text's first line: how many of the paper's sets the verdict covers, which
+    are not run and why (those not on this machine: the limitation, not a check), and the
+    fresh seeds behind the re-declared checks."""
+    paper = [ds for ds in DATASETS if ds in set(datasets)]
+    absent = [ds for ds in DATASETS if ds not in set(datasets)]
+    text = f"covers {len(paper)} of the paper's 9 sets ({', '.join(paper)})"
     if absent:
-        why = "; ".join([*(f"{ds}: data not on this machine" for ds in no_data),
-                         *(f"{ds}: {cells.loc[cells['dataset'] == ds, 'why'].iloc[0]}" for ds in other)])
-        checks.append(Check(
-            COVERAGE_RULE.name, None,
-            f"{len(datasets)} of 9 run; not run: {', '.join(absent)} ({why}); accuracy and speed are judged on {', '.join(datasets)} only "
-            f"(covtype's claim, the proposed methods finishing where the others cannot, is not checked without it)",
-            cause=CAUSE_STAND_IN if no_data and not other else CAUSE_INCONCLUSIVE,
-            cause_detail=f"{', '.join(absent)} not run here", rule=COVERAGE_RULE))
-    observed = f"data sets run: {', '.join(datasets)}"
-    if absent:
-        observed += f"; not run: {', '.join(absent)}"
-    return judge_checks(checks, observed, level)
+        offline = [ds for ds in absent if ds in OFFLINE]
+        other = [ds for ds in absent if ds not in OFFLINE]
+        parts = []
+        if offline:
+            parts.append(f"{', '.join(offline)}: files not on this machine, a stated limitation, not a check (Scale "
+                         f"says how to run them where the files are)")
+        for ds in other:
+            why = cells.loc[(cells["dataset"] == ds) & (cells["why"] != ""), "why"] if len(cells) else []
+            parts.append(f"{ds}: {why.iloc[0] if len(why) else 'no rows'}")
+        text += "; not run here: " + "; ".join(parts)
+    fresh = sorted(int(s) for s in d.loc[d["seed"] >= FRESH_FROM, "seed"].unique())
+    text += (f"; the per-data-set accuracy checks, declared {DECLARED} after seeds 0–{FRESH_FROM - 1} were seen, "
+             f"judge seeds ≥ {FRESH_FROM} only: " + (f"{len(fresh)} so far ({_seeds(fresh)})" if fresh else "none yet"))
+    if controls := [ds for ds in UNINFORMATIVE if ds in set(datasets)]:
+        text += (f"; shown, not counted: {', '.join(controls)} (kernel k-means no better than one cluster, or every "
+                 f"method tied with it)")
+    return text
 
 
 #: readings of §5.2's bandwidth and of the data tried against the paper's absolute numbers
@@ -476,33 +660,37 @@ CLAIM = ("on nine LIBSVM data sets the proposed sketches (m = 150) match the acc
          "kernel k-means and train faster than Gaussian and Nyström (Liu)")
 
 #: how the rows judge it
-RULE = (f"equivalence tests on Welch differences of test accuracy, 95% CI inside ±{SIMILAR} (the largest "
-        f"difference to kernel k-means that the paper's Table 2 calls similar: segment, Nyström (Ours) 0.42 vs "
-        f"0.50), in three groups — close to kernel k-means: each proposed sketch vs exact, averaged over data "
-        f"sets; tracks its target: each proposed sketch vs k-means on the kernel columns (Prop. 1's target), "
-        f"averaged; Prop. 1: kernel columns vs exact on each data set (a failure is Prop. 1 failing); speed "
-        f"(\"outperform Nyström (Liu) and Gaussian in time cost\", §5.2) per data set and per (sketch, baseline) "
-        f"pair on a timing pass only (median per-round ratio ≤ 1; Nyström (Liu) at its own m = √(nk) as run by "
-        f"the paper; the same at equal m = 150 shown as a control, not counted; a baseline stopped at "
-        f"{CUTOFF_S:.0f} s counts as slower; inconclusive above a load of 0.75 per CPU); data sets not on this "
-        f"machine: undecided, stand-in data; one family, Holm (kktheory/report/entries/yin_table2.py, judge_table2; "
-        f"kktheory/report/speed.py). {TIMER_FLOOR}")
+RULE = (f"equivalence tests of test accuracy, one per (proposed sketch, data set) — §5.2's 'similar accuracy' is "
+        f"said of Table 2, whose cells are data sets —, on the per-seed differences (a seed's methods share its "
+        f"split), 95% CI inside ±{CLOSE} (the far end of the paper's own 95 % interval around the largest gap it "
+        f"calls similar: segment, Nyström (Ours) 0.42 ± 0.01 vs 0.50 ± 0.02), in two groups — close to kernel "
+        f"k-means: each proposed sketch vs exact on each data set with a kernel k-means value; tracks its target: "
+        f"each proposed sketch vs k-means on the kernel columns (Prop. 1's target) where it fits in memory; both "
+        f"declared {DECLARED} after seeds 0–{FRESH_FROM - 1} were seen, so judged only on seeds ≥ {FRESH_FROM}; on "
+        f"a data set that cannot tell close from uninformative (kernel k-means no better than one cluster: a8a; "
+        f"every method tied, baselines included: mushrooms) shown as controls, not counted — and Prop. 1: kernel "
+        f"columns vs exact on each data set, Welch, ±{SIMILAR} (a failure is Prop. 1 failing); speed (\"outperform "
+        f"Nyström (Liu) and Gaussian in time cost\", §5.2) per data set and per (sketch, baseline) pair on a timing "
+        f"pass only (median per-round ratio ≤ 1; Nyström (Liu) at its own m = √(nk) as run by the paper; the same "
+        f"at equal m = 150 shown as a control, not counted, timed in the same pass; a baseline stopped at "
+        f"{CUTOFF_S:.0f} s counts as slower; inconclusive above a load of 0.75 per CPU); the data sets not on this "
+        f"machine are a limitation stated under Scale, not a check; one family, Holm "
+        f"(kktheory/report/entries/yin_table2.py, judge_table2; kktheory/report/speed.py). {TIMER_FLOOR}")
 
 #: what each scale changes against the paper
 CHANGES = {
     "small": "training sets subsampled to n = 1400 (test 600) and 2 repeats instead of 70 % of "
              "each data set and 5 repeats",
-    "paper": "LIBSVM files, 70/30 split and m = 150 as the paper, 5 of 5 repeats; 5 of 9 data sets (dna, "
-             "segment, mushrooms, pendigits, a8a; protein, w7a, connect4 and covtype are not on this machine); "
-             "k-means on the kernel columns (not in the paper) only where its n × n arrays fit",
+    "paper": f"LIBSVM files, 70/30 split and m = 150 as the paper, 5 of 5 repeats; {LIMITATION}; k-means on the "
+             f"kernel columns (not in the paper) only where its n × n arrays fit",
 }
 
 
 TABLE2 = Entry(
-    name="yin_table2", place=(2, 2), label={"paper": "5 of the paper's 9 LIBSVM sets, their n"}, paper_runs=5,
-    title=TITLE, claim=CLAIM, rule=RULE, draw=draw_table2, judge=judge_table2, changes=CHANGES,
+    name="yin_table2", place=(2, 2), label={"paper": f"covers {len(SEEN)} of the paper's 9 LIBSVM sets, their n"},
+    paper_runs=5, title=TITLE, claim=CLAIM, rule=RULE, draw=draw_table2, judge=judge_table2, changes=CHANGES,
     paper_numbers=_paper_numbers_table2(), observe=observe_table2, timing=TABLE2_TIMING,
-    rules=(*(r for p in PROPOSED for r in TABLE2_RULES[p]), *TABLE2_PROP1.values(), COVERAGE_RULE,
+    rules=(*CLOSE_RULES.values(), *TRACKS_RULES.values(), *TABLE2_PROP1.values(),
            *(c.rule for c in (*TABLE2_CLAIMS, *TABLE2_CONTROLS))),
     setting=setting_table2,
 )
