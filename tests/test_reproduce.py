@@ -247,7 +247,7 @@ def test_second_no_run_reads_rows_only(tmp_path, capsys, monkeypatch):
     assert call(tmp_path, "pourkamali_table1_fig2", *POURKAMALI, "--no-run") == 0
     second = capsys.readouterr().out
     assert verdict_lines(second, "pourkamali_table1_fig2") == verdict_lines(first, "pourkamali_table1_fig2")
-    assert len(verdict_lines(first, "pourkamali_table1_fig2")) == 8  # status, observed setup, six checks
+    assert len(verdict_lines(first, "pourkamali_table1_fig2")) == 9  # status, observed setup, seven checks
     assert (tmp_path / "figs" / "pourkamali_table1.md").read_text() == table
     assert (tmp_path / "figs" / "pourkamali_fig2.png").stat().st_size > 10_000
 

@@ -37,7 +37,10 @@ meets.
 
 **Margins.** *Similar* (checks 1–3): ±``SIMILAR`` = 0.08 accuracy, the largest difference to
 kernel k-means that the paper's Table 2 prints and calls "a similar accuracy" (§5.2) —
-segment, Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02. *Stable from
+segment, Nyström (Ours) 0.42 ± 0.01 against kernel k-means 0.50 ± 0.02 — for Fig. 1 and
+Table 2's Prop. 1 check; Table 2's per-data-set checks 1–2, re-declared per data set, use
+±0.10, the far end of the paper's own 95 % interval around that −0.08 cell, so that the
+paper's own numbers pass (:mod:`kktheory.report.entries.yin_table2`). *Stable from
 m = √n* (Fig. 1) has its own two-sided margin ±``PLATEAU`` = 0.04: the largest per-repeat
 standard deviation Table 2 prints for a proposed sketch at a fixed m (covtype, ROS
 0.33 ± 0.04); a change from m = √n to m = 4√n within one such spread is not visible against

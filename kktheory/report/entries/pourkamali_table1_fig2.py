@@ -3,16 +3,47 @@
 The catalogue entry ``pourkamali_table1_fig2``: its checks declared before the data, its drawing, its
 setting check and its judgement. What it shares with Pourkamali-Anaraki & Becker's other entries is in
 :mod:`kktheory.report.pourkamali`.
+
+One-pass is the exact decomposition here, by construction. The kernel ⟨x, y⟩² on points of
+R² has the three features x₁², √2·x₁x₂, x₂², so rank K = 3 ≤ r′ = r + l = 12. The one-pass
+sketch W = KΩ then spans range(K) (Ω has full rank on it almost surely), Q = orth(W) holds
+range(K), the core B = QᵀKQ is exact, and keeping its two leading eigenpairs
+(``reading=full_core``, :mod:`kktheory.embeddings.onepass`) gives K's two leading eigenpairs:
+K̂ = K₂, the exact rank-2 decomposition. The features are the same up to an orthogonal map
+(the signs of the eigenvectors; Fig. 2's one-pass panel is the exact one mirrored), and
+k-means with the same seed reads only distances, which such a map keeps: the clustering
+is the same too. The committed rows (seeds 0–199) show it in every run: the accuracies, NMI,
+ARI and k-means objectives are equal, the errors agree within 7·10⁻¹⁵. Comparing the two
+is therefore one sanity check (:data:`IDENTITY_RULE`, shown, not counted), and "one-pass
+beats Nyström" is "the exact rank-2 decomposition beats Nyström": one check per m, not two.
+
+Counted (declared 2026-11-27, after seeds 0–99 were seen: judged only on seeds ≥ 100,
+:meth:`~kktheory.report.claims.Rule.fresh`):
+
+- the paper's words about Nyström (§4, the paragraph before Table 1): "the Nyström method
+  does not provide an accurate solution even for a large value of m = 100 ≈ 8r′" — the
+  share of runs in which Nyström is *not* accurate is at least one half, for m = 20 and for
+  m = 100 (:data:`NYS_RULES`). The accuracies are bimodal (near 0.75 or near 1.0), so the
+  share of runs, not the mean, is what "not accurate" is about; a run is accurate when its
+  accuracy is at least :data:`ACCURATE` = 0.87, the midpoint of Table 1's 0.99 (called
+  accurate) and 0.75 (called not accurate);
+- "our method outperforms the Nyström technique on this data set" (§4, Table 1): the
+  paired accuracy gain of one-pass over Nyström is positive (an ``exceeds`` check: a pass
+  shows the sign, not the paper's gap 0.24–0.25). The size of that gap is not a second
+  quantity: with one-pass accurate in (nearly) every run, the gap is ≈ 0.25 × the share of
+  runs in which Nyström is not accurate, which the first check judges.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from kktheory.report.claims import AT_LEAST, EQUIVALENT, EXCEEDS, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_SCALE, CAUSE_STAND_IN, Verdict, judge_checks, not_run
+
+from kktheory.report.claims import AT_MOST, EXCEEDS, SHARE, Design, Margin, Rule
+from kktheory.report.verdicts import CAUSE_SCALE, CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import SKETCH_COL, ok_rows
 from kktheory.report.stats import fmt, mean_ci
@@ -20,7 +51,8 @@ from kktheory.report.style import pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, FigureData
 from kktheory.report.pourkamali import (
-    ERR, PAPER_RUNS, WIN_ERR, _judge, _judged_rows, _nys, _per_run, _setting_line, label, method_of, onepass_note,
+    ERR, PAPER_RUNS, WIN_ERR, _absent, _judge, _judged_rows, _nys, _per_run, _setting_line, label, method_of,
+    onepass_note,
 )
 
 
@@ -88,40 +120,72 @@ def _order(methods) -> list[str]:
     return sorted(methods, key=key)
 
 
+def _drawn(df: pd.DataFrame) -> dict[str, pd.Series]:
+    """{method: the row of the run Fig. 2 draws for it (:func:`fig2_runs`)}."""
+    d = ok_rows(df)
+    ids = fig2_runs(d)
+    if not ids:
+        return {}
+    d = d[d["run_id"].isin(ids)]
+    return {m: r for m, (_, r) in zip(method_of(d), d.iterrows())}
+
+
+def _accurate_count(df: pd.DataFrame) -> dict[str, tuple[int, int]]:
+    """{method: (runs with accuracy ≥ :data:`ACCURATE`, runs)}."""
+    d = ok_rows(df)
+    d = d.assign(method=method_of(d))
+    return {m: (int((acc >= ACCURATE).sum()), len(acc))
+            for m in d["method"].unique() for acc in [_per_run(d, m, "train_accuracy")]}
+
+
 def draw_table1_fig2(df: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Table 1 (error and accuracy per method, Markdown) and Fig. 2 (2-D embeddings)."""
+    """Table 1 (error and accuracy per method, and the runs that are accurate, Markdown) and
+    Fig. 2 (2-D embeddings: each panel one run, titled with that run's seed, error and
+    accuracy, then the method's mean accuracy and accurate runs over all runs)."""
     s = _summary(df).set_index("method")
+    good = _accurate_count(df)
     out_dir.mkdir(parents=True, exist_ok=True)
     md = out_dir / "pourkamali_table1.md"
     lines = ["# Pourkamali-Anaraki & Becker, Table 1 (reproduced)", "",
-             "| method | kernel approx. error ‖K−K̂‖_F/‖K‖_F | clustering accuracy | runs |", "|---|---|---|---|"]
+             f"| method | kernel approx. error ‖K−K̂‖_F/‖K‖_F | clustering accuracy | accurate runs (accuracy ≥ "
+             f"{ACCURATE}) | runs |", "|---|---|---|---|---|"]
     for m in _order(s.index):
         r = s.loc[m]
+        k, n = good.get(m, (0, 0))
         lines.append(f"| {label(m)} | {fmt(r['error'])} ± {fmt(r['error_sd'], 2)} | "
-                     f"{fmt(r['accuracy'])} ± {fmt(r['accuracy_sd'], 2)} | {int(r['count'])} |")
+                     f"{fmt(r['accuracy'])} ± {fmt(r['accuracy_sd'], 2)} | {k} of {n} | {int(r['count'])} |")
     note = onepass_note(df)
     feats, missing = fig2_features(df)
     gap = (f" Fig. 2 lacks {', '.join(label(m) for m in missing)}: no points of the first run (its arrays "
            f"hold no `train_features`, as in runs computed before kktheory kept planar features, and no "
            f"committed points table has them); recompute those runs to draw them." if missing else "")
-    md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points."
+    md.write_text("\n".join(lines) + "\n\nMean ± sd over runs; accuracy of the clustering of all points; a run is "
+                  f"accurate when its accuracy is at least {ACCURATE} (the midpoint of Table 1's 0.99 and 0.75: the "
+                  f"accuracies are bimodal, near 0.75 or near 1.0)."
                   + (f" One-pass: {note}." if note else "") + gap + "\n")
     methods = _order(feats)
     paths = [md]
     if methods:
+        drawn = _drawn(df)
         plt = pyplot()
-        fig, axes = plt.subplots(1, len(methods), figsize=(3.2 * len(methods), 3.3), squeeze=False)
+        fig, axes = plt.subplots(1, len(methods), figsize=(3.2 * len(methods), 3.7), squeeze=False)
         for ax, m in zip(axes[0], methods):
             F, y = feats[m]
             for j, cls in enumerate(np.unique(y)):
                 ax.scatter(F[y == cls, 0], F[y == cls, 1], s=2, alpha=0.5, color=f"C{j}", label=f"class {cls}")
             name = f"{label(m)} ({note})" if m == "onepass" and note else label(m)
-            ax.set_title(f"{name}\nerror {fmt(s.loc[m, 'error'])}, accuracy {fmt(s.loc[m, 'accuracy'])}")
+            run = drawn.get(m)
+            this = (f"seed {int(run['seed'])} (drawn): error {run[ERR]:.3f}, accuracy {run['train_accuracy']:.3f}"
+                    if run is not None else "")
+            k, n = good.get(m, (0, 0))
+            ax.set_title(f"{name}\n{this}\nall {n} runs: mean accuracy {s.loc[m, 'accuracy']:.3f}, "
+                         f"{k} accurate", fontsize=9)
             ax.set_xlabel("$y_1$")
             ax.set_ylabel("$y_2$")
         axes[0][0].legend(markerscale=5, loc="best")
-        fig.suptitle("Pourkamali-Anaraki & Becker Fig. 2 — rank-2 embeddings Y (K ≈ YᵀY) of the 2-D data, "
-                     "polynomial kernel ⟨x, y⟩², coloured by true class (first run)", fontsize=10)
+        fig.suptitle("Pourkamali-Anaraki & Becker Fig. 2 — rank-2 embeddings Y (K ≈ YᵀY) of the 2-D data, polynomial "
+                     "kernel ⟨x, y⟩², coloured by true class\neach panel draws one run (its seed, error and accuracy); "
+                     f"below, the method over all runs (accurate: accuracy ≥ {ACCURATE})", fontsize=9)
         fig.tight_layout()
         paths += save_figure(fig, out_dir, "pourkamali_fig2")
     return paths
@@ -140,21 +204,47 @@ RANK_NOTE = ("with the homogeneous degree-2 kernel in 2-D, rank K = 3 ≤ r′ =
              "range and equals the exact rank-2 decomposition by construction")
 
 
-ERR_MARGIN = Margin(0.01, "Table 1 prints both errors as 0.40 (two decimals): equal within one unit of the last digit",
-                    "Pourkamali Table 1")
+#: the counted checks were declared on this day, after the committed seeds 0–99 had been seen:
+#: they are judged only on the seeds run after it (100–199)
+DECLARED = "2026-11-27"
+FRESH_FROM = 100
 
 
-ACC_MARGIN = Margin(-0.02, "Table 1 prints both accuracies as 0.99: one-pass at most two units of the last digit "
-                           "below exact", "Pourkamali Table 1")
+IDENTITY_MARGIN = Margin(1e-9, "the same matrices computed two ways: only round-off may differ (the committed "
+                               "seeds 0–99 differ by at most 7e-15 in error and not at all in accuracy)",
+                         "rank K = 3 ≤ r′ = 12; kktheory/embeddings/onepass.py (full_core)")
+
+
+IDENTITY_RULE = Rule(
+    "one-pass = exact decomposition, run by run",
+    "largest |one-pass − exact decomposition| over the seeds of ‖K − K̂‖_F/‖K‖_F and of the accuracy, paired "
+    "by seed (every run)", AT_MOST, IDENTITY_MARGIN, None,
+    selection=f"{RANK_NOTE}; k-means with the same seed on features equal up to an orthogonal map clusters the "
+              f"same (Table 1 prints 0.40 and 0.99 for both)", sanity=True)
+
+
+#: a run clusters accurately when its accuracy is at least this
+ACCURATE = 0.87
+ACCURATE_WHY = ("0.87, the midpoint of Table 1's 0.99, which the paper calls accurate (Fig. 2 caption: exact and "
+                "one-pass 'identify the two underlying clusters accurately'), and 0.75, Nyström's, which it calls "
+                "not accurate (§4): a run is accurate when its accuracy is nearer 0.99 than 0.75")
+
+
+NOT_ACCURATE = Margin(
+    0.5, "'does not provide an accurate solution' is a statement about the method, read in its weakest form: "
+         "not accurate in at least half the runs (Table 1's Nyström accuracies 0.74 and 0.75, at the failure mode, "
+         "mean not accurate in every run: share 1)",
+    "Pourkamali §4, the paragraph before Table 1: 'the Nyström method does not provide an accurate solution even "
+    "for a large value of m = 100 ≈ 8r′'; Table 1")
 
 
 WIN_ACC_T1 = Margin(0.01, "one point of accuracy, the last digit Table 1 prints: a smaller gain would print as a tie",
-                    "Pourkamali Table 1 (two decimals)")
+                    "Pourkamali Table 1 (two decimals); §4: 'our method outperforms the Nyström technique on this "
+                    "data set'")
 
 
 #: planning spreads (the paper prints none): a per-run accuracy confined to [0.5, 1] (two
-#: balanced classes) has sd ≤ 0.25; segment's paired accuracy differences and error
-#: differences are planned at 0.08 and 0.04
+#: balanced classes) has sd ≤ 0.25
 SD_ACC_T1 = 0.25
 
 
@@ -162,59 +252,139 @@ SD_SOURCE_T1 = ("sd 0.25 per paired run: the largest spread of a two-class accur
                 "its range); the paper prints no spread")
 
 
-EXACT_RULE_T1 = Rule(
-    "one-pass error ≈ exact decomposition's", "‖K − K̂‖_F/‖K‖_F of one-pass − of the exact rank-2 decomposition, "
-    "paired by seed", EQUIVALENT, ERR_MARGIN, None, selection=RANK_NOTE, sanity=True)
+def _nys_rule(m: int) -> Rule:
+    return Rule(
+        f"Nyström not accurate, m = {m}",
+        f"share of the runs in which Nyström (m = {m}, rank 2) clusters with accuracy below {ACCURATE} (not "
+        f"accurate), one run per seed, exact Clopper–Pearson interval", SHARE, NOT_ACCURATE,
+        Design("share", 0.75, NOT_ACCURATE.value, (), PAPER_RUNS,
+               "planning: not accurate in three runs of four, below what Table 1 implies (its 0.74 / 0.75, at the "
+               "failure mode, mean every run); null: half the runs; 100 runs after the declaration"),
+        selection=f"m = {m} (Table 1; the paper's 'even for m = 100' names m = 100, m = 20 is a fortiori); "
+                  f"accurate: accuracy ≥ {ACCURATE_WHY}",
+        fresh_from=FRESH_FROM, declared=DECLARED)
 
 
-EXACT_ACC_RULE_T1 = Rule(
-    "one-pass accuracy ≥ exact decomposition's − 0.02", "accuracy of one-pass − of the exact decomposition, paired",
-    AT_LEAST, ACC_MARGIN, None, selection=RANK_NOTE, sanity=True)
-
-
-def _t1_rules(m: int) -> tuple[Rule, Rule]:
-    paper_acc = {20: 0.74, 100: 0.75}[m]
-    err = Rule(
+def _err_rule(m: int) -> Rule:
+    return Rule(
         f"one-pass error below Nyström, m = {m}", f"error of one-pass − of Nyström (m = {m}), paired by seed",
         EXCEEDS, WIN_ERR, None, sign=-1.0, sanity=True,
         selection=f"{RANK_NOTE}, and by Eckart–Young no rank-2 Nyström approximation has a smaller Frobenius "
                   f"error than the exact one: the sign holds by construction")
-    acc = Rule(
+
+
+def _acc_rule(m: int) -> Rule:
+    paper_acc = {20: 0.74, 100: 0.75}[m]
+    return Rule(
         f"one-pass accuracy above Nyström, m = {m}", f"accuracy of one-pass − of Nyström (m = {m}), paired by seed",
         EXCEEDS, WIN_ACC_T1,
         Design("paired", round(0.99 - paper_acc, 2), 0.0, (SD_ACC_T1,), PAPER_RUNS,
-               f"the paper's gap 0.99 − {paper_acc} (Table 1); {SD_SOURCE_T1}; 100 runs (§4)"),
-        selection=f"m = {m} (Table 1); one-pass equals the exact decomposition here ({RANK_NOTE}), so this is "
-                  f"'exact rank-2 beats Nyström' as much as one-pass")
-    return err, acc
+               f"the paper's gap 0.99 − {paper_acc} (Table 1); {SD_SOURCE_T1}; 100 runs after the declaration"),
+        selection=f"m = {m} (Table 1); the sign only ('outperforms'): the size of the gap is ≈ 0.25 × the share of "
+                  f"runs in which Nyström is not accurate, judged by 'Nyström not accurate, m = {m}'; one-pass is "
+                  f"the exact decomposition here (one-pass = exact decomposition, run by run), so this is also "
+                  f"'exact rank-2 beats Nyström'",
+        fresh_from=FRESH_FROM, declared=DECLARED)
 
 
-TABLE1_RULES = {m: _t1_rules(m) for m in TABLE1_M}
+#: per Nyström m: the sanity sign of the error, "Nyström not accurate", "one-pass accuracy above Nyström"
+ERR_RULES = {m: _err_rule(m) for m in TABLE1_M}
+NYS_RULES = {m: _nys_rule(m) for m in TABLE1_M}
+ACC_RULES = {m: _acc_rule(m) for m in TABLE1_M}
+
+
+def _identity(d: pd.DataFrame, level: float) -> Check:
+    """:data:`IDENTITY_RULE` on every run: the largest paired |difference| of error and accuracy,
+    a value without sampling error (an identity, not an estimate of one)."""
+    rule = IDENTITY_RULE
+    if not {"onepass", "kpca"} <= set(d["method"]):
+        return _absent(rule, "one-pass and exact decomposition rows are both needed")
+    gaps = {}
+    for col in (ERR, "train_accuracy"):
+        a, b = _per_run(d, "onepass", col), _per_run(d, "kpca", col)
+        common = a.index.intersection(b.index)
+        gaps[col] = float((a[common] - b[common]).abs().max())
+    est = replace(Estimate.known(max(gaps.values()), 0.0), runs=len(common))
+    return rule.check(est, f"largest |Δ| over {len(common)} seeds: error {gaps[ERR]:.2g}, accuracy "
+                           f"{gaps['train_accuracy']:.2g}", level=level)
+
+
+def _not_accurate(rule: Rule, d: pd.DataFrame, m: int, level: float) -> Check:
+    """``rule`` (:data:`NYS_RULES`) on the share of Nyström's runs with accuracy below :data:`ACCURATE`."""
+    if _nys(m) not in set(d["method"]):
+        return _absent(rule, f"no rows of {label(_nys(m))}")
+    acc = _per_run(d, _nys(m), "train_accuracy")
+    low = int((acc < ACCURATE).sum())
+    return rule.check(Estimate.proportion(low, len(acc)), f"{low} of {len(acc)} runs below {ACCURATE}", level=level)
+
+
+def _fresh(rule: Rule, d: pd.DataFrame) -> pd.DataFrame | None:
+    """The rows ``rule`` may judge (:meth:`Rule.fresh`), None when there are none yet."""
+    f = rule.fresh(d)
+    return f if len(f) else None
+
+
+def bimodal_shares(df: pd.DataFrame) -> str:
+    """The accuracies' two modes per method — runs below :data:`ACCURATE` (near 0.75) and at or
+    above it (near 1.0), with their ranges — for the seeds judged (≥ :data:`FRESH_FROM`) and
+    those seen before the declaration."""
+    d = ok_rows(df)
+    if d.empty:
+        return ""
+    d = d.assign(method=method_of(d))
+    blocks = []
+    for when, part in (("judged", d[d["seed"] >= FRESH_FROM]), ("seen before the declaration", d[d["seed"] < FRESH_FROM])):
+        if part.empty:
+            continue
+        lo, hi = int(part["seed"].min()), int(part["seed"].max())
+        items = []
+        for m in _order(set(part["method"]) - {"onepass"}):
+            acc = _per_run(part, m, "train_accuracy")
+            low, high = acc[acc < ACCURATE], acc[acc >= ACCURATE]
+            rng = (lambda x: "" if not len(x) else f" (all {x.min():.3f})" if x.min() == x.max()
+                   else f" ({x.min():.3f}–{x.max():.3f})")
+            who = "exact = one-pass" if m == "kpca" else label(m)
+            items.append(f"{who}: {len(low)} of {len(acc)} near 0.75{rng(low)}, {len(high)} near 1.0{rng(high)}")
+        blocks.append(f"seeds {lo}–{hi} ({when}): " + "; ".join(items))
+    return (f"accuracy is bimodal (a run is accurate when ≥ {ACCURATE}): " + " | ".join(blocks))
 
 
 def judge_table1_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Pourkamali Table 1 claim rule, as confidence-interval tests over runs paired by seed
-    (the declared rules :data:`TABLE1_RULES`, :data:`EXACT_RULE_T1`, :data:`EXACT_ACC_RULE_T1`).
+    (the declared rules :data:`IDENTITY_RULE`, :data:`ERR_RULES`, :data:`NYS_RULES`,
+    :data:`ACC_RULES`).
 
-    Sanity (shown, not counted): one-pass ≈ exact decomposition (error within ±0.01,
-    accuracy ≥ −0.02) holds by construction — rank K = 3 ≤ r′ = 12 with ⟨x, y⟩² in 2-D —
-    and so does the sign of "one-pass error below Nyström" (one-pass is the exact best
-    rank-2 approximation here, Eckart–Young). Counted: one-pass accuracy − Nyström
-    accuracy exceeds 0 for m = 20 and m = 100, separately (Table 1: 0.99 against 0.74 and
-    0.75), with 0.01 the smallest gain that counts (Table 1's last digit).
+    Sanity (shown, not counted; every run): one-pass = the exact decomposition run by run
+    (rank K = 3 ≤ r′ = 12 with ⟨x, y⟩² in 2-D: the module docstring), and the sign of
+    "one-pass error below Nyström" (one-pass is the exact best rank-2 approximation here,
+    Eckart–Young). Counted, for m = 20 and m = 100, on the seeds run after the declaration
+    (``rule.fresh``): Nyström is not accurate (accuracy < 0.87) in at least half the runs
+    (§4: "does not provide an accurate solution even for m = 100"), and one-pass accuracy −
+    Nyström accuracy > 0 (§4: "outperforms"; 0.01 the smallest gain that counts, Table 1's
+    last digit). The observed text reports the accuracies' two modes per method.
     """
     d = _judged_rows(df)
     if isinstance(d, Verdict):
         return d
     if not {"onepass", "kpca"} <= set(d["method"]):
         return not_run("one-pass and exact decomposition rows are both needed")
-    checks = [_judge(EXACT_RULE_T1, d, "onepass", "kpca", ERR, level),
-              _judge(EXACT_ACC_RULE_T1, d, "onepass", "kpca", "train_accuracy", level)]
+    checks = [_identity(d, level)]
     for m in TABLE1_M:
-        r_err, r_acc = TABLE1_RULES[m]
-        checks.append(_judge(r_err, d, "onepass", _nys(m), ERR, level))
-        checks.append(_judge(r_acc, d, "onepass", _nys(m), "train_accuracy", level))
-    return judge_checks(checks, f"n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method", level)
+        checks.append(_judge(ERR_RULES[m], d, "onepass", _nys(m), ERR, level))
+        for rule in (NYS_RULES[m], ACC_RULES[m]):
+            f = _fresh(rule, d)
+            if f is None:
+                checks.append(_absent(rule, f"no runs after the declaration ({rule.declared}; seeds ≥ "
+                                            f"{rule.fresh_from})"))
+            elif rule is NYS_RULES[m]:
+                checks.append(_not_accurate(rule, f, m, level))
+            else:
+                paper = round(0.99 - {20: 0.74, 100: 0.75}[m], 2)
+                checks.append(_judge(rule, f, "onepass", _nys(m), "train_accuracy", level, f"paper's gap {paper}"))
+    fresh = d[d["seed"] >= FRESH_FROM]["seed"].nunique()
+    observed = (f"n = {int(d['n'].iloc[0])}, {d['seed'].nunique()} runs per method; counted checks on the {fresh} "
+                f"run(s) after their declaration ({DECLARED}, seeds ≥ {FRESH_FROM}); {bimodal_shares(d)}")
+    return judge_checks(checks, observed, level)
 
 
 #: what was tried for Table 1's setting (small probes, 2026-11-25, 5 seeds each)
@@ -269,21 +439,28 @@ TITLE = "Pourkamali-Anaraki & Becker, Table 1 and Fig. 2"
 
 #: what the paper claims
 CLAIM = ("on 2-D data separable only with a degree-2 kernel, the one-pass rank-2 method matches the "
-         "exact eigendecomposition (error 0.40, accuracy 0.99) and beats Nyström with 20 and 100 columns")
+         "exact eigendecomposition (error 0.40, accuracy 0.99) and outperforms Nyström with 20 and 100 columns, "
+         "which 'does not provide an accurate solution even for a large value of m = 100' (§4; Table 1: 0.74, 0.75)")
 
 #: how the rows judge it
-RULE = (f"95% intervals over runs paired by seed. Counted: one-pass accuracy − Nyström accuracy > 0 for m = 20 "
-        f"and for m = 100 (two checks; smallest gain that counts {WIN_ACC_T1.value}, Table 1's last digit). "
-        f"Sanity, shown and not counted: one-pass − exact error within ±{ERR_MARGIN.value} and accuracy ≥ "
-        f"{ACC_MARGIN.value}, and one-pass error below Nyström — {RANK_NOTE}, and Eckart–Young makes the exact "
-        f"rank-2 error the smallest; one family, Holm (kktheory/report/entries/pourkamali_table1_fig2.py, judge_table1_fig2)")
+RULE = (f"Counted, declared {DECLARED} after seeds 0–99 were seen, so judged only on seeds ≥ {FRESH_FROM}: for m = 20 "
+        f"and for m = 100, Nyström is not accurate (accuracy < {ACCURATE}, the midpoint of Table 1's 0.99 and 0.75) "
+        f"in at least half the runs (share, exact Clopper–Pearson interval; §4 'does not provide an accurate "
+        f"solution even for m = 100'), and one-pass accuracy − Nyström accuracy > 0, paired by seed (§4 "
+        f"'outperforms'; a pass shows the sign, the paper's gap 0.24–0.25 is ≈ 0.25 × the share above; smallest "
+        f"gain that counts {WIN_ACC_T1.value}, Table 1's last digit). Sanity, shown and not counted, on every run: "
+        f"one-pass = exact decomposition run by run (error and accuracy within {IDENTITY_MARGIN.value:g}) — "
+        f"{RANK_NOTE} — and one-pass error below Nyström (Eckart–Young makes the exact rank-2 error the smallest); "
+        f"one family, Holm (kktheory/report/entries/pourkamali_table1_fig2.py, judge_table1_fig2)")
 
 #: what each scale changes against the paper
 CHANGES = {
-    "small": "10 runs instead of 100",
+    "small": f"10 runs instead of 100 (seeds 0–9, seen before the counted checks' declaration: they judge no run "
+             f"at this scale)",
     "paper": "stand-in data: the paper's 2-D data (its Fig. 1) are not given; two rings of radii 1 and 5 "
              "(noise 0.2), a reconstruction whose radii were tuned here so that Table 1's exact and one-pass "
-             "rows come out (0.40, 0.99); n = 4000 as the paper; 100 of 100 runs",
+             f"rows come out (0.40, 0.99); n = 4000 as the paper; 100 runs (seeds {FRESH_FROM}–{2 * FRESH_FROM - 1}) "
+             f"after the counted checks' declaration, as the paper's 100, beside the 100 seen before it",
 }
 
 
@@ -297,6 +474,7 @@ TABLE1_FIG2 = Entry(
     ),
     observe=observe_table1, figure_data=FigureData(runs=fig2_runs, table=fig2_points), changes=CHANGES,
     shortfall={"small": CAUSE_SCALE, "paper": CAUSE_STAND_IN},
-    rules=(EXACT_RULE_T1, EXACT_ACC_RULE_T1, *(r for m in TABLE1_M for r in TABLE1_RULES[m])),
+    rules=(*(r for m in TABLE1_M for r in (NYS_RULES[m], ACC_RULES[m])), IDENTITY_RULE,
+           *(ERR_RULES[m] for m in TABLE1_M)),
     setting=setting_table1,
 )
