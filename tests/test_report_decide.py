@@ -383,3 +383,21 @@ def test_a_failure_of_our_reading_never_makes_not_reproduced():
     assert v.status == NOT_REPRODUCED and v.why == f"{CAUSE_READING}, {CAUSE_CLAIM}"
     # the shortfall of scale turns a failure of the claim into ours: inconclusive, not a failure of the paper
     assert attribute_shortfall(judge_checks([ok, claim]), CAUSE_SCALE, "n = 5000").status == INCONCLUSIVE
+
+
+def test_a_failure_holm_sets_aside_is_printed_at_holms_level():
+    """A check failing alone at 95 % but not after Holm's correction is shown at the level
+    Holm tested it at, where its interval meets the boundary: the printed line agrees with
+    its "?" (the 95 % interval would exclude the boundary)."""
+    import re
+
+    x = [0.40, 0.44, 0.41, 0.43, 0.42, 0.46, 0.39, 0.445]  # mean 0.4256, below 0.45 at 95 %, not at 99 %
+    alone = Rule("large", "mean", AT_LEAST, Margin(0.45, "stated", "test")).check(Estimate.mean_of(x))
+    assert alone.passed is False and 0.01 < alone.p_fail < 0.05
+    others = [Check(f"b{i}", True, "y", p_fail=0.9) for i in range(4)]
+    v = judge_checks([alone, *others])
+    c = v.checks[0]
+    assert c.passed is None and "Holm" in c.detail
+    lo, hi, pct = re.search(r"\[(-?[\d.]+), (-?[\d.]+)\] \(([\d.]+)% CI\)", c.detail).groups()
+    assert float(pct) == pytest.approx(99.0) and float(lo) <= 0.45 <= float(hi)  # Holm's first threshold 0.05/5
+    assert c.runs_needed and "decide its failure" in c.detail

@@ -72,6 +72,8 @@ from functools import cached_property
 import numpy as np
 from scipy import special, stats
 
+from kktheory.resampling import percentile_interval
+
 LEVEL = 0.95
 POWER = 0.8  # the power at which "runs needed" is reported (and a declared design must reach)
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -165,7 +167,7 @@ class Estimate:
         d = np.sort(_finite(draws))
         if len(d) < 2 or not math.isfinite(value):
             return cls(float(value), math.nan, math.nan, runs, math.nan, kind=RESAMPLED)
-        lo, hi = _resampled_interval(d, LEVEL)
+        lo, hi = percentile_interval(d, LEVEL)
         se = (hi - lo) / (2 * _z(LEVEL))
         return cls(float(value), se, math.inf, runs, se * math.sqrt(runs), None, tuple(map(float, d)), RESAMPLED)
 
@@ -243,7 +245,7 @@ class Estimate:
                 return -math.inf, math.inf
             return self.data[j - 1], self.data[self.runs - j]
         if self.kind == RESAMPLED and self.data:
-            return _resampled_interval(np.asarray(self.data), level)
+            return percentile_interval(np.asarray(self.data), level)
         if self.kind == F_RATIO:
             fa, fb = self.data
             return (self.value - 0.5 * math.log(float(stats.f.ppf(1 - alpha / 2, fa, fb))),
@@ -320,17 +322,6 @@ def _order_index(r: int, alpha: float) -> int:
     return j
 
 
-def _resampled_interval(d: np.ndarray, level: float) -> tuple[float, float]:
-    """[d₍K₊₁₎, d₍B₋K₎] of the sorted draws d (0-based d[K], d[B−1−K]), K the largest count c
-    with 2c/B < 1 − level — computed as :meth:`Estimate.tail`'s p-value is compared, so that
-    the two agree in floating point too."""
-    b, alpha = len(d), 1 - level
-    k = 0
-    while k + 1 < b / 2 and 2 * float(k + 1) / b < alpha:
-        k += 1
-    return float(d[k]), float(d[b - 1 - k])
-
-
 @dataclass(frozen=True)
 class Decision:
     """The outcome of one test: status, the boundary, the p-values, the runs that would decide it.
@@ -386,8 +377,9 @@ def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary:
     pass) when the estimate lies on the claim's side, toward ``fail_boundary`` (default
     ``boundary``; the failure) when it points against the claim."""
     alpha = 1 - level
-    if math.isfinite(p_fail) and p_fail < alpha:
-        return Decision(FAIL, est, claim, None, p_pass, p_fail, not on_claim_side, level)
+    if math.isfinite(p_fail) and p_fail < alpha:  # toward the failure: if a family's correction sets it aside
+        return Decision(FAIL, est, claim, boundary if fail_boundary is None else fail_boundary, p_pass, p_fail,
+                        not on_claim_side, level)
     if math.isfinite(p_pass) and p_pass < alpha:
         return Decision(PASS, est, claim, None, p_pass, p_fail, False, level)
     toward = boundary if on_claim_side or fail_boundary is None else fail_boundary

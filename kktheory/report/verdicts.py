@@ -45,11 +45,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 
-from kktheory.report.decide import FAIL, LEVEL, PASS, Decision, holm
+from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm
 
 
 class DeclaredRule(Protocol):
@@ -99,6 +99,8 @@ class Check:
     rule: DeclaredRule | None = None  # the declared rule the check applies (kktheory.report.claims)
     p_fail: float = math.nan  # the failure's p-value (two-sided scale), for Holm's correction
     runs: int = 0  # runs per arm behind the estimate (the rows' run count)
+    decision: Decision | None = field(default=None, compare=False, repr=False)  # the test, to redraw at a level
+    note: str = ""  # what the detail adds to the decision's text
 
     def __post_init__(self) -> None:
         if self.passed is not None:  # numpy booleans are not the singletons True / False
@@ -120,7 +122,7 @@ class Check:
         text = decision.text + (f"; {detail}" if detail else "")
         return cls(name, passed, text, cause if passed is not True else "", cause_detail,
                    decision.runs_needed if passed is None else None, rule, decision.p_fail,
-                   decision.estimate.runs)
+                   decision.estimate.runs, decision, detail)
 
     @property
     def sanity(self) -> bool:
@@ -211,14 +213,23 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
         return not_run("no check could be evaluated")
     counted = [i for i, c in enumerate(checks) if c.counted]
     tested = [i for i in counted if math.isfinite(checks[i].p_fail)]
-    keep = dict(zip(tested, holm([checks[i].p_fail for i in tested], 1 - level)))
+    p = [checks[i].p_fail for i in tested]
+    keep = dict(zip(tested, holm(p, 1 - level)))
+    stop = _holm_stop(p, 1 - level)
     out = list(checks)
     for i in tested:
         c = checks[i]
         if c.passed is False and not keep[i]:
-            out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="",
-                             detail=f"{c.detail}; fails alone (p = {c.p_fail:.2g}) but not after Holm's "
-                                    f"correction over {len(tested)} checks")
+            alone = f"fails alone (p = {c.p_fail:.2g}) but not after Holm's correction over {len(tested)} checks"
+            if c.decision is not None:  # shown at Holm's level for it, where its interval meets the boundary
+                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop)
+                detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "
+                          f"{100 * (1 - stop):.4g}%; at the look's {100 * c.decision.level:.4g}% it excludes the boundary)")
+                runs = at.runs_needed
+            else:
+                detail, runs = f"{c.detail}; {alone}", None
+            out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="", detail=detail,
+                             runs_needed=runs)
     broken = [c.name for c in out if c.sanity and c.passed is False]
     if broken:  # true by construction, yet failed: the implementation or the setting is wrong
         observed = (f"⚠ sanity check(s) failed — {', '.join(broken)}: they hold by construction, so the "
@@ -239,6 +250,14 @@ def _status(checks: Sequence[Check]) -> str:
     if any(c.passed is not True for c in judged):
         return INCONCLUSIVE
     return REPRODUCED
+
+
+def _holm_stop(p_values: Sequence[float], alpha: float) -> float:
+    """The threshold α/(m − i) at which Holm's step-down stopped (the first sorted p-value
+    above it; every p-value it did not reject is above it), or α when it rejected them all."""
+    p = sorted(x for x in p_values if math.isfinite(x))
+    m = len(p)
+    return next((alpha / (m - i) for i, x in enumerate(p) if x > alpha / (m - i)), alpha)
 
 
 def attribute_shortfall(verdict: Verdict, cause: str | None, detail: str) -> Verdict:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from kktheory.resampling import percentile_interval
 from kktheory.seeding import component_rng
 
 
@@ -251,10 +252,8 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 2000,
     b = np.asarray([f[1] for f in fits if f is not None])
     if len(b) < boot // 2:
         return None
-    from kktheory.report.decide import Estimate  # the one percentile rule (here: no import cycle)
-
     b = np.sort(b)
-    lo, hi = Estimate.resampled(point[1], b, 1).interval(level)
+    lo, hi = percentile_interval(b, level)
     return RateFit(point[1], point[0], float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)),
                    tuple(map(float, b)))
 
