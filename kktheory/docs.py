@@ -60,7 +60,8 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
 PAPERS = ("calandriello", "yin", "wang", "pourkamali", "theory")
 #: how a claim is decided, in the order verdicts.md renders them: (title, module)
 DECISION = (("How a verdict is put together, and what it guarantees", "report.verdicts"),
-            ("How a claim is decided", "report.decide"), ("Checks declared before the data", "report.claims"),
+            ("How a claim is decided", "report.decide"), ("The percentile interval of resampled values", "resampling"),
+            ("Checks declared before the data", "report.claims"),
             ("The sequential decision", "report.sequential"),
             ("The papers' numbers beside the observed", "report.paper_numbers"), ("Rows", "report.rows"),
             ("Statistics over seeds", "report.stats"), ("Figures", "report.style"), ("The index", "report.index"))
