@@ -29,11 +29,12 @@ what was committed. When no job ran, an existing rows file is left untouched. A 
 lacks (:func:`read_committed`) and writes no run file.
 
 ``--decide`` (paper scale) is the sequential decision (:func:`decide`,
-:mod:`kktheory.report.sequential`): while a counted check is undecided with its estimate on
-the claim's side and the predicted compute fits ``--budget-min`` (default 60 minutes), seeds
-are added to the entry's sweep (to the part the OVERRIDEs select, when given) and the entry
-is judged again, on all its rows, at the next look's alpha-spending level; the looks are
-committed in ``rows/looks/<entry>.json`` and a later redraw judges at the last look.
+:mod:`kktheory.report.sequential`): while a counted check is undecided (on either side of its
+claim) and the predicted compute fits ``--budget-min`` (default 60 minutes), seeds are added
+to the entry's sweep (to the part the OVERRIDEs select, when given) up to the next look's
+run count, fixed in advance (doubling), and the entry is judged again, on all its rows, at
+the next look's alpha-spending level; the looks are committed in ``rows/looks/<entry>.json``
+and a later redraw judges at the last look. A larger budget later resumes from the last look.
 
 ``--no-run`` only redraws and judges from the rows already stored. The exit status is 0
 when every requested entry produced a verdict (including *not run* with its reason) and
