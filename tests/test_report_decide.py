@@ -401,3 +401,19 @@ def test_a_failure_holm_sets_aside_is_printed_at_holms_level():
     lo, hi, pct = re.search(r"\[(-?[\d.]+), (-?[\d.]+)\] \(([\d.]+)% CI\)", c.detail).groups()
     assert float(pct) == pytest.approx(99.0) and float(lo) <= 0.45 <= float(hi)  # Holm's first threshold 0.05/5
     assert c.runs_needed and "decide its failure" in c.detail
+
+
+def test_a_pass_stands_when_holm_sets_its_failure_aside():
+    """exceeds: an interval above 0 but short of δ fails at the look's level (a failure wins);
+    when Holm's correction sets the failure aside, the pass at its own level stands."""
+    z = np.linspace(-1.0, 1.0, 12)
+    x = 0.0075 + 0.0025 * z / z.std(ddof=1)  # t = 2.5e-3/(2.5e-3/√12) ≈ 3.46 against δ: p ≈ 0.005
+    d = exceeds(Estimate.mean_of(x), 0.01, 0.99)
+    assert d.status == FAIL and d.p_pass < 0.01 and 0.0 < d.p_fail
+    rule = Rule("rises", "mean", EXCEEDS, Margin(0.01, "stated", "test"))
+    c = rule.check(Estimate.mean_of(x), level=0.99)
+    others = [Check(f"b{i}", True, "y", p_fail=0.9) for i in range(6)]
+    v = judge_checks([c, *others], level=0.99)
+    assert c.p_fail > 0.01 / 7  # Holm's first threshold: the failure is set aside
+    assert v.checks[0].passed is True and "its pass stands" in v.checks[0].detail
+    assert v.status == REPRODUCED

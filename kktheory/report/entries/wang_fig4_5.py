@@ -201,7 +201,8 @@ def share_test(p_pass: np.ndarray, p_fail: np.ndarray, missing: np.ndarray, shar
                level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, int, float, float]:
     """The claim "more than ``share`` of the C declared cells show the effect", judged on the
     cells' p-values whatever the dependence between cells: (cells shown to win, cells shown
-    short or without rows, K, per-cell level of a win, per-cell level of a shortfall).
+    short, K, per-cell level of a win, per-cell level of a shortfall); a cell without rows is
+    neither (undecided: missing rows never make a failure of the paper's claim).
 
     The cells are the grid's, not a sample of cases, and they are not independent: every cell
     of a data set is run on the same seeds (the same data split; Nyström's landmarks at c
@@ -220,7 +221,7 @@ def share_test(p_pass: np.ndarray, p_fail: np.ndarray, missing: np.ndarray, shar
       probability ≤ α/(2(C − K + 1)): by Markov's inequality the false pass has probability
       ≤ N₀·α/(2(C − K + 1))/(N₀ − C + K) ≤ α/2, whatever the dependence;
     - *fail* when at least C − K + 1 cells are shown short of the smallest effect at level
-      1 − α/K, or have no rows (never holding): if N₁ ≥ K cells truly reach it, a failure needs
+      1 − α/K (a cell without rows is not shown short): if N₁ ≥ K cells truly reach it, a failure needs
       N₁ − K + 1 of them shown short falsely, each with probability ≤ α/(2K), and Markov's
       inequality bounds it by N₁·α/(2K)/(N₁ − K + 1) ≤ α/2.
     """
@@ -228,8 +229,8 @@ def share_test(p_pass: np.ndarray, p_fail: np.ndarray, missing: np.ndarray, shar
     k = needed(cells, share)
     a_pass, a_fail = (1 - level) / (cells - k + 1), (1 - level) / k
     with np.errstate(invalid="ignore"):
-        wins = (p_pass < a_pass) & ~(p_fail < a_pass)
-        short = (p_fail < a_fail) | missing
+        wins = (p_pass < a_pass) & ~(p_fail < a_pass) & ~missing
+        short = (p_fail < a_fail) & ~missing
     return wins, short, k, a_pass, a_fail
 
 
