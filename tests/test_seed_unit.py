@@ -263,3 +263,29 @@ def test_e_table2_bootstrap_resamples_seeds_jointly_and_in_seed_order():
     short = a.drop(index=[7, 3])  # the seeds both tables have
     assert len(wang_table2._on_common_seeds([a, short])[0]) == 6
     assert (wang_table2._on_common_seeds([a, short])[0] == a.sort_index().drop(index=[3, 7]).to_numpy()).all()
+
+
+def test_a_true_per_cell_lemma_is_not_failed_by_the_every_cell_event():
+    """16 cells each holding in 90 % of seeds (exactly 1 − δ) with within-seed correlation
+    0.26: every cell holds together in only about 37 % of seeds, so the every-cell share
+    fails; no cell's own share is below 0.9, so the check must not fail (it failed 72 % of
+    the time at 5 seeds and always at 54 without the per-cell test)."""
+    import math as _m
+
+    import pandas as pd
+    from scipy import stats as _st
+
+    from kktheory.report import theory
+    from kktheory.report.claims import SHARE, Margin, Rule
+
+    rule = Rule("lemma", "share of seeds", SHARE, Margin(0.9, "1 − δ", "test"))
+    rng = np.random.default_rng(3)
+    seeds, cells, rho = 54, 16, 0.26
+    t = _st.norm.ppf(0.9)
+    fails = 0
+    for _ in range(200):
+        z = _m.sqrt(rho) * rng.standard_normal((seeds, 1)) + _m.sqrt(1 - rho) * rng.standard_normal((seeds, cells))
+        rows = pd.DataFrame([{"seed": s, "cell": j, "h": float(z[s, j] <= t)} for s in range(seeds) for j in range(cells)])
+        c = theory._share(rule, rows, rows["h"], "cell", "", 0.95)
+        fails += c.passed is False
+    assert fails / 200 <= 0.025 + 3 * _m.sqrt(0.025 * 0.975 / 200)
