@@ -165,7 +165,7 @@ def _boot(stat, tables: list[pd.DataFrame]) -> Estimate:
     (:func:`_on_common_seeds`, in seed order, so the draws do not depend on the rows' order),
     each of the BOOT resamples draws r seed indices with replacement and uses them for every
     table. Tables that share seeds are not independent samples — a seed draws its landmarks
-    from one stream for every matrix and every s, and one matrix's landmarks at s = 5, 10, 20,
+    from a single stream for every matrix and every s, and one matrix's landmarks at s = 5, 10, 20,
     40 come from the same seed (its per-seed ratios correlate 0.40–0.76 across s on the
     committed rows) — so resampling each table on its own would drop that covariance from the
     statistic's spread. Fixed seed; the draws are kept (:meth:`Estimate.resampled`), so the
