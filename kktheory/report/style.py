@@ -78,6 +78,19 @@ def save_figure(fig: Any, out_dir: Path, name: str) -> list[Path]:
     return paths
 
 
+def legend_below(fig: Any, axes: Any, ncol: int = 4) -> None:
+    """One legend for the whole figure, below its panels, so that no legend covers data:
+    every distinct label of ``axes`` (in the order first drawn), ``ncol`` to a line, and the
+    panels laid out above it."""
+    seen: dict[str, Any] = {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    lines = math.ceil(len(seen) / ncol)
+    fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=min(ncol, len(seen)), frameon=False)
+    fig.tight_layout(rect=(0, (0.3 * lines + 0.1) / fig.get_size_inches()[1], 1, 1))  # 0.3 inch a line
+
+
 def band(ax: Any, x: np.ndarray, s: pd.DataFrame, label: str, key: str, i: int = 0,
          errorbars: bool = False) -> None:
     """Mean line with its confidence band (or error bars) from a :func:`mean_ci` frame."""

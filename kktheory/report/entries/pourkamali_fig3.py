@@ -15,7 +15,7 @@ from kktheory.report.verdicts import Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import SKETCH_COL, ok_rows
 from kktheory.report.stats import mean_ci
-from kktheory.report.style import color_marker, pyplot, save_figure
+from kktheory.report.style import color_marker, legend_below, pyplot, save_figure
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.pourkamali import (
@@ -124,12 +124,11 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
                        label=METHOD_LABELS[meth] + extra)
         ax.set_xlabel("number of sampled columns m")
         ax.set_ylabel(ylabel)
-        ax.legend()
     axes[0].set_title("(a) kernel approximation error")
     axes[1].set_title("(b) clustering accuracy")
     fig.suptitle(f"Pourkamali-Anaraki & Becker Fig. 3 — segment, n = {int(d['n'].iloc[0])}, polynomial kernel "
                  f"⟨x, y⟩², rank r = 2; mean ± sd over {d['seed'].nunique()} runs", fontsize=10)
-    fig.tight_layout()
+    legend_below(fig, axes)
     return save_figure(fig, out_dir, "pourkamali_fig3")
 
 
