@@ -84,3 +84,13 @@ def test_failure_pseudo_rows_are_kept_apart():
     df = pd.DataFrame([{"v": 1.0}, {"v": np.nan, "error_kind": "DataError", "error": "missing"}])
     assert len(ok_rows(df)) == 1 and len(failed_rows(df)) == 1
     assert len(failed_rows(df.iloc[:1].drop(columns=["error_kind", "error"]))) == 0
+
+
+def test_overview_shows_the_compute_its_looks_added(tmp_path):
+    """The overview's compute column: the rows' compute, and of it what the looks paid for."""
+    update_index(tmp_path, record("alpha", compute_s=7200.0, looks_compute_s=1800.0), ORDER, pending)
+    update_index(tmp_path, record("beta", compute_s=600.0), ORDER, pending)
+    md = (tmp_path / "INDEX.md").read_text()
+    assert "| compute time (of which looks) |" in md
+    alpha, beta = (next(ln for ln in md.splitlines() if ln.startswith(f"| [{n}]")) for n in ("alpha", "beta"))
+    assert "| 2.0 h (looks 30 min) |" in alpha and "| 10 min |" in beta and "looks" not in beta

@@ -288,3 +288,24 @@ def test_committed_looks_start_with_the_fixed_judgement(name):
     assert looks[0].level == LEVEL and looks[0].part == []
     assert [x.look for x in looks] == list(range(1, len(looks) + 1))
     assert all(x.level == pytest.approx(look_level(x.look)) for x in looks)
+
+
+def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interval(tmp_path, monkeypatch):
+    """The looks record says what a decision cost and what it changed: the compute stored in
+    the rows of the seeds added before the look (and nothing of the rows it already had), and
+    every counted check's mark and interval at the look's level."""
+    entry = catalogue()["yin_fig1"]
+    rules = rules_hash(reproduce_sequential.declared_rules(entry))
+    looks = [Look(1, 10, LEVEL, 1, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
+    rows = _rows(20).assign(time_embed=lambda d: 1.0 + d["seed"], time_cluster=0.5)
+    added = ["seed=range(10,20)"]
+    monkeypatch.setattr(reproduce_sequential, "_ids", lambda cfg, results_dir, select:
+                        {f"r{m}-{s}" for m in (10, 20) for s in range(10, 20)} if select == added else set())
+    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(rows, []))
+    verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [added], False, added=added)
+    new = rows[rows["seed"] >= 10]
+    assert after[-1].compute_s == pytest.approx(float((new["time_embed"] + new["time_cluster"]).sum()))
+    check = verdict.checks[0]
+    assert after[-1].checks == {"a": "? " + check.decision.estimate.text(level=look_level(2))}
+    assert "(added seed=range(10,20); 5 min of compute)" in looks_text(after)
+    assert read_looks(tmp_path / "rows", entry.name) == after

@@ -36,6 +36,7 @@ class IndexRecord:
     paper: str = ""  # Markdown table: the paper's numbers beside kktheory's
     runs: int | str = ""  # seeds (independent runs) per setting: "r" or "lo–hi"
     compute_s: float = 0.0  # run time stored in the rows (their time_total), seconds
+    looks_compute_s: float = 0.0  # of which the rows of the seeds sequential looks added, seconds
     rules: str = ""  # Markdown table: the checks declared before the data, with their power
     looks: str = ""  # the sequential decision's looks (empty: one look, the fixed design)
     setting: str = ""  # the setting check: do the baselines behave as in the paper?
@@ -44,6 +45,11 @@ class IndexRecord:
 
 INDEX_JSON = "index.json"
 INDEX_MD = "INDEX.md"
+
+
+def _compute(r: IndexRecord) -> str:
+    """The overview's compute column: the rows' compute, and the part the looks added."""
+    return _duration(r.compute_s) + (f" (looks {_duration(r.looks_compute_s)})" if r.looks_compute_s else "")
 
 
 def read_index(out_dir: Path) -> dict[str, IndexRecord]:
@@ -65,7 +71,7 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         "edit by hand. Each entry states the paper's claim, the rule that judges it on the "
         "stored rows (kktheory/report/), the numbers observed, and the exact command.",
         "",
-        "| entry | paper | verdict | why | scale | runs | compute time | command |",
+        "| entry | paper | verdict | why | scale | runs | compute time (of which looks) | command |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for name in order:
@@ -74,7 +80,7 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
             lines.append(f"| [{name}](#{name}) | | not run yet | | | | | |")
         else:
             lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.label or r.scale.split(':')[0]} | "
-                         f"{r.runs or '—'} | {_duration(r.compute_s)} | `{r.command}` |")
+                         f"{r.runs or '—'} | {_compute(r)} | `{r.command}` |")
     for name in order:
         lines += ["", f"## {name}", ""]
         r = records.get(name)

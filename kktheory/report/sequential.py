@@ -53,8 +53,10 @@ decision counts only runs made after the change" (the rows are not judged again 
 old rules).
 
 The looks of an entry are recorded in ``paper_figs/rows/looks/<entry>.json`` (look, runs,
-level, undecided checks, status, when, the seeds added before it, rows and rules hashes)
-and printed in INDEX (:func:`looks_text`). The files written before this design (for
+level, undecided checks, status, when, the seeds added before it and the compute their rows
+took, rows and rules hashes, and each counted check's mark and interval after the look — so
+that two consecutive looks give a check's interval before and after the runs added) and
+printed in INDEX (:func:`looks_text`). The files written before this design (for
 calandriello_fig2, theory_rates_yin, wang_fig3, yin_fig1, yin_table2) were rewritten to it:
 look 1 is the published fixed judgement at 95 % (the first recorded look's runs and status,
 no seeds added), the looks recorded then follow as looks 2, 3, … at those looks' levels,
@@ -98,6 +100,8 @@ class Look:
     part: list[str] = field(default_factory=list)  # overrides of the seeds added before this look
     rows_hash: str = ""
     rules_hash: str = ""
+    compute_s: float = 0.0  # compute stored in the rows of the seeds added before this look, seconds
+    checks: dict[str, str] = field(default_factory=dict)  # each counted check after this look: mark, estimate
 
 
 def waiting(verdict: Verdict, apart: Collection[Rule] = ()) -> list[Check]:
@@ -197,7 +201,8 @@ def looks_text(looks: Sequence[Look], rules: str = "") -> str:
     after a recorded look."""
     if not looks:
         return ""
-    parts = [f"look {x.look}" + (f" (added {' '.join(x.part)})" if x.part else "")
+    parts = [f"look {x.look}" + (f" (added {' '.join(x.part)}" + (f"; {x.compute_s / 60:.0f} min of compute"
+                                                                  if x.compute_s else "") + ")" if x.part else "")
              + f": {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
              + (f", {x.undecided} check(s) undecided" if x.undecided else "") for x in looks]
     changed = [x.look for x in looks if rules and x.rules_hash and x.rules_hash != rules]

@@ -26,7 +26,7 @@ from kktheory.report.index import IndexRecord, update_index
 from kktheory.reproduce.committed import (
     committed_rows_path, export_figure_table, export_rows, figure_table, import_committed, read_committed,
 )
-from kktheory.reproduce.plan import log, plan_sweep
+from kktheory.reproduce.plan import Plan, log, plan_sweep
 from kktheory.reproduce.sweep import SweepResult, run_sweep
 
 
@@ -152,6 +152,14 @@ def pending_text(name: str) -> str:
     ])
 
 
+def _added_ids(plans: Sequence[Plan], base: int) -> set[str]:
+    """Run ids of the parts a sequential decision added (``plans[base:]``) that the sweep's
+    own plans (``plans[:base]``) do not hold: the rows its looks paid for."""
+    def ids(ps: Sequence[Plan]) -> set[str]:
+        return {i for p in ps for job in p.jobs for i in job.ids}
+    return ids(plans[base:]) - ids(plans[:base])
+
+
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = (),
@@ -258,6 +266,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         why=verdict.summary,
         runs=runs_per_setting(ok),
         compute_s=compute_time(ok),
+        looks_compute_s=compute_time(ok[ok["run_id"].isin(_added_ids(plans, len(cfg_names)))]) if parts else 0.0,
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
         rules=rules_table(entry.rules, {c.rule.name: c.runs for c in verdict.checks if c.rule is not None and c.runs},
                           level),

@@ -45,7 +45,7 @@ from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
     UNRECORDED, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
 )
-from kktheory.report.verdicts import Verdict
+from kktheory.report.verdicts import Check, Verdict
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
@@ -97,6 +97,9 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
             before = _fixed_before(entry, results_dir, rows, parts)
         if not rows.empty and (before or start):
             now = next_look(before, _runs(rows), rows_hash(rows), rules, added)
+            if added:
+                ids = _ids(config_name(entry.sweep_name, "paper"), results_dir, added)
+                now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         return (shown[-1].level if shown else LEVEL), looks_text(shown, rules)
 
@@ -104,9 +107,18 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     if now is None:
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
-                                 when=time.strftime("%Y-%m-%d %H:%M"))]
+                                 when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
+
+
+def check_marks(verdict: Verdict) -> dict[str, str]:
+    """Each counted check of a judgement: its mark (✓ passed, ✗ failed, ? undecided) and its
+    estimate with the interval at the level it was judged at."""
+    def mark(c: Check) -> str:
+        return {True: "✓", False: "✗"}.get(c.passed, "?")
+    return {c.name: f"{mark(c)} " + (c.decision.estimate.text(level=c.decision.level) if c.decision else "")
+            for c in verdict.checks if c.counted}
 
 
 def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Sequence[Sequence[str]]) -> list[Look]:
