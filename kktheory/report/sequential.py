@@ -52,6 +52,17 @@ differs from the one recorded, the looks' text says "rules changed after look j:
 decision counts only runs made after the change" (the rows are not judged again with the
 old rules).
 
+Rerunning a decision with a larger budget. ``--budget-min B`` bounds the predicted compute
+of the seeds to add (the selected rows' compute per job times the jobs of the next look), not
+the wall time; a look whose prediction exceeds what is left is not started, and the log says
+what it would cost ("look j needs N runs (J jobs), predicted M min > L min left"). Run the
+same command again with a larger ``B`` — e.g. ``python -m kktheory.reproduce wang_fig2 --scale
+paper --decide --budget-min 600 +wang_fig2/pass=c100,c400`` — and the decision resumes from the recorded
+looks: the committed rows are judged at the last look's level (nothing spent when they did not
+change), and the next size of the schedule is added while the budget lasts. INDEX's overview
+shows per entry the compute stored in its rows and, of it, the part its looks added; each
+look's line says the compute of the seeds it added.
+
 The looks of an entry are recorded in ``paper_figs/rows/looks/<entry>.json`` (look, runs,
 level, undecided checks, status, when, the seeds added before it and the compute their rows
 took, rows and rules hashes, and each counted check's mark and interval after the look — so
