@@ -54,6 +54,8 @@ CASES = [
     (("bound_exact_max_n=-1",), "bound_exact_max_n="),
     (("bound_sample_points=1",), "bound_sample_points="),
     (("bound_tol=0",), "bound_tol="),
+    (("column_objective=maybe",), "column_objective="),
+    (("column_objective=true", "risk_exact_limit=50"), "column_objective="),  # n = 60 > 50: one more O(n²d) pass
     (("bogus=1",), "bogus="),
     # dataset
     (("dataset=nope",), "dataset="),

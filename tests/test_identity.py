@@ -5,10 +5,12 @@ that applies does."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import kktheory.run.experiment  # noqa: F401  (registers the config schemas)
-from kktheory.reproduce.plan import run_ids
+from kktheory.reproduce.committed import committed_rows_path
+from kktheory.reproduce.plan import plan_sweep, run_ids
 from tests.hydra_cfg import make_cfg
 
 
@@ -72,6 +74,7 @@ def test_the_reference_cache_ignores_fields_that_do_not_apply():
     # an evaluation stage the run does not use
     ((), ("bound_delta=0.3", "bound_eps=0.2", "bound_tol=1e-3")),
     ((), ("population.select_n=100", "population.m=10")),
+    ((), ("column_objective=false",)),  # Wang's objective over the kernel columns, off (its default)
     # an option at the value rows had before it existed
     (("dataset=yin_hypercube",), ("dataset.centres_seed=null",)),
     (("dataset=augmented_mnist", "n=300", "n_test=50", "reference=none"), ("dataset.test_set=mnist",)),
@@ -82,6 +85,7 @@ def test_a_field_of_a_stage_the_row_does_not_depend_on_makes_no_new_run(base, ex
 
 @pytest.mark.parametrize("base, extra", [
     (("bounds=[trace]",), ("bound_delta=0.3",)),  # the bound checks are computed: their settings count
+    ((), ("column_objective=true",)),  # the row holds objective_columns
     (("dataset=yin_hypercube",), ("dataset.centres_seed=3",)),
     (("dataset=moons", "n=300", "backend=dask", "reference=none"), ("dask_chunk_rows=70",)),  # Dask rows keep them
 ])
@@ -98,9 +102,20 @@ def test_every_top_level_field_declares_whether_it_enters_the_identity():
     from kktheory.run.identity import stage_of
 
     stages = {f.name: stage_of(f.name) for f in fields(RunConfig)}
-    assert set(stages.values()) <= {None, "per_row", "risk", "reference", "bounds", "population", "execution"}
+    assert set(stages.values()) <= {None, "per_row", "risk", "reference", "bounds", "population", "column_objective",
+                                    "execution"}
     assert {n for n, s in stages.items() if s == "execution"} == {
         "results_dir", "force", "memory_budget_gb", "threads", "backend", "dask_scheduler", "dask_chunk_rows"}
     assert {n for n, s in stages.items() if s is None} == {
         "dataset", "kernel", "sketch", "clustering", "n", "n_test", "k", "gamma", "seed", "data_seed", "dtype",
         "centroids"}
+
+
+def test_the_wang_fig4_5_mnist_jobs_keep_the_run_ids_of_their_committed_rows(tmp_path):
+    """Fig. 5's objective over the kernel columns is on for Mushrooms and PenDigits only
+    (experiments/wang_fig4_5/data/): the MNIST jobs (n = 60,000, four hours of compute) are
+    the committed rows' runs, not new ones."""
+    rows = pd.read_parquet(committed_rows_path("wang_fig4_5"), columns=["run_id", "dataset.name"])
+    committed = set(rows.loc[rows["dataset.name"] == "mnist", "run_id"])
+    plan = plan_sweep("wang_fig4_5", tmp_path, ["wang_fig4_5/data=mnist"])
+    assert len(committed) == 560 and {i for job in plan.jobs for i in job.ids} == committed

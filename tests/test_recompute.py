@@ -20,6 +20,7 @@ import scipy.linalg
 from sklearn.datasets import load_digits
 
 from kktheory.embeddings import sketching_matrices
+from kktheory.machine import memory
 from kktheory.run.config import build_spec
 from kktheory.run.experiment import load_data, run
 from kktheory.run.method import Method
@@ -207,6 +208,26 @@ def test_kc_reference_objective_from_its_labels(tmp_path):
     assert ref.shape == (N,) and set(np.unique(ref)) <= set(range(K))
     assert row["kc_ref_objective"] == pytest.approx(w_kc(ref), rel=1e-9)
     assert row["kc_objective"] == pytest.approx(w_kc(a["train_labels"]), rel=1e-9)
+
+
+# -- Wang et al. §5.2's objective over the kernel columns ------------------------------------------
+def test_objective_columns_from_the_training_partition(tmp_path, monkeypatch):
+    """objective_columns = (1/n) Σ_i Σ_{j∈J_i} ‖k_j − (1/|J_i|) Σ_{l∈J_i} k_l‖² (Wang et al. 2019
+    §5.2), k_j the columns of the training kernel matrix formed densely, summed cluster by
+    cluster; the run's pass over K in blocks of 7 rows, the partitions of its m-list together."""
+    monkeypatch.setattr(memory, "MAX_BLOCK_BYTES", 8 * N * 7)
+    rows = run_rows(tmp_path, "sketch=nystrom", "m=[6,40]", "column_objective=true")
+    X, _ = points(rows[0][1])
+    Kc = gaussian_kernel(X, X, rows[0][0]["kernel_sigma"])
+    for row, a in rows:
+        cost = 0.0
+        for i in range(K):
+            cols = Kc[:, a["train_labels"] == i].T  # the columns k_j, j ∈ J_i, as rows
+            if len(cols):
+                cost += ((cols - cols.mean(axis=0)) ** 2).sum()
+        assert row["evaluated_together"] == 2
+        assert row["objective_columns"] == pytest.approx(cost / N, rel=1e-10)
+    assert rows[0][0]["objective_columns"] != rows[1][0]["objective_columns"]
 
 
 # -- Wang's trace-norm ratio from the stored (or recorded) P -----------------------------------

@@ -28,6 +28,7 @@ RUNS = {
                    "population.exact_n=100", "population.restarts=1"),
     "dask": ("backend=dask",),
     "subsampled_risk": ("risk_exact_limit=100",),
+    "column_objective": ("column_objective=true", "m=[8,16]"),
     "warm_start": ("m=[8,16]", "clustering.warm_start=true"),
     "minibatch": ("clustering=minibatch",),
     "localsearch": ("clustering=localsearch",),

@@ -25,6 +25,7 @@ Nyström variants, Yin's sketches,   2–3 × n·m (kernel columns, features,   
 Gaussian, one-pass, RFF             sketching matrices)
 two-step kernel k-means             n·m·itemsize + 4·m²·8 + 2·n·k·8             two_step
 dense bound checks                  4·n²·8 (n ≤ bound_exact_max_n)              build_spec
+column_objective (kernel columns)   2·n·k·M·8 (M partitions) + a block          build_spec
 ==================================  ==========================================  ===========
 
 Blocked computations (risk, kernel products) size their blocks with :func:`block_rows` and

@@ -65,6 +65,7 @@ from kktheory.datasets.base import DataSpec
 from kktheory.errors import ConfigError
 from kktheory.kernels.gram import gram_fits
 from kktheory.kernels.functions import KernelConfig, validate_kernel
+from kktheory.evaluation import column_objective
 from kktheory.evaluation.population import PopulationConfig
 from kktheory.evaluation.population import validate as validate_population
 from kktheory.evaluation.reference import ReferenceJob, ReferenceSpec, parse_reference, require_reference
@@ -84,7 +85,8 @@ def stage(name: str) -> Mapping[str, Any]:
 
 #: the rows of a run: the m of a list are resolved per row (its identity holds m and m_rule)
 PER_ROW = stage("per_row")
-RISK, REFERENCE, BOUNDS, POPULATION = (stage(s) for s in ("risk", "reference", "bounds", "population"))
+RISK, REFERENCE, BOUNDS, POPULATION, COLUMN_OBJECTIVE = (
+    stage(s) for s in ("risk", "reference", "bounds", "population", "column_objective"))
 
 
 @dataclass
@@ -93,8 +95,8 @@ class RunConfig:
 
     Fields without metadata describe the data draw and the method and always enter a run's
     identity; the metadata of the others says which stage they belong to: the evaluation's
-    (``RISK``, ``REFERENCE``, ``BOUNDS``, ``POPULATION``: in the identity when that stage is
-    used) or the execution's (:data:`~kktheory.registry.EXECUTION`: never).
+    (``RISK``, ``REFERENCE``, ``BOUNDS``, ``POPULATION``, ``COLUMN_OBJECTIVE``: in the identity
+    when that stage is used) or the execution's (:data:`~kktheory.registry.EXECUTION`: never).
     """
 
     dataset: Any = MISSING
@@ -132,6 +134,8 @@ class RunConfig:
     dask_chunk_rows: int = field(default=5000, metadata=EXECUTION)  # dask: rows of X per chunk
     # W*(μ) and the two excess risks on a large population test sample (kktheory.evaluation.population)
     population: PopulationConfig = field(default_factory=PopulationConfig, metadata=POPULATION)
+    # Wang et al. 2019 §5.2's k-means cost of the kernel columns k_i (kktheory.evaluation.column_objective): one more O(n²d) pass over K
+    column_objective: bool = field(default=False, metadata=COLUMN_OBJECTIVE)  # score each partition by Wang §5.2's objective over the kernel columns (objective_columns); n ≤ risk_exact_limit
 
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
@@ -187,6 +191,7 @@ class RunSpec:
     bounds: BoundsSpec = field(default_factory=BoundsSpec)
     population: PopulationConfig = field(default_factory=PopulationConfig)
     execution: ExecutionSpec = field(default_factory=ExecutionSpec)
+    column_objective: bool = False  # Wang §5.2's objective over the kernel columns (objective_columns)
 
     @property
     def data(self) -> DataSpec:
@@ -301,12 +306,32 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         execution=ExecutionSpec(cfg.backend, threads, cfg.dask_scheduler, int(cfg.dask_chunk_rows),
                                 str(cfg.results_dir)),
         population=OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(PopulationConfig), cfg.population)),
+        column_objective=bool(cfg.column_objective),
     )
     validate_population(spec.population, dataset.name, kernel, k, budget)
     require_reference(cfg.reference, spec.reference, n, spec.dtype, budget)
     require_bounds(spec.bounds, n, budget)
+    check_column_objective(spec)
     check_disk_rows(spec)
     return spec
+
+
+def check_column_objective(spec: RunSpec) -> None:
+    """``column_objective`` (Wang et al. 2019 §5.2's objective over the kernel columns,
+    :mod:`kktheory.evaluation.column_objective`) is one more O(n²d) pass over K: it runs
+    where the lifted risks make theirs, n ≤ ``risk_exact_limit`` on the NumPy backend (Dask's
+    risks are always subsampled), and its memory besides a kernel block (the partitions'
+    stacked memberships) must fit the budget. Refused otherwise, before any data are drawn."""
+    if not spec.column_objective:
+        return
+    if spec.n > spec.risk.exact_limit or spec.execution.backend != "numpy":
+        raise ConfigError(
+            "column_objective", True,
+            f"false for this run (n={spec.n}, risk_exact_limit={spec.risk.exact_limit}, "
+            f"backend={spec.execution.backend}): the objective over kernel columns is one more O(n²d) pass over K, "
+            "run only where the lifted risks are exact (n ≤ risk_exact_limit, backend=numpy)")
+    memory.require(column_objective.memory_bytes(spec.n, spec.k, len(spec.points)), spec.budget,
+                   "the objective over kernel columns (column_objective)", "set column_objective=false")
 
 
 def check_disk_rows(spec: RunSpec) -> None:

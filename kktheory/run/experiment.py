@@ -14,6 +14,11 @@ the kernel blocks gives the lifted risks of all of them (:func:`kktheory.evaluat
 so rows are written once the list is clustered; with bound checks or projected centroids,
 which read each m's features, every m is evaluated and written as it comes.
 
+With ``column_objective`` each row also holds ``objective_columns``, Wang et al. 2019 §5.2's
+objective over the kernel columns (:mod:`kktheory.evaluation.column_objective`): one more pass
+over the training kernel's row blocks for the partitions evaluated together, its share in
+``time_evaluate``.
+
 Rank-restricted sketches (:attr:`kktheory.embeddings.Sketch.capabilities.rank_restricted`: K ≈ FFᵀ for a
 target rank) add the kernel approximation error ``approx_fro_rel`` = ‖K − FFᵀ‖_F/‖K‖_F
 (Pourkamali-Anaraki & Becker 2017, Table 1 and Fig. 3(a); :func:`kktheory.kernels.gram.approximation_error`)
@@ -54,6 +59,7 @@ from kktheory.datasets.base import check_loaded
 from kktheory.kernels.gram import approximation_error
 from kktheory.run.identity import row_identity, warm_start_from
 from kktheory.kernels.functions import Kernel
+from kktheory.evaluation.column_objective import column_objectives
 from kktheory.evaluation.metrics import class_rates, partition_scores
 from kktheory.evaluation.nan_reason import nan_reason
 from kktheory.evaluation.population import Scorer
@@ -69,6 +75,8 @@ from kktheory.version import __version__
 
 #: the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F of rank-restricted sketches
 APPROX_ERROR = "approx_fro_rel"
+#: Wang et al. 2019 §5.2's objective over the kernel columns (column_objective=true)
+OBJECTIVE_COLUMNS = "objective_columns"
 #: features with at most this many columns (a planar embedding: 2n numbers, the size of
 #: train_idx and train_labels) are kept in the run's .npz, to be drawn as they are
 PLANAR = 2
@@ -301,6 +309,8 @@ class RowWriter:
             self.kernel, self.X_train, self.X_test, [w.labels for w in waiting], [w.fit for w in waiting],
         )
         share = (time.perf_counter() - t0) / len(waiting)
+        columns, seconds = self.column_objectives(waiting)
+        share += seconds / len(waiting)
         pop = [{} for _ in waiting]
         if self.population is not None:
             t0 = time.perf_counter()
@@ -310,10 +320,10 @@ class RowWriter:
             seconds = time.perf_counter() - t0
             for p in pop:
                 p["time_population"] = seconds / len(waiting)
-        for w, risk, pop_cols in zip(waiting, risks, pop):
+        for w, risk, pop_cols, col_cols in zip(waiting, risks, pop, columns):
             t0 = time.perf_counter()
             cols, arrays = scores(self.data, w.labels, risk)
-            cols.update(pop_cols)
+            cols.update(pop_cols, **col_cols)
             time_evaluate = share + w.time_evaluate + time.perf_counter() - t0
             row = self.row(w, cols, len(waiting), time_evaluate)
             arrays.update(train_labels=w.labels, train_idx=self.data.train_idx, test_idx=self.data.test_idx)
@@ -324,6 +334,17 @@ class RowWriter:
                 arrays["ref_train_labels"] = np.asarray(self.ref_labels)
             self.store.write(self.todo[w.m, w.variant][1], row, arrays)
             self.outcome.rows.append(row)
+
+    def column_objectives(self, waiting: list[Awaiting]) -> tuple[list[dict[str, float]], float]:
+        """``objective_columns`` of each waiting partition with ``column_objective`` (one pass
+        over the training kernel's row blocks, :func:`~kktheory.evaluation.column_objective.column_objectives`;
+        empty dicts without it), and the seconds it took."""
+        if not self.spec.column_objective:
+            return [{} for _ in waiting], 0.0
+        t0 = time.perf_counter()
+        values = column_objectives(self.kernel, self.X_train, [w.labels for w in waiting], self.method.k,
+                                   self.spec.budget)
+        return [{OBJECTIVE_COLUMNS: v} for v in values], time.perf_counter() - t0
 
     def row(self, w: Awaiting, cols: dict[str, Any], together: int, time_evaluate: float) -> dict[str, Any]:
         """The row of one m from its risk columns (bounds and reference added here)."""

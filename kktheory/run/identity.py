@@ -8,7 +8,8 @@ from the stages of the run, each declared where its fields are (field metadata):
   without metadata (n, k, seed, dtype, centroids, …) — always, with the row's resolved m and
   its rule, the data seed and γ;
 - the evaluation's stages (:data:`~kktheory.run.config.RISK`, ``REFERENCE``, ``BOUNDS``,
-  ``POPULATION``) when the run uses them;
+  ``POPULATION``, ``COLUMN_OBJECTIVE``) when the run uses them (a stage added after rows
+  existed is unused at its default, so those rows keep their run ids);
 - the execution never: a field marked :data:`~kktheory.registry.EXECUTION` says where data
   live or how a result is computed (results folder, threads, memory budget, the backend and
   its scheduler, a data set's cache folder and generator workers, the algorithm computing
@@ -76,12 +77,15 @@ def off_values(config_cls: type) -> dict[str, Any]:
 def used_stages(spec: RunSpec) -> set[str]:
     """The evaluation stages the run uses. The risk and the reference are always part of a
     row (their settings hold defaults where they cannot matter, :func:`inapplicable`); the
-    bound checks when some are named; the population when it has a test sample."""
+    bound checks when some are named; the population when it has a test sample; Wang's
+    objective over the kernel columns when ``column_objective`` is set."""
     used = {"risk", "reference"}
     if spec.bounds.names:
         used.add("bounds")
     if spec.population.test_n:
         used.add("population")
+    if spec.column_objective:
+        used.add("column_objective")
     return used
 
 

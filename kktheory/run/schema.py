@@ -137,6 +137,8 @@ def _top_level_empty(name: str) -> str:
         return "absent unless backend=dask"
     if name.startswith("bound"):
         return "absent unless bounds is set"
+    if name == "column_objective":
+        return "absent unless true (rows without the stage keep their run ids)"
     return "never"
 
 
@@ -242,6 +244,11 @@ RESULTS: dict[str, tuple[Column, ...]] = {
         Column("objective", "cost of the returned partition, (1/n)Σ_j Σ_{i∈C_j} ‖φ(x_i) − c_j‖² (Wang's f/n)", "κ",
                "never"),
         Column("objective_se", "standard error of objective", "κ", _SUBSAMPLED),
+        Column("objective_columns", "Wang et al. 2019 §5.2's objective of the training partition J_1..J_k over "
+               "the columns k_1..k_n ∈ Rⁿ of the training kernel matrix K, (1/n)Σ_i Σ_{j∈J_i} ‖k_j − (1/|J_i|)"
+               "Σ_{l∈J_i} k_l‖² = (‖K‖_F² − Σ_i ‖K1_i‖²/|J_i|)/n (linear k-means cost of the columns of K; Fig. 5's "
+               "objective, Yin Lemma 6's W as kc_objective), one pass over K in blocks "
+               "(kktheory.evaluation.column_objective)", "κ²", "absent unless column_objective=true"),
         Column("test_risk", "W(C, μ_test): the mean over test points of the distance to the nearest centroid", "κ",
                "never"),
         Column("test_risk_se", "standard error of test_risk", "κ", _SUBSAMPLED),
@@ -391,8 +398,8 @@ RESULTS: dict[str, tuple[Column, ...]] = {
                "s", "never"),
         Column("time_embed", "seconds of the sketch's fit and the training features of this m", "s", "never"),
         Column("time_cluster", "seconds of the clustering of this m", "s", "never"),
-        Column("time_evaluate", "this row's share of the joint risk evaluation plus its own scores and "
-               "feature-space diagnostics", "s", "never"),
+        Column("time_evaluate", "this row's share of the joint risk evaluation (and of the pass computing "
+               "objective_columns) plus its own scores and feature-space diagnostics", "s", "never"),
         Column("evaluated_together", "partitions whose lifted risks shared one pass over the kernel blocks", "int",
                "never"),
         Column("time_total", "the method's cost: time_load + time_embed + time_cluster + time_evaluate (no "

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kktheory.evaluation.column_objective import objectives_of_blocks
+
 #: rows per block when scanning the pairs (memory: a few block × p float64 arrays)
 PAIR_BLOCK = 256
 
@@ -99,13 +101,6 @@ def projection_ratios(ratios: PairRatios) -> dict[str, float]:
 
 
 def kernel_columns_objective(K: np.ndarray, labels: np.ndarray, k: int) -> float:
-    """W_kc(C) = (‖K‖_F² − Σ_j ‖K 1_j‖²/|C_j|)/n (empty clusters contribute nothing)."""
-    labels = np.asarray(labels, dtype=np.int64)
-    n = len(labels)
-    sizes = np.bincount(labels, minlength=k).astype(np.float64)
-    Z = np.zeros((n, k))
-    Z[np.arange(n), labels] = 1.0
-    S = K @ Z
-    nonempty = sizes > 0
-    between = float(np.sum(np.einsum("ij,ij->j", S, S)[nonempty] / sizes[nonempty]))
-    return (float(np.einsum("ij,ij->", K, K)) - between) / n
+    """W_kc(C) = (‖K‖_F² − Σ_j ‖K 1_j‖²/|C_j|)/n (empty clusters contribute nothing) of K in
+    memory: :func:`kktheory.evaluation.column_objective.objectives_of_blocks` with K as one block."""
+    return objectives_of_blocks([K], [labels], k)[0]
