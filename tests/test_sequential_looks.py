@@ -185,6 +185,9 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
     assert next_look(looks, 20, "h3", "r").look == 3  # the same run count, other rows
     old = [replace(x, rows_hash="") for x in looks]  # recorded before the hashes: the run count alone
     assert next_look(old, 20, "h9", "r") is None and next_look(old, 40, "h9", "r").look == 3
+    # seeds added to the settings that had fewer: the most seeds of a setting stays 20, still a new look
+    added = next_look(old, 20, "h9", "r", ["yin_table2/data=dna", "seed=range(5,10)"])
+    assert (added.look, added.part) == (3, ["yin_table2/data=dna", "seed=range(5,10)"])
 
 
 def _fake_reproduce(rows: pd.DataFrame, seen: list):

@@ -140,8 +140,10 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     ``looks``: None when they are the last look's rows (same run count, and same hash where
     one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
     :func:`~kktheory.report.decide.look_level` (j + 1), whoever added the rows; with no look
-    yet, look 1 (the fixed judgement at 95 %)."""
-    if looks and runs == looks[-1].runs and (not looks[-1].rows_hash or rows == looks[-1].rows_hash):
+    yet, look 1 (the fixed judgement at 95 %). Rows judged after seeds were added (``part``)
+    are always a new look, even when the most seeds of a setting did not grow (seeds added to
+    the settings that had fewer)."""
+    if looks and not part and runs == looks[-1].runs and (not looks[-1].rows_hash or rows == looks[-1].rows_hash):
         return None
     j = looks[-1].look + 1 if looks else 1
     return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules)
