@@ -26,16 +26,17 @@ def exact_runs(mean: float, sd: float, runs: int, rng: np.random.Generator) -> n
     return mean + sd * (z - z.mean()) / z.std(ddof=1)
 
 
-def fig2_table(cells, runs=10):
+def fig2_table(cells, runs=10, first_seed=wang_fig2.FRESH_FROM):
     """Rows of Fig. 2 / Tables 5–6 from {(s, c): (mean, sd)}, ``runs`` runs per cell (seeds
-    0 … runs − 1). The cells' standardized runs are orthonormal centered vectors, one per cell
+    ``first_seed`` … ``first_seed`` + runs − 1; by default the seeds run after the over-large
+    check's declaration, which every check reads). The cells' standardized runs are orthonormal centered vectors, one per cell
     while they last (``runs`` − 1 of them), so the paired differences of two such cells have the
     exact sd √(sd₁² + sd₂²): the paper's cells as separate, uncorrelated runs."""
     g = np.random.default_rng(0).standard_normal((runs, runs - 1))
     z = np.linalg.qr(g - g.mean(axis=0))[0] * math.sqrt(runs - 1)  # columns: mean 0, sample sd 1, orthogonal
     out = []
     for i, ((s, c), (mu, sd)) in enumerate(cells.items()):
-        for seed, x in enumerate(mu + sd * z[:, i % (runs - 1)]):
+        for seed, x in enumerate(mu + sd * z[:, i % (runs - 1)], start=first_seed):
             out.append({**BASE, "m": c, "s": s, "sketch.s": s, "seed": seed, "train_nmi": x})
     return pd.DataFrame(out)
 
@@ -54,9 +55,8 @@ def test_fig2_reproduced_on_the_papers_tables_5_and_6():
     assert [c.name for c in v.checks] == [
         "NMI rises with c (s = 20, c = 100 → 400)", "NMI rises with c (s = 20, c = 400 → 1600)",
         "NMI rises with c (s = 80, c = 400 → 1600)", "NMI's sd falls with c (s = 20, c = 100 → 1600)",
-        "s = ⌈√(kc)⌉ = 127 beats s = 10 (c = 1600)", "s = ⌈√(kc)⌉ = 127 beats s = 320 (c = 1600)",
-        "s = 80 beats s = 160 (c = 1600; Table 6's own cells)",
-        "s = 80 beats s = 320 (c = 1600; Table 6's own cells)"]
+        "s = ⌈√(kc)⌉ = 127 beats s = 10 (c = 1600)", "s = 80 ≈ √(kc/μ), μ > 1, beats over-large s = 320 (c = 1600)",
+        "s = ⌈√(kc)⌉ = 127 beats s = 320 (c = 1600)", "s = 80 beats s = 160 (c = 1600; Table 6's own cells)"]
     assert [c.counted for c in v.checks] == [True] * 6 + [False] * 2
     assert "lies outside the interval" not in " ".join(c.detail for c in v.checks)
     assert all(c.rule is not None for c in v.checks)
@@ -107,33 +107,66 @@ def test_fig2_says_where_the_papers_effect_lies_outside_and_the_joint_power():
     v = wang_fig2.judge_fig2(fig2_table(flat))
     assert "the paper's effect +0.0132 lies outside the interval" in v.checks[2].detail, v.checks[2].detail
     assert "lies outside" not in v.checks[0].detail
-    p = wang_fig2.joint_power(10)
-    assert f"all pass at 10 runs with probability ≈ {p:.2f}" in v.observed
+    p = wang_fig2.joint_power(10, 10)
+    assert f"all pass at 10 runs (10 after the declaration for the over-large check) with probability ≈ {p:.2f}" \
+        in v.observed
     powers = [r.power(10, reps=500) for r in wang_fig2.RULES if r.counted]
     assert p == pytest.approx(math.prod(powers)) and 0.2 < p < 0.7
-    q = wang_fig2.joint_power(10, cautious=True)
+    q = wang_fig2.joint_power(10, 10, cautious=True)
     assert q < p / 4 and f"interpolated value, ≈ {q:.2f}" in v.observed
+    assert wang_fig2.joint_power(10, 1) == 0.0  # the over-large check cannot pass on one fresh seed
     assert "the rows exclude the effect the paper prints for: NMI rises with c (s = 80, c = 400 → 1600)" in v.observed
     paper = wang_fig2.judge_fig2(fig2_table(PAPER))
     assert "passes: NMI rises with c (s = 20, c = 100 → 400)" in paper.observed and "rows exclude" not in paper.observed
 
 
+def by_name(verdict):
+    return {c.name: c for c in verdict.checks}
+
+
+OVER_LARGE = wang_fig2.OVER_LARGE_RULE.name
+SQRT_KC_320 = "s = ⌈√(kc)⌉ = 127 beats s = 320 (c = 1600)"
+
+
 def test_fig2_s_is_fixed_in_advance_not_picked_from_the_rows():
-    """When s = 40 has the best mean, the check still compares s = 127 (declared) with the ends."""
-    cells = {**PAPER, (40, 1600): (0.46, 0.001), (wang_fig2.S_SQRT_KC, 1600): (0.4099, 0.001),
+    """When s = 40 has the best mean, the checks still compare the declared s = 80 and 127 with
+    s = 320."""
+    cells = {**PAPER, (40, 1600): (0.46, 0.001), (80, 1600): (0.4099, 0.001), (wang_fig2.S_SQRT_KC, 1600): (0.4099, 0.001),
              (320, 1600): (0.4099, 0.001)}
-    v = wang_fig2.judge_fig2(fig2_table(cells))
-    top = v.checks[5]
-    assert top.name.startswith("s = ⌈√(kc)⌉ = 127") and top.passed is False  # 0.4099 vs 0.4099: below 0.005
-    assert "NMI 0.41 at s = 127" in top.detail
+    checks = by_name(wang_fig2.judge_fig2(fig2_table(cells)))
+    top = checks[OVER_LARGE]
+    assert top.passed is False and "NMI 0.41 at s = 80, 0.41 at s = 320" in top.detail  # equal: below 0.005
+    assert checks[SQRT_KC_320].passed is False and "NMI 0.41 at s = 127" in checks[SQRT_KC_320].detail
 
 
 def test_fig2_monotone_in_s_fails():
     monotone = {**PAPER, **{(s, 1600): (0.38 + 0.01 * math.log2(s), 0.002)
                             for s in (*wang_fig2.TABLE6, wang_fig2.S_SQRT_KC)}}
     v = wang_fig2.judge_fig2(fig2_table(monotone))
-    assert v.checks[5].passed is False and v.checks[4].passed is True
-    assert "the design's effect (s = 80's, an upper value) +0.0134 lies outside" in v.checks[5].detail
+    checks = by_name(v)
+    assert checks[OVER_LARGE].passed is False and v.status == NOT_REPRODUCED
+    assert checks["s = ⌈√(kc)⌉ = 127 beats s = 10 (c = 1600)"].passed is True
+    assert "the design's effect (s = 80's, an upper value) +0.0134 lies outside" in checks[SQRT_KC_320].detail
+
+
+def test_fig2_over_large_check_is_declared_after_the_rows_and_reads_only_fresh_seeds():
+    """s = 80 vs 320 was declared on 2026-11-27 after seeds 0–9 were seen: those seeds are shown,
+    never judged (here they reverse the claim); with none after it the check waits for the 13
+    seeds its design asks; on seeds 10–19 at Table 6's numbers it passes. s = 127 vs 320, counted
+    before, is now a control."""
+    rule = wang_fig2.OVER_LARGE_RULE
+    assert rule.counted and rule.fresh_from == 10 and rule.declared == "2026-11-27" and rule.design.runs == 13
+    assert "seeds ≥ 10" in rule.table_row(None, power=False) and "μ > 1" in rule.selection
+    old = wang_fig2.CONTROL_RULES[(wang_fig2.S_SQRT_KC, 320)]
+    assert old.control and not old.counted and old.name == SQRT_KC_320
+    reversed_ = {**PAPER, (80, 1600): (0.40, 0.002), (320, 1600): (0.43, 0.002)}
+    seen = fig2_table(reversed_, first_seed=0)
+    alone = by_name(wang_fig2.judge_fig2(seen))[OVER_LARGE]
+    assert alone.passed is None and alone.runs_needed == 13, alone.detail
+    assert "no runs after the declaration (2026-11-27; seeds ≥ 10)" in alone.detail
+    assert "seen before the declaration (2026-11-27), not judged: 10 seeds 0–9, mean difference -0.03" in alone.detail
+    both = by_name(wang_fig2.judge_fig2(pd.concat([seen, fig2_table(PAPER)], ignore_index=True)))[OVER_LARGE]
+    assert both.passed is True and "(10 paired runs)" in both.detail and "10 seeds 0–9" in both.detail
 
 
 def test_fig2_design_run_counts_reach_power():
@@ -145,7 +178,7 @@ def test_fig2_design_run_counts_reach_power():
         assert r.power(reps=600) >= 0.8 > r.power(10, reps=600), r.name
         assert r.power(r.design.runs - 3, reps=600) < 0.8, r.name
     for key, runs in wang_fig2.DESIGN_RUNS.items():
-        rule = {**wang_fig2.RISE_RULES, **wang_fig2.BEATS_RULES, **wang_fig2.PAPER_CELLS_RULES}[key]
+        rule = {**wang_fig2.RISE_RULES, **wang_fig2.S_RULES}[key]
         assert rule.power(runs, reps=600) >= 0.75 and (runs < 4 or rule.power(runs - 3, reps=600) < 0.8), key
 
 
@@ -173,7 +206,7 @@ def test_fig2_pairs_the_runs_by_seed():
     the rows' order, where the unpaired difference cannot tell; the rows must be one run per
     seed and cell."""
     table = fig2_table(PAPER)
-    shift = dict(enumerate(np.random.default_rng(3).normal(0, 0.05, 10)))
+    shift = dict(enumerate(np.random.default_rng(3).normal(0, 0.05, 10), start=wang_fig2.FRESH_FROM))
     table["train_nmi"] += table["seed"].map(shift)
     step = wang_fig2.judge_fig2(table.sample(frac=1.0, random_state=1)).checks[0]
     assert step.passed is True and "10 paired runs" in step.detail, step.detail
@@ -443,7 +476,7 @@ def test_fig2_table6_interpolated_at_sqrt_kc():
     assert wang_fig2.TABLE6_AT_SQRT_KC == pytest.approx(0.4233 - 0.0147 * math.log2(127 / 80), abs=1e-12)
     assert wang_fig2.TABLE6_AT_SQRT_KC == pytest.approx(0.41350, abs=5e-6)
     assert wang_fig2.TABLE6_AT_SQRT_KC - 0.4099 < wang_fig2.NMI_DELTA.value
-    assert "this check would be expected to fail" in wang_fig2.BEATS_RULES[(127, 320)].design.source
+    assert "this check would be expected to fail" in wang_fig2.CONTROL_RULES[(127, 320)].design.source
 
 
 def test_fig2_sd_interval_is_conservative_for_correlated_arms():

@@ -5,6 +5,8 @@ two groups of checks (the sketch tracks its target; the target matches kernel k-
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,6 +22,9 @@ from kktheory.report.verdicts import (
     CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
 )
 from kktheory.report.paper_numbers import PaperNumber, paper_table
+from kktheory.reproduce import plan as reproduce_plan
+from kktheory.reproduce import sweep as reproduce_sweep
+from kktheory.run.config import build_spec
 from tests.report_tables import failure
 
 N = 2000
@@ -47,20 +52,22 @@ def seed_pattern(runs: int, cell: int, rho: float = FIG1_RHO) -> np.ndarray:
     return unit(math.sqrt(rho) * shared + math.sqrt(1 - rho) * own)
 
 
-def fig1_table(acc, seeds=5, sd=FIG1_SD, exact_acc=0.80, target_acc=None) -> pd.DataFrame:
+def fig1_table(acc, seeds=5, sd=FIG1_SD, exact_acc=0.80, target_acc=None,
+               first_seed=yin_fig1.FRESH_FROM) -> pd.DataFrame:
     """Rows of every Fig. 1 method: mean accuracy acc(method, m), per-run sd ``sd`` exactly, the
     runs of one seed correlated across methods and m (:func:`seed_pattern`: they share the
-    seed's sketch and k-means streams); kernel k-means and k-means on kernel columns (which
-    ignore m) at m = √n."""
+    seed's data, sketch and k-means streams), seeds from ``first_seed`` (by default the first
+    the checks judge); kernel k-means and k-means on kernel columns (which ignore m) at m = √n;
+    Nyström (Ours)'s rows are ROS's (the identity :data:`yin_fig1.IDENTITY`)."""
     target_acc = exact_acc if target_acc is None else target_acc  # Prop. 1: the target is kernel k-means
     cells = [("exact", 45, exact_acc), ("kernel_columns", 45, target_acc), ("nystrom_liu", 142, exact_acc)]
-    cells += [(s, m, acc(s, m)) for s in ("gaussian", *yin.PROPOSED) for m in GRID]
+    cells += [(s, m, acc(s, m)) for s in ("gaussian", "subgaussian", "ros") for m in GRID]
     out = []
     for i, (s, m, mean) in enumerate(cells):
-        for seed, z in enumerate(seed_pattern(seeds, i)):
-            out.append({"sketch.name": s, "m": m, "seed": seed, "n": N, "n_test": N, "k": 10,
-                        "dataset.name": "yin_hypercube", "test_accuracy": mean + sd * z,
-                        "time_embed": 0.1, "time_cluster": 0.1})
+        for seed, z in enumerate(seed_pattern(seeds, i), start=first_seed):
+            out += [{"sketch.name": name, "m": m, "seed": seed, "n": N, "n_test": N, "k": 10,
+                     "dataset.name": "yin_hypercube", "test_accuracy": mean + sd * z, "time_embed": 0.1,
+                     "time_cluster": 0.1} for name in ((s, "yin_nystrom") if s == "ros" else (s,))]
     return pd.DataFrame(out)
 
 
@@ -76,14 +83,18 @@ def named(v, prefix):
 def test_fig1_reproduced_on_the_papers_shape_with_its_repeats():
     v = yin_fig1.judge_fig1(fig1_table(plateau))
     assert v.status == REPRODUCED, v.text
-    assert len(named(v, "close to kernel k-means")) == 3
-    assert len(named(v, "tracks its target")) == 3 and len(named(v, "stable from √n")) == 3
+    assert len(named(v, "close to kernel k-means")) == 2  # Sub-Gaussian, and ROS ≡ Nyström (Ours) once
+    assert len(named(v, "tracks its target")) == 2 and len(named(v, "stable from √n")) == 2
     assert len(named(v, "target matches kernel k-means")) == 1
+    (identity,) = named(v, "ROS = Nyström (Ours), run by run")
+    assert identity.sanity and identity.passed and "over the 30 (m, seed) both ran" in identity.detail
     assert all(c.rule is not None and c.rule in yin_fig1.FIG1.rules for c in v.checks)
 
 
 def test_fig1_declared_rules_have_power_and_size():
     for rule in yin_fig1.FIG1.rules:
+        if rule.sanity:
+            continue
         assert rule.design is not None
         assert rule.power(reps=200) >= 0.8, rule.name
         assert rule.design.kind == "median" or rule.size(reps=200) <= 0.05, rule.name
@@ -98,7 +109,7 @@ def test_fig1_stable_has_its_own_two_sided_margin():
 def test_fig1_selection_is_the_declared_grid_not_the_rows():
     """m₀ = ⌈√n⌉ and m₁ = ⌈4√n⌉ from the config's grid; a row at another m is ignored."""
     df = fig1_table(plateau)
-    extra = df[(df["sketch.name"] == "ros") & (df["m"] == GRID[-1])].assign(m=1000, test_accuracy=0.1)
+    extra = df[df["sketch.name"].isin(yin_fig1.ISOMETRIC) & (df["m"] == GRID[-1])].assign(m=1000, test_accuracy=0.1)
     v = yin_fig1.judge_fig1(pd.concat([df, extra], ignore_index=True))
     assert v.status == REPRODUCED and "m = 179" in named(v, "stable from √n: ROS")[0].detail
 
@@ -152,6 +163,68 @@ def test_fig1_without_target_rows_leaves_both_groups_undecided():
     assert v.status == INCONCLUSIVE
     for c in named(v, "tracks its target") + named(v, "target matches"):
         assert c.passed is None and "kernel_columns" in c.detail
+
+
+def test_fig1_ros_and_nystrom_ours_are_one_arm_and_their_identity_a_sanity_check():
+    """One check per claim for ROS ≡ Nyström (Ours), its text stating the identity; judged on
+    Nyström (Ours)'s rows when ROS did not run; rows that break the identity fail the sanity
+    check (shown with a warning, not counted)."""
+    close = yin_fig1.FIG1_RULES["ros"][0]
+    assert close.name == "close to kernel k-means: ROS ≡ Nyström (Ours) (m = √n) − kernel k-means"
+    assert "orthogonal" in close.quantity and "equal run by run" in close.quantity
+    assert set(yin_fig1.FIG1_RULES) == {"subgaussian", "ros"} and yin_fig1.IDENTITY_RULE.sanity
+    df = fig1_table(plateau)
+    alone = yin_fig1.judge_fig1(df[df["sketch.name"] != "ros"])
+    (c,) = named(alone, "close to kernel k-means: ROS ≡ Nyström (Ours)")
+    assert c.passed and "rows of Nyström (Ours)" in c.detail and not named(alone, "ROS = Nyström (Ours)")
+    broken = df.copy()
+    broken.loc[broken["sketch.name"] == "yin_nystrom", "test_accuracy"] -= 0.01
+    v = yin_fig1.judge_fig1(broken)
+    (identity,) = named(v, "ROS = Nyström (Ours), run by run")
+    assert identity.passed is False and not identity.counted and "sanity check(s) failed" in v.observed
+    assert v.status == REPRODUCED  # judged on ROS's rows; the sanity failure is shown, not counted
+
+
+def test_fig1_ros_and_nystrom_ours_rows_are_equal_through_the_pipeline(tmp_path):
+    """The identity behind the one arm, on a tiny run of the entry's own sweep (yin_fig1_small,
+    n = 200): ROS and Nyström (Ours) give the same partition run by run, so every score is
+    equal; each seed's rows record its own data draw (data_seed = seed)."""
+    job = ["n=200", "n_test=200", "yin/method=exact,ros,yin_nystrom", "m_sqrt_n=x1,x2", "seed=10,11"]
+    rows = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path, job, log=lambda _: None).rows
+    assert len(rows) == 10 and (rows["data_seed"] == rows["seed"]).all()  # exact once per seed (no m)
+    ros, ours = (rows[rows["sketch.name"] == s].set_index(["m", "seed"]).sort_index() for s in yin_fig1.ISOMETRIC)
+    assert list(ros.index) == list(ours.index) and len(ros) == 4
+    for col in ("test_accuracy", "train_accuracy", "train_nmi", "test_nmi", "objective", "train_risk", "test_risk"):
+        assert np.allclose(ros[col], ours[col], rtol=1e-9, atol=1e-12), col
+    (identity,) = named(yin_fig1.judge_fig1(rows), "ROS = Nyström (Ours), run by run")
+    assert identity.passed and "over the 4 (m, seed) both ran" in identity.detail
+
+
+def test_fig1_sweep_draws_the_data_of_each_repeat():
+    """Yin §5.1 generates its samples for each repeat: the paper-scale sweep's seeds 10–14 (the
+    first the checks judge) each draw their own data."""
+    plan = reproduce_plan.plan_sweep("yin_fig1", Path(tempfile.mkdtemp()), ["yin/method=exact", "m_sqrt_n=x1"])
+    specs = [build_spec(cfg) for cfg in plan.composed]
+    assert [(s.seed, s.data_seed) for s in specs] == [(seed, seed) for seed in range(10, 15)]
+
+
+def test_fig1_accuracy_checks_read_only_the_seeds_after_their_declaration():
+    """Declared 2026-11-27 (one data draw per seed, one ROS ≡ Nyström (Ours) arm): seeds 0–9 of
+    one draw are shown, never judged — here they break every claim — and alone they leave every
+    accuracy check waiting for the seeds its design asks."""
+    accuracy = [r for r in yin_fig1.FIG1.rules if r.counted and r.design.kind == "paired"]
+    assert len(accuracy) == 7 and all(r.fresh_from == 10 and r.declared == "2026-11-27" for r in accuracy)
+    assert all("draws its own data" in r.selection for r in accuracy)
+    seen = fig1_table(lambda s, m: 0.3 + 0.001 * m, exact_acc=0.9, target_acc=0.5, first_seed=0)
+    alone = yin_fig1.judge_fig1(seen)
+    assert alone.status == INCONCLUSIVE
+    waiting = [c for c in alone.checks if c.counted]
+    assert len(waiting) == 7 and all(c.passed is None and "no runs after the declaration" in c.detail for c in waiting)
+    assert {c.runs_needed for c in waiting} == {5, 6, 20}
+    v = yin_fig1.judge_fig1(pd.concat([seen, fig1_table(plateau)], ignore_index=True))
+    assert v.status == REPRODUCED, v.text
+    assert all("seen before the declaration (2026-11-27), not judged: 5 seeds 0–4" in c.detail
+               for c in v.checks if c.counted)
 
 
 def test_fig1_not_run_without_exact_rows():
