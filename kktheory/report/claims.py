@@ -128,8 +128,9 @@ class Rule:
     ``quantity`` says what is estimated and how (e.g. "NMI(c = 1600) − NMI(c = 400) at
     s = 20, Welch over runs"); ``selection`` every choice fixed in advance. A rule declared
     or changed after its rows were seen carries ``fresh_from``, the first seed run after the
-    declaration (on ``declared``): its judge reads only those seeds (:meth:`fresh`), and
-    INDEX says so. ``sign`` is
+    declaration (on ``declared``), or ``fresh_column``, a row column that no run made before
+    the declaration holds (a quantity added with it): its judge reads only those seeds, or
+    only the rows that carry the column (:meth:`fresh`), and INDEX says so. ``sign`` is
     the direction of an ``exceeds`` claim (+1 a rise, −1 a fall). ``sanity`` marks a check
     that holds by construction, ``control`` a comparison shown beside the claim to locate
     an effect (e.g. the same timing at equal m); neither is counted.
@@ -145,6 +146,7 @@ class Rule:
     sign: float = 1.0
     control: bool = False
     fresh_from: int | None = None  # declared after rows were seen: judged on seeds ≥ this only
+    fresh_column: str = ""  # declared after rows were seen, on a column added since: judged on rows holding it only
     declared: str = ""  # when (a date), for a rule declared after its rows were seen
 
     @property
@@ -252,16 +254,28 @@ class Rule:
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
                          f"{self.pass_rate(half, r, reps=500, level=level):.2f}")
         selection = self.selection or "—"
-        if self.fresh_from is not None:
+        if self.fresh_from is not None or self.fresh_column:
             selection += (f"; declared {self.declared} after the rows were seen: judged only on the runs made after "
-                          f"the declaration (seeds ≥ {self.fresh_from})")
+                          f"the declaration ({self.fresh_runs})")
         return (f"| {self.name} | {self.shape_text} | {m.value:.4g}: {m.why} ({m.source}) | "
                 f"{selection} | {text} |")
 
+    @property
+    def fresh_runs(self) -> str:
+        """Which runs were made after the declaration, in words ("" for a rule declared before its rows)."""
+        return ", ".join([*([f"seeds ≥ {self.fresh_from}"] if self.fresh_from is not None else []),
+                          *([f"rows that hold {self.fresh_column}"] if self.fresh_column else [])])
+
     def fresh(self, rows: pd.DataFrame) -> pd.DataFrame:
         """The rows this rule may judge: all of them, or — for a rule declared after its rows
-        were seen — only the seeds run after the declaration (``seed ≥ fresh_from``)."""
-        return rows if self.fresh_from is None else rows[rows["seed"] >= self.fresh_from]
+        were seen — only the runs made after the declaration: the seeds run after it
+        (``seed ≥ fresh_from``), the rows holding a value of ``fresh_column`` (none when the
+        rows lack the column)."""
+        if self.fresh_from is not None:
+            rows = rows[rows["seed"] >= self.fresh_from]
+        if self.fresh_column:
+            rows = rows[rows[self.fresh_column].notna()] if self.fresh_column in rows else rows.iloc[:0]
+        return rows
 
 
 def _pass_region(rule: Rule, half: float) -> tuple[float, float]:
