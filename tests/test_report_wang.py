@@ -420,6 +420,8 @@ def test_fig45_draws_fig5_on_the_columns_objective_with_the_captions(tmp_path, h
     files = wang_fig4_5.draw_fig45(df if held else df.drop(columns=wang_fig4_5.OBJ_COL), tmp_path)
     assert sorted(f.name for f in files if f.suffix == ".png") == [
         "wang_fig4_nmi.png", "wang_fig5_objective.png", "wang_fig5_rkhs_objective.png"]
+    mnist = wang_fig4_5.draw_fig45(df[df["dataset.name"] == "mnist"], tmp_path / "mnist")  # no row of Fig. 5's data
+    assert [f.name for f in mnist if f.suffix == ".png"] == ["wang_fig4_nmi.png"]
 
 
 # -- Table 2 -----------------------------------------------------------------------------

@@ -108,7 +108,9 @@ def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, ti
     """Boxes of ``col`` over runs per c, per s choice (columns) and data set (rows), two-step as
     its median and quartile band; the rows without a value of ``col`` left out (c comes from
     every row). ``paper``: per data set, the captions' two-step medians and random partition,
-    marked as the paper's (:func:`_paper_marks`); ``log``: a log scale."""
+    marked as the paper's (:func:`_paper_marks`); ``log``: a log scale. No figure without rows."""
+    if d.empty:
+        return []
     plt = pyplot()
     datasets = list(dict.fromkeys(d[DATASET_COL]))
     s_choices = [s for s in dict.fromkeys(d.loc[d[SKETCH_COL] != TWO, S_CHOICE])]
