@@ -268,6 +268,8 @@ def _kinds() -> dict[str, Estimate]:
         "mean": Estimate.mean_of(x), "welch": Estimate.difference(x, y), "paired": Estimate.paired(x[:9], y),
         "known": Estimate.known(0.3, 0.04), "share": Estimate.proportion(17, 20),
         "median": Estimate.median_of(rng.lognormal(0, 0.3, 25)), "resampled": Estimate.resampled(np.mean(x), boot, 12),
+        "resampled, expanded": Estimate.resampled(np.mean(x), boot, 12, expanded=True),
+        "bounded": Estimate.bounded_mean(x, -1.0, 2.0),
         "f ratio": log_sd_ratio(x, y), "average": Estimate.average([Estimate.mean_of(x), Estimate.mean_of(y)]),
     }
 
@@ -336,6 +338,76 @@ def test_resampled_estimate_outside_its_interval_keeps_the_p_values_sign():
     assert est.kind == RESAMPLED and lo > 0.9
     assert at_least(est, 0.95).status == PASS  # every draw above 0.95: the interval clears it
     assert 2 * est.tail(0.95, "above") == 0.0
+
+
+def test_expanded_percentile_by_hand():
+    """12 units: the one-sided p-value of c draws of B at or below b is T₁₁(Φ⁻¹(c/B)·√(11/12)),
+    the interval's ends the draws where it crosses (1 − L)/2; wider than the plain percentile;
+    no interval from fewer than MIN_UNITS units."""
+    from kktheory.report.decide import MIN_UNITS
+
+    draws = np.linspace(-1.0, 1.0, 2000)
+    est = Estimate.resampled(0.0, draws, 12, expanded=True)
+    c = int(np.sum(draws <= -0.9))
+    assert est.tail(-0.9, "above") == pytest.approx(stats.t.cdf(stats.norm.ppf(c / 2000) * math.sqrt(11 / 12), 11))
+    k = sum(2 * stats.t.cdf(stats.norm.ppf(j / 2000) * math.sqrt(11 / 12), 11) < 0.05 for j in range(1, 1000))
+    assert est.interval() == (draws[k], draws[1999 - k])
+    plain = Estimate.resampled(0.0, draws, 12).interval()
+    assert est.interval()[0] < plain[0] and est.interval()[1] > plain[1]
+    assert not Estimate.resampled(0.0, draws, MIN_UNITS - 1, expanded=True).decidable
+
+
+def test_bounded_mean_keeps_its_size_where_the_t_interval_does_not():
+    """Ceiling-skewed values in [0, 1] (1 − min(1, Exp(0.05)), skewness ≈ −2), "mean ≥ μ" on its
+    boundary: the t interval passes falsely 10.7 % of the time at 5 runs and 7.6 % at 20 (decide's
+    docstring); the Hoeffding–Bentkus interval of a bounded mean never does (0 of 4,000) — and
+    cannot pass "mean ≥ 0.85" either at 20 runs (0.85^20 = 0.039 > 0.025 even were every run 1),
+    where the t interval passes almost always: the price of validity near the range's end."""
+    rng = np.random.default_rng(12)
+    reps, theta = 4000, 0.05
+    mu = 1 - theta * (1 - math.exp(-1 / theta))
+    limit = 0.025 + 3 * math.sqrt(0.025 * 0.975 / reps)
+    for r in (5, 20):
+        x = 1 - np.minimum(1.0, rng.exponential(theta, (reps, r)))
+        t = np.mean([at_least(Estimate.mean_of(v), mu).status == PASS for v in x])
+        hb = np.mean([at_least(Estimate.bounded_mean(v, 0.0, 1.0), mu).status == PASS for v in x])
+        assert t > limit and hb <= limit, (r, t, hb)
+    assert not any(at_least(Estimate.bounded_mean(v, 0.0, 1.0), 0.85).status == PASS for v in x[:200])
+    assert at_least(Estimate.bounded_mean(np.ones(20), 0.0, 1.0), 0.85).status != PASS
+    assert at_least(Estimate.bounded_mean(np.ones(23), 0.0, 1.0), 0.85).status == PASS  # 0.85^23 = 0.024
+
+
+def test_bounded_mean_by_hand():
+    """Hoeffding's bound exp(−r·KL(ȳ‖β)) and Bentkus's e·P(Bin(r, β) ≤ ⌈rȳ⌉), the smaller the
+    p-value; all values at 0 still give an interval (the t interval has none); out of range, refused."""
+    y = np.array([0.0] * 38 + [1 / 6, 1 / 6])
+    est = Estimate.bounded_mean(y, 0.0, 1.0)
+    m, b = y.mean(), 0.1
+    kl = m * math.log(m / b) + (1 - m) * math.log((1 - m) / (1 - b))
+    assert est.tail(b, "below") == pytest.approx(min(math.exp(-40 * kl), math.e * stats.binom.cdf(1, 40, b)))
+    assert est.tail(b, "below") == pytest.approx(math.exp(-40 * kl))  # 0.049: Hoeffding's is the smaller here
+    lo, hi = est.interval()
+    assert 2 * est.tail(hi, "below") >= 0.05 > 2 * est.tail(np.nextafter(hi, 1.0), "below")
+    zero = Estimate.bounded_mean(np.zeros(40), 0.0, 1.0)
+    assert zero.interval()[0] == 0.0 and zero.tail(0.1, "below") == pytest.approx(0.9**40)
+    with pytest.raises(ValueError):
+        Estimate.bounded_mean([0.5, 1.2], 0.0, 1.0)
+
+
+def test_runs_needed_for_a_median_never_asks_for_fewer_runs_than_its_interval_needs():
+    """A median far from its boundary: the normal approximation asks for 2 runs, but no
+    order-statistic interval exists before 2·0.5^r < 1 − level (6 runs at 95 %, 8 at look 2's
+    99.17 %, 9 at look 3's 99.58 %; by hand); runs_needed returns those, and an interval exists
+    there and not one run fewer. From 5 runs (no interval at 95 %) it plans with the median's
+    √(π/2)·sd and still asks for at least 6."""
+    est = Estimate.median_of([1.0, 1.1, 1.05, 0.95, 1.02, 0.98, 1.01])
+    for level, fewest in ((0.95, 6), (look_level(2), 8), (look_level(3), 9)):
+        r = runs_needed(est, 100.0, level)
+        assert r == fewest and 2 * 0.5**r < 1 - level <= 2 * 0.5 ** (r - 1)
+        assert math.isfinite(Estimate.median_of(np.arange(r)).interval(level)[0])
+        assert not math.isfinite(Estimate.median_of(np.arange(r - 1)).interval(level)[0])
+    few = at_most(Estimate.median_of([1.0, 1.1, 0.9, 1.05, 0.97]), 2.0)
+    assert few.status == UNDECIDED and few.runs_needed == 6
 
 
 def test_zero_spread_is_undecided():

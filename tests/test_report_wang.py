@@ -265,7 +265,7 @@ def test_fig3_reproduced_when_kk_beats_sc_and_sc_often_fails():
     v = wang_fig3.judge_fig3(fig3_table(-0.05, failures=3))
     assert v.status == REPRODUCED, v.text
     assert len(v.checks) == 10 and [c.name for c in v.checks] == [r.name for r in wang_fig3.RULES]
-    assert "mushrooms: 18/60" in v.checks[-1].detail
+    assert "mushrooms 18/60 trials in 10 clusters" in v.checks[-1].detail and "30 (data set, seed) clusters" in v.checks[-1].detail
 
 
 def test_fig3_discards_failed_sc_trials():
@@ -280,10 +280,15 @@ def test_fig3_a_tie_fails_below_the_smallest_effect():
 
 
 def test_fig3_rare_sc_failures_are_the_claims_not_a_reading():
-    v = wang_fig3.judge_fig3(fig3_table(-0.05))
+    """No SC trial fails: with the (data set, seed) cluster as the unit, 60 clusters (20 seeds)
+    decide the failure through Holm's correction over the ten checks (2·0.9^60 = 0.0036 <
+    0.05/10); 30 (10 seeds) do not even alone (0.9^30 = 0.042 > 0.025)."""
+    v = wang_fig3.judge_fig3(fig3_table(-0.05, seeds=20))
     sc = v.checks[-1]
     assert sc.passed is False and sc.cause == "claim fails" and "Fowlkes" in sc.cause_detail
     assert all(c.passed for c in v.checks[:-1])
+    few = wang_fig3.judge_fig3(fig3_table(-0.05)).checks[-1]
+    assert few.passed is None and not few.cause_detail and "30 (data set, seed) clusters" in few.detail
 
 
 def test_fig3_inconclusive_when_too_noisy():
@@ -491,7 +496,8 @@ def test_table2_not_run_without_the_bound_column():
 def test_table2_c_star_interpolates_in_log_log():
     cs = np.array([10.0, 100.0])
     assert wang_table2.c_star(cs, np.array([1.1, 1.001]), 0.01) == pytest.approx(math.sqrt(1000), rel=1e-9)
-    assert math.isnan(wang_table2.c_star(cs, np.array([1.1, 1.05]), 0.01))
+    assert wang_table2.c_star(cs, np.array([1.1, 1.05]), 0.01) == math.inf  # beyond the grid: more than its c
+    assert math.isnan(wang_table2.c_star(cs, np.array([1.005, 1.001]), 0.01))  # already below at the smallest c
 
 
 # -- every Wang rule: declared, with a design of power ≥ 0.8 and size ≤ 0.05 --------------
