@@ -3,9 +3,12 @@
 What the design guarantees, simulated with its own functions: look 1 at 95 %, look j ≥ 2 at
 1 − 0.05/(j(j + 1)), the doubling sizes of ``next_runs``, continuing on both sides of the
 claim (``waiting``) — a false decision in each direction at most 0.0375 (0.025 + 0.0125),
-and the same simulation without spending, or with doubled spending, breaks that bound. Then
-the sizes, who waits, when a judgement is a new look, the hashes that pin a look, and the
-committed looks files.
+and the same simulation without spending, or with doubled spending, breaks that bound; each
+look's own error within its share α_j/2 (the later looks' spending doubled is caught there);
+an entry of true claims declared *not reproduced* through the real judge (Holm) and looks at
+most 0.0375; one shared-sweep case, where another entry sets the run counts. Then the sizes,
+who waits, when a judgement is a new look, the hashes that pin a look, and the committed
+looks files.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, lo
 from kktheory.report.sequential import (
     JUDGING, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
 )
-from kktheory.report.verdicts import Check, Verdict
+from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
 from kktheory.reproduce import committed
 from kktheory.reproduce import sequential as reproduce_sequential
 
@@ -54,6 +57,13 @@ def _no_spending(j: int) -> float:
 
 def _doubled(j: int) -> float:
     return 1 - 2 * (1 - look_level(j))
+
+
+def _later_doubled(j: int) -> float:
+    """Look 1 as coded, looks j ≥ 2 spending 2·α_j: the bound's union over looks would be
+    0.025 + 0.025, yet its false decisions stay near 0.0375 (the looks overlap), so only the
+    per-look rates (:func:`_per_look`) can tell it from the coded spending."""
+    return look_level(j) if j == 1 else 1 - 2 * (1 - look_level(j))
 
 
 def _statistics(rule: Rule, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -134,6 +144,46 @@ def _limit(n: int = SEQUENCES) -> float:
     return BOUND + 3 * math.sqrt(BOUND * (1 - BOUND) / n)
 
 
+def _per_look(rule: Rule, value: float, level_of: Callable[[int], float], seed: int,
+              n: int = SEQUENCES) -> list[tuple[float, float]]:
+    """Each look's own rates of a pass and of a failure over all ``n`` sequences, whether or not
+    they stopped before it: look j judges R₁·2^(j−1) runs at ``level_of(j)``. The union bound
+    over looks is the sum of these; each is at most α_j/2 for a valid test at look j's level."""
+    rng = np.random.default_rng(seed)
+    most = FIRST * 2 ** (LOOKS - 1)
+    sd = rule.design.sd
+    a = rng.normal(value, sd[0], (n, most))
+    b = rng.normal(0.0, sd[-1], (n, most)) if rule.design.kind == "welch" else np.zeros((n, most))
+    out = []
+    for j in range(1, LOOKS + 1):
+        status = _status(rule, *_statistics(rule, a[:, :FIRST * 2 ** (j - 1)], b[:, :FIRST * 2 ** (j - 1)]), level_of(j))
+        out.append((float(np.mean(status == PASS)), float(np.mean(status == FAIL))))
+    return out
+
+
+def _look_limit(j: int, n: int = SEQUENCES) -> float:
+    """Look j's one-sided share α_j/2 of the coded spending plus three Monte-Carlo standard errors."""
+    a = (1 - look_level(j)) / 2
+    return a + 3 * math.sqrt(a * (1 - a) / n)
+
+
+@pytest.mark.parametrize(("rule", "value", "directions"), [
+    (EXCEEDS_RULE, 0.0, (0,)),
+    (AT_LEAST_RULE, 0.5, (0, 1)),
+], ids=["exceeds", "at_least"])
+def test_each_look_spends_its_share_and_doubled_later_spending_is_caught(rule, value, directions):
+    """The premise of the union bound, look by look: on the boundary every look's own false
+    decision rate is at most α_j/2 (the t test at that look's level is exact there, Welch's
+    nearly so). With looks j ≥ 2 spending 2·α_j, look 2's rate is twice its share — caught here,
+    though the sequences' total (test above) would stay near the bound."""
+    coded = _per_look(rule, value, _coded, 2)
+    doubled = _per_look(rule, value, _later_doubled, 2)
+    print(f"\n{rule.shape}: per-look rates coded {coded}, later looks doubled {doubled}")
+    for d in directions:
+        assert all(rates[d] <= _look_limit(j) for j, rates in enumerate(coded, start=1)), coded
+        assert doubled[0][d] == coded[0][d] and any(rates[d] > _look_limit(j) for j, rates in enumerate(doubled, start=1))
+
+
 @pytest.mark.parametrize(("rule", "value", "directions"), [
     (EXCEEDS_RULE, 0.0, (0,)),  # a null effect on the pass boundary: a pass is false
     (AT_LEAST_RULE, 0.5, (0, 1)),  # exactly on the bound: the worst case of a false pass and of a false failure
@@ -149,6 +199,116 @@ def test_spending_bounds_the_false_decisions_and_its_removal_breaks_it(rule, val
     for d in directions:
         assert coded[d] <= _limit()
         assert none[d] > _limit() and doubled[d] > _limit()
+
+
+FAMILY = tuple(Rule(f"at least, check {k}", "paired mean over seeds", AT_LEAST, Margin(0.5, "a stated bound", "test"),
+                    Design("paired", 0.8, 0.5, (1.0,), FIRST, "test")) for k in range(3))
+FAMILY_SEQUENCES = 8_000
+
+
+def _family_not_reproduced(level_of: Callable[[int], float], seed: int, rho: float = 0.5,
+                           n: int = FAMILY_SEQUENCES) -> float:
+    """Share of ``n`` sequences of an entry whose three counted claims all hold, each on its
+    bound (mean 0.5, "at least 0.5": the worst case for a false failure), that some look declares
+    *not reproduced*. The seed is the unit: a seed draws one value per check, correlated ρ across
+    the checks (√ρ·W + √(1 − ρ)·E, sd 1), and each check is the Student-t mean of its seeds. Each
+    look judges the seeds it has with the real Rule.check and judge_checks (Holm) at
+    ``level_of(j)``; while real checks wait (``waiting``), the next look has ``next_runs`` runs.
+    A look where no check is decided is inconclusive with every check waiting, whatever Holm
+    does: only those sequences (bar a sample, judged for real too) skip the real judge."""
+    rng = np.random.default_rng(seed)
+    most = FIRST * 2 ** (LOOKS - 1)
+    x = 0.5 + math.sqrt(rho) * rng.standard_normal((n, most, 1)) + math.sqrt(1 - rho) * rng.standard_normal((n, most, 3))
+    declared = np.zeros(n, bool)
+    active, runs = np.arange(n), FIRST
+    for j in range(1, LOOKS + 1):
+        level = level_of(j)
+        m, se = x[active, :runs].mean(1), x[active, :runs].std(1, ddof=1) / math.sqrt(runs)
+        p = 2 * special.stdtr(runs - 1, -np.abs(m - 0.5) / se)  # the side the estimate lies on
+        quiet = ~(p < 1 - level).any(axis=1)
+        judged = np.concatenate([np.flatnonzero(~quiet),
+                                 rng.choice(np.flatnonzero(quiet), min(CHECKED, int(quiet.sum())), replace=False)])
+        go_on = quiet.copy()
+        for k in judged:
+            i = active[k]
+            verdict = judge_checks([rule.check(Estimate.mean_of(x[i, :runs, c]), level=level)
+                                    for c, rule in enumerate(FAMILY)], "", level)
+            wait = waiting(verdict)
+            assert not quiet[k] or (verdict.status == INCONCLUSIVE_VERDICT and len(wait) == 3)
+            declared[i] |= verdict.status == NOT_REPRODUCED
+            go_on[k] = bool(wait)
+            if wait:
+                assert next_runs(wait, FIRST, runs) == FIRST * 2**j
+        active = active[go_on]
+        if not len(active):
+            break
+        runs *= 2
+    return float(declared.mean())
+
+
+def test_a_true_claim_is_declared_not_reproduced_at_most_at_the_documented_rate():
+    """The entry's guarantee under the looks (kktheory/report/verdicts.py): three true claims
+    on their bounds, seeds correlated 0.5 across the checks, up to five looks from 10 runs,
+    judged by the real judge_checks (Holm) and continued by the real waiting / next_runs — a
+    false *not reproduced* at most 0.0375; with every look at 95 % (no spending) the bound
+    breaks."""
+    coded = _family_not_reproduced(_coded, 3)
+    none = _family_not_reproduced(_no_spending, 3, n=3_000)
+    print(f"\nfalse 'not reproduced': coded {coded}, no spending {none}; limit {_limit(FAMILY_SEQUENCES):.4f}")
+    assert coded <= _limit(FAMILY_SEQUENCES)
+    assert none > _limit(3_000)
+
+
+def _shared_sweep(rho: float, seed: int, n: int = SEQUENCES) -> tuple[float, float]:
+    """Entry B's shares of false passes and false failures when another entry A, judging the same
+    sweep, sets B's run counts (kktheory/report/verdicts.py, "Shared sweeps"): both claims "at
+    least 0.5" on their bounds (paired means of seeds, sd 1), A's per-seed value correlated ρ with
+    B's (the same seeds). B's look 1 judged 10 runs; A's look 1, 15 (the sweep grown since): B's
+    look 2. While A is undecided A adds seeds to 30, 60, 120 — each a look of B; once A is
+    decided, B goes on with its own schedule, the next 10·2^k above what the rows hold. So B's
+    look 4 judges 60 runs or 40, as A's estimates — correlated with B's — decided. Statuses
+    by the vectorised twin of Rule.decide (:func:`_status`, checked in :func:`_simulate`); at
+    most 160 runs."""
+    rng = np.random.default_rng(seed)
+    most = 160
+    w = rng.standard_normal((n, most))
+    b = 0.5 + w
+    a = 0.5 + rho * w + math.sqrt(1 - rho**2) * rng.standard_normal((n, most))
+    zero = np.zeros((n, most))
+    final = np.full(n, INCONCLUSIVE, dtype=object)
+    runs, look_b, look_a = np.full(n, 10), np.ones(n, int), np.zeros(n, int)
+    b_open, a_open = np.ones(n, bool), np.ones(n, bool)
+    while b_open.any():
+        for r in np.unique(runs[b_open]):
+            at = np.flatnonzero(b_open & (runs == r))
+            for j in np.unique(look_b[at]):
+                k = at[look_b[at] == j]
+                status = _status(AT_LEAST_RULE, *_statistics(AT_LEAST_RULE, b[k, :r], zero[k, :r]), look_level(int(j)))
+                final[k] = status
+                b_open[k] = status == INCONCLUSIVE
+            mine = at[a_open[at] & (r >= 15)]  # A judges from its first look, 15 runs
+            for j in np.unique(look_a[mine] + 1):
+                k = mine[look_a[mine] + 1 == j]
+                status = _status(AT_LEAST_RULE, *_statistics(AT_LEAST_RULE, a[k, :r], zero[k, :r]), look_level(int(j)))
+                look_a[k] = j
+                a_open[k] = status == INCONCLUSIVE
+        grow = b_open
+        first_a = grow & (runs == 10)  # the sweep grows to A's first look
+        by_a = grow & ~first_a & a_open
+        own = grow & ~first_a & ~a_open
+        runs = np.where(first_a, 15, np.where(by_a, 2 * runs, np.where(own, 10 * 2 ** np.ceil(np.log2((runs + 1) / 10)), runs))).astype(int)
+        look_b = np.where(grow, look_b + 1, look_b)
+        b_open &= runs <= most
+    return float(np.mean(final == PASS)), float(np.mean(final == FAIL))
+
+
+def test_a_shared_sweep_whose_run_counts_another_entry_sets():
+    """One case of the shared-sweep looks that the union bound does not cover (B's look 4 at
+    40 or 60 runs as A's estimates, correlated 0.7 with B's, decided): B's false decisions each
+    way, simulated, within 0.0375 (3.0 % and 2.8 %: a simulation of one case, not a proof)."""
+    rates = _shared_sweep(0.7, 4)
+    print(f"\nshared sweep, ρ = 0.7: B's false pass / failure {rates}; limit {_limit():.4f}")
+    assert max(rates) <= _limit()
 
 
 def test_next_runs_doubles_from_the_first_look_whatever_the_checks_need():

@@ -467,6 +467,9 @@ class Decision:
 
     @property
     def undecided_text(self) -> str:
+        est = self.estimate
+        if est.kind == T and est.runs > 1 and est.unit_sd == 0.0:  # no spread: nothing to plan runs from
+            return f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ"
         if self.against:
             return ("the estimate points against the claim: "
                     + (f"about {self.runs_needed} seeds (runs) per arm would decide its failure at {POWER:.0%} power "
