@@ -19,7 +19,7 @@ Two tails:
   quantile is short of Student's t: at 10 units the plain 95 % interval of a mean of normal
   values is a t interval at 1.859 standard errors, one-sided error P(T₉ > 1.859) = 4.8 %
   where 2.5 % is declared; the expanded one is the t interval (Hesterberg 2015, "What
-  teachers should know about the bootstrap", The American Statistician 69, §4.3).
+  teachers should know about the bootstrap", The American Statistician 69(4)).
 """
 
 from __future__ import annotations
