@@ -30,6 +30,7 @@ from kktheory.report.verdicts import (
     CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, attribute_shortfall,
 )
 from kktheory.run.sweeps import EXPERIMENTS_DIR
+from tests.data_folder import needs_data
 from tests.report_tables import rows
 
 N = 4900  # √n = 70
@@ -110,6 +111,22 @@ def test_the_declared_grids_are_the_configs():
     assert rules == [calandriello.m_rule(f) for f in calandriello_fig2.FIG2_GRID]
     assert all(calandriello.m_rule(f) in fig1["m"] and calandriello.m_rule(f) in rules
                for f in calandriello.SPREAD_FACTORS)
+
+
+def test_the_heldout_sweep_is_the_grids_points_on_the_papers_test_set_and_fresh_seeds():
+    held = yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig2_heldout.yaml").read_text())
+    params = held["hydra"]["sweeper"]["params"]
+    points = params["calandriello_fig2/point"].split(",")
+    rules = [yaml.safe_load((EXPERIMENTS_DIR / "calandriello_fig2" / "point" / f"{p}.yaml").read_text())["m"]
+             for p in points if p.startswith("h")]
+    grid = calandriello_fig2.FIG2_GRID
+    assert rules == [calandriello.m_rule(f) for f in (grid[0], 1.0, grid[-1])] and "fig1" in points
+    data = yaml.safe_load((EXPERIMENTS_DIR / "calandriello" / "data" / "augmented1m_heldout.yaml").read_text())
+    assert data["n_test"] == calandriello.PAPER_N_TEST and data["dataset"]["test_set"] == calandriello.HELDOUT_TEST_SET
+    first, last = (int(x) for x in params["seed"].removeprefix("range(").rstrip(")").split(","))
+    assert first == calandriello.HELDOUT_FRESH_FROM and last - first == calandriello_fig2.HELDOUT_RUNS
+    for rule in (calandriello_fig2.HELDOUT_PLATEAU, calandriello_fig2.HELDOUT_SPREAD):
+        assert rule.fresh_from == first and rule.declared and rule.counted
 
 
 def test_risk_plateau_margin_is_thm1s_shape_on_the_declared_grid_not_the_rows():
@@ -278,7 +295,8 @@ def fig2_table(spread_ratio: float, seeds: int = 10, noise_seed: int = 0, nmi=nm
 
 
 def spread(v):
-    return v.checks[-1]
+    """The grid's tighter-intervals check (shown beside its held-out replacement, not counted)."""
+    return checks(v)["tighter confidence intervals than Fig. 1"]
 
 
 def test_fig2_tighter_intervals_pass_when_the_spread_shrinks():
@@ -369,7 +387,7 @@ def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
     files = calandriello_fig1.FIG1.draw(fig1, tmp_path)
     assert [f.name for f in files] == ["calandriello_fig1.png", "calandriello_fig1.pdf"]
     fig2 = fig2_table(0.5)
-    files = calandriello_fig2.FIG2.draw(pd.concat([fig2, fig2.assign(centroids="lifted")]), tmp_path)
+    files = calandriello_fig2.FIG2.draw(pd.concat([fig2, fig2.assign(centroids="lifted"), heldout_table()]), tmp_path)
     assert all(f.stat().st_size > 0 for f in files)
 
 
@@ -417,3 +435,176 @@ def test_the_paper_size_run_alone_is_not_judged_and_still_drawn(tmp_path):
     v = calandriello_fig2.judge_fig2(mnist_and_big)
     assert v.status == NOT_RUN and "no grid row of augmented_mnist" in v.text
     assert calandriello_fig2.FIG2.draw(big, tmp_path)[0].exists()
+
+
+# -- Fig. 2 re-planned on 100,000 held-out digits (issue 43) -----------------------------------
+HELD = {"dataset.test_set": calandriello.HELDOUT_TEST_SET, "n_test": 100_000, "dataset.name": "augmented_mnist"}
+HELD_POINTS = (FIG2[0], 1.0, FIG2[-1])
+
+
+def heldout_table(spread_ratio: float = 0.3, risk=theorem, seeds: int = 35, first: int = 10) -> pd.DataFrame:
+    """Held-out rows (seeds ``first`` …) at Fig. 2's m_lo, √n, 2√n, n = 19,600, and the Fig. 1
+    setting's rows of the same seeds: the held-out test risk's spread ``spread_ratio`` times
+    the Fig. 1 setting's (the same absolute noise at ratio 1)."""
+    same = drop(theorem, N) / drop(theorem, 19600)
+    held = table(risk=risk, seeds=seeds, noise=spread_ratio * same, n=19600, noise_seed=11, factors=HELD_POINTS)
+    small = table(seeds=seeds, noise_seed=12)
+    return pd.concat([d.assign(seed=d["seed"] + first) for d in (held.assign(**HELD), small)], ignore_index=True)
+
+
+def replanned(v):
+    return checks(v)["test risk plateau once m ≥ √n (100,000 held-out digits)"], \
+        checks(v)["tighter confidence intervals than Fig. 1 (100,000 held-out digits)"]
+
+
+def test_fig2_replanned_checks_wait_for_their_rows_and_the_grids_are_shown_not_counted():
+    v = calandriello_fig2.judge_fig2(fig2_table(0.3))
+    for c in replanned(v):
+        assert c.passed is None and c.counted and "no rows yet" in c.detail and "seeds ≥ 10" in c.detail
+    c = checks(v)
+    assert not c["test risk plateau once m ≥ √n"].counted and not spread(v).counted
+    assert spread(v).passed is True  # shown, with its own outcome
+    assert "held-out setting (test risk on 100,000 held-out augmented digits): no rows yet" in v.observed
+
+
+def test_fig2_heldout_plateau_passes_thm1s_shape_and_fails_a_curve_still_falling():
+    """The paper prints no risk value: its shape (Thm 1, a + k/m) at the design's 35 runs
+    passes, a curve still falling like 1/√m beyond √n fails."""
+    grid_rows = fig2_table(0.3)
+    good = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, heldout_table()], ignore_index=True)))[0]
+    assert good.passed is True and good.runs == 35 and "100,000 held-out augmented digits" in good.detail, good.detail
+    bad = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, heldout_table(risk=root)], ignore_index=True)))[0]
+    assert bad.passed is False, bad.detail
+
+
+def test_fig2_heldout_checks_read_only_the_seeds_run_after_their_declaration():
+    grid_rows = fig2_table(0.3)
+    early = heldout_table(risk=root, seeds=10, first=0)  # seeds 0–9: seen before the declaration
+    assert all("no rows yet" in c.detail for c in replanned(calandriello_fig2.judge_fig2(
+        pd.concat([grid_rows, early], ignore_index=True))))
+    fresh = heldout_table()
+    alone = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, fresh], ignore_index=True)))
+    mixed = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, early, fresh], ignore_index=True)))
+    assert [c.detail for c in alone] == [c.detail for c in mixed]
+
+
+def test_fig2_heldout_tighter_intervals_pass_when_narrower_and_fail_for_the_stand_in_when_wider():
+    grid_rows = fig2_table(0.3)
+    narrow = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, heldout_table(0.2)], ignore_index=True)))[1]
+    assert narrow.passed is True and "the same 35 seeds" in narrow.detail, narrow.detail
+    wide = replanned(calandriello_fig2.judge_fig2(pd.concat([grid_rows, heldout_table(3.0)], ignore_index=True)))[1]
+    assert wide.passed is False and wide.cause == CAUSE_STAND_IN and "100,000 test points" in wide.cause_detail
+
+
+def test_fig2_nmi_reads_the_runs_of_both_settings_the_risk_its_own():
+    v = calandriello_fig2.judge_fig2(pd.concat([fig2_table(0.3), heldout_table()], ignore_index=True))
+    c = checks(v)
+    assert c["NMI increases over the grid"].runs == c["NMI plateau once m ≥ √n"].runs == 45
+    assert c["test risk decreases over the grid"].runs == 10 and "45 paired runs" in c["NMI increases over the grid"].detail
+
+
+def test_band_ratio_is_the_f_interval_of_the_per_seed_mean_relative_risk():
+    rng = np.random.default_rng(5)
+    big, small = rng.normal(1.0, 0.01, (8, 2)), rng.normal(2.0, 0.05, (12, 2))
+    e = calandriello.band_ratio(big, small)
+    ya, yb = (big / big.mean(0)).mean(1), (small / small.mean(0)).mean(1)
+    q = ya.var(ddof=1) / yb.var(ddof=1)
+    assert e.value == pytest.approx(0.5 * math.log(q))
+    assert e.interval() == pytest.approx((0.5 * math.log(q / stats.f.ppf(0.975, 7, 11)),
+                                          0.5 * math.log(q / stats.f.ppf(0.025, 7, 11))))
+
+
+# -- what deciding a check costs this machine ----------------------------------------------------
+def test_a_check_beyond_the_machines_hours_says_so_in_place_of_the_question_mark():
+    d = table(nmi_noise=0.027).assign(time_total=1000.0)  # 7 rows of one m-list job: 7000 s per seed
+    v = calandriello_fig1.judge_fig1(d)
+    c = checks(v)["NMI plateau once m ≥ √n"]
+    hours = (c.runs_needed - 10) * 7000 / 3600
+    assert hours > calandriello.MACHINE_HOURS and isinstance(c, calandriello.BeyondMachine)
+    line = next(x for x in v.text.splitlines() if "NMI plateau" in x)
+    assert line.startswith(f"not decidable on this machine: needs about {c.runs_needed} runs, {hours:.2g} hours — "
+                           f"NMI plateau once m ≥ √n: ")
+    assert "not decidable on this machine: NMI plateau once m ≥ √n" in v.summary and "undecided" not in v.summary
+    cheap = checks(calandriello_fig1.judge_fig1(d.assign(time_total=1.0)))["NMI plateau once m ≥ √n"]
+    assert cheap.mark == "?" and f"({c.runs_needed - 10} more seeds × 7 s)" in cheap.detail
+    untimed = checks(calandriello_fig1.judge_fig1(table(nmi_noise=0.027)))["NMI plateau once m ≥ √n"]
+    assert untimed.mark == "?" and "of this machine" not in untimed.detail
+
+
+def test_a_replanned_check_without_rows_is_priced_at_its_design_on_the_grids_times_plus_the_test_points():
+    d = fig2_table(0.3)
+    d["time_total"] = np.where(d["dataset.name"] == "augmented_mnist", 100.0, 5.0)
+    held = replanned(calandriello_fig2.judge_fig2(d))[0]
+    seconds = 300.0 + sum(calandriello.HELDOUT_EXTRA_S.values())
+    assert held.mark == "?" and f"(35 more seeds × {seconds:.0f} s)" in held.detail, held.detail
+    slow = replanned(calandriello_fig2.judge_fig2(d.assign(time_total=d["time_total"] * 10)))[0]
+    assert slow.mark.startswith("not decidable on this machine: needs about 35 runs")
+
+
+# -- the pilot behind the held-out design (slow: about 2 minutes of CPU) -------------------------
+def pilot_risks(n: int = 20_000, seeds: int = 10) -> dict[str, np.ndarray]:
+    """Per-seed projected risks at m = √n/16, √n, 2√n (seeds × 3) of uniform Nyström +
+    MiniBatchKMeans (k = 10, n_init 3, batch 1024; Wang's bandwidth, β = 1) on the first n
+    augmented training digits, scored on those digits ("train"), on the 10,000 MNIST test
+    digits ("mnist") and on 10,000 held-out augmented digits ("held-out")."""
+    from sklearn.cluster import MiniBatchKMeans
+
+    from kktheory.datasets import augmented_mnist as am
+    from kktheory.datasets.mnist import mnist_arrays
+
+    images, _, _ = mnist_arrays(None, download=False)
+    params = am.AugmentedMnistConfig()
+    sets = {"train": am.deform(images[:60000], np.arange(n), params) / np.float32(255),
+            "mnist": images[60000:].astype(np.float32) / 255,
+            "held-out": am.deform(images[60000:], np.arange(10_000), params, "test") / np.float32(255)}
+    X = sets["train"].astype(np.float32)
+    two_sigma2 = 4 * float(((X - X.mean(0)) ** 2).sum(1).mean())  # 2σ², σ² = 2·mean ‖x − x̄‖² (Wang, β = 1)
+
+    def kernel(A, B):
+        return np.exp(-np.maximum((A * A).sum(1)[:, None] + (B * B).sum(1)[None] - 2 * A @ B.T, 0) / two_sigma2)
+
+    root = round(math.sqrt(n))
+    out = {name: np.zeros((seeds, 3)) for name in sets}
+    for s in range(seeds):
+        perm = np.random.default_rng(s).permutation(n)
+        for j, m in enumerate((round(root / 16), root, 2 * root)):
+            L = X[perm[:m]]
+            lam, U = np.linalg.eigh(kernel(L, L).astype(np.float64))
+            keep = lam > 1e-12 * lam.max()
+            W = (U[:, keep] / np.sqrt(lam[keep])).astype(np.float32)
+            F = kernel(X, L) @ W
+            labels = MiniBatchKMeans(10, n_init=3, batch_size=1024, random_state=s).fit(F).labels_
+            C = np.stack([F[labels == c].mean(0) for c in range(10)])
+            for name, Y in sets.items():
+                G = F if name == "train" else kernel(Y.astype(np.float32), L) @ W
+                dist = (G * G).sum(1)[:, None] - 2 * G @ C.T + (C * C).sum(1)[None]
+                out[name][s, j] = float(np.mean(1 - (G * G).sum(1) + dist.min(1)))
+    return out
+
+
+@pytest.mark.slow
+@needs_data(*(f"mnist/{name}.gz" for name in ("train-images-idx3-ubyte", "t10k-images-idx3-ubyte")))
+def test_pilot_the_mnist_test_digits_not_their_number_widen_fig2s_spread():
+    """The pilot behind the held-out design (kktheory/report/entries/calandriello_fig2.py):
+    on the 10,000 MNIST test digits the seeds' G = R(√n) − R(2√n) varies at least 1.7 times
+    as much as on 10,000 held-out augmented digits, whose per-point spread is the training
+    risk's times PILOT_RATIO (within 10 %)."""
+    risks = pilot_risks()
+    gap = {name: float(np.std(r[:, 1] - r[:, 2], ddof=1)) for name, r in risks.items()}
+    assert gap["mnist"] >= 1.7 * gap["held-out"], gap
+    ratio = risks["held-out"].std(0, ddof=1) / risks["train"].std(0, ddof=1)
+    assert ratio == pytest.approx(calandriello_fig2.PILOT_RATIO, rel=0.1), ratio
+
+
+def test_a_replanned_check_is_priced_at_the_level_it_is_judged_at():
+    """A later look judges at a stricter level: the runs a design needs there are searched
+    (the declared 35 hold at 95 % only)."""
+    from kktheory.report.decide import look_level
+
+    rule, later = calandriello_fig2.HELDOUT_PLATEAU, look_level(2)
+    assert calandriello.design_runs(rule, 0.95) == rule.design.runs == 35
+    runs = calandriello.design_runs(rule, later)
+    assert runs > 40 and rule.power(runs, reps=1000, level=later) >= 0.8 > rule.power(runs - 3, reps=1000, level=later)
+    d = fig2_table(0.3).assign(time_total=10.0)
+    c = replanned(calandriello_fig2.judge_fig2(d, level=later))[0]
+    assert f"({runs} more seeds × " in c.detail, c.detail

@@ -408,13 +408,13 @@ def test_further_sweeps_join_an_entry_at_paper_scale_when_no_override_picks_a_pa
     entry = dataclasses.replace(catalogue()["calandriello_fig2"], draw=lambda df, out: [],
                                 judge=lambda df, level=0.95: judged.append(sorted(df["run_id"])) or Verdict("reproduced", "x"))
     reproduce_entry.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", log=lambda s: None)
-    assert calls == [("calandriello_fig2", ()), ("calandriello_fig2_mnist8m", ())]
-    assert judged[-1] == ["calandriello_fig2-0", "calandriello_fig2-1",
-                          "calandriello_fig2_mnist8m-0", "calandriello_fig2_mnist8m-1"]
+    sweeps = ["calandriello_fig2", *entry.extra_sweeps]  # the run at mnist8m's n, the held-out setting
+    assert "calandriello_fig2_mnist8m" in sweeps and calls == [(s, ()) for s in sweeps]
+    assert judged[-1] == sorted(f"{s}-{i}" for s in sweeps for i in range(2))
     saved = pd.read_parquet(tmp_path / "out" / "rows" / "calandriello_fig2.parquet")
-    assert len(saved) == 4
+    assert len(saved) == 2 * len(sweeps)
     index = (tmp_path / "out" / "INDEX.md").read_text()
-    assert "--config-name calandriello_fig2_mnist8m -m" in index and "4 rows from 4 jobs" in index
+    assert "--config-name calandriello_fig2_mnist8m -m" in index and f"{2 * len(sweeps)} rows from" in index
     calls.clear()
     reproduce_entry.reproduce(entry, "paper", tmp_path / "r", tmp_path / "out", ["seed=3"], log=lambda s: None)
     assert calls == [("calandriello_fig2", ("seed=3",))]
