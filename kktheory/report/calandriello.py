@@ -87,10 +87,10 @@ and another job on this 24 GB machine.
 
 **This machine** (:func:`priced`): an undecided check's runs needed at 80 % power (its
 design's before any row) times the compute of one more seed of the jobs it reads
-(:func:`seed_seconds`, the rows' ``time_total``); beyond :data:`MACHINE_HOURS` its line says
-"not decidable on this machine: needs about N runs, H hours" in place of '?'
-(:class:`BeyondMachine`) and the verdict's 'why' names it (:class:`MachineVerdict`); below,
-the hours are added to its line.
+(:func:`~kktheory.report.cost.seed_seconds`, the rows' ``time_total``); beyond
+:data:`~kktheory.report.cost.MACHINE_HOURS` its line says "not decidable on this machine:
+needs about N runs, H hours" in place of '?' and the verdict's 'why' names it; below, the
+hours are added to its line (:mod:`kktheory.report.cost`).
 
 **Setting** (:func:`setting_fig1`, :func:`setting_fig2`): the NMI's level against the
 paper's (≈ 0.49 on mnist60k beyond √n, read off Fig. 1; 0.405 at m = 400 on mnist8m, §5),
@@ -101,14 +101,14 @@ as a difference, as above).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
+from kktheory.report.cost import priced, seed_seconds
 from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
@@ -130,7 +130,6 @@ HELDOUT_DECLARED = "2026-11-27"
 #: CPU seconds of the projected test risk on 100,000 more test points, per grid point (pilot on
 #: this machine, float32, m = 63, 1000, 2000: the kernel block, K·W and the distances to k centroids)
 HELDOUT_EXTRA_S = {"0.0625*sqrt_n": 0.9, "sqrt_n": 6.9, "2*sqrt_n": 21.1}
-MACHINE_HOURS = 5.0  # the compute this 2-core machine gives the decision of one check (issue 43)
 
 # -- the declared grids (factors of √n) and their m rules --------------------------------
 FIG1_GRID = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0)  # experiments/calandriello_fig1.yaml, m
@@ -515,99 +514,6 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
               f"{fmt(sd[1], 3)} ({small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}), the same {len(seeds)} "
               f"seeds")
     return _stand_in_failure(rule.check(est, detail, level=level), stand_in, held, small)
-
-
-# -- what deciding a check costs this machine ------------------------------------------------
-def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
-    """Compute of one more seed: the median over seeds of ``time_total`` summed over the
-    seed's rows at the m rules ``points`` (one job per point, Fig. 2's grid), or over all its
-    rows (``points`` None: one m-list job per seed, the Fig. 1 setting); nan without times."""
-    if rows.empty or "time_total" not in rows:
-        return math.nan
-    d = rows if points is None else rows[rows["m_rule"].astype(str).isin(points)]
-    per = d.groupby("seed")["time_total"].sum(min_count=1)
-    return float(per.median()) if per.notna().any() else math.nan
-
-
-@dataclass(frozen=True)
-class Cost:
-    """What deciding an undecided check takes: ``runs`` per arm (its runs needed at 80 %
-    power, or its design's before any row), ``have`` of them run, ``seconds`` of compute
-    per further seed on this machine."""
-
-    runs: int
-    have: int
-    seconds: float
-
-    @property
-    def hours(self) -> float:
-        return max(self.runs - self.have, 0) * self.seconds / 3600
-
-    @property
-    def text(self) -> str:
-        return f"needs about {self.runs} runs, {self.hours:.2g} hours"
-
-
-@dataclass(frozen=True)
-class BeyondMachine(Check):
-    """An undecided check that this machine cannot decide within :data:`MACHINE_HOURS`,
-    even as re-planned: its INDEX line says so in place of '?', with what it needs."""
-
-    need: str = ""
-
-    @property
-    def mark(self) -> str:
-        return f"{'' if self.counted else 'control: '}not decidable on this machine: {self.need} —"
-
-
-@dataclass(frozen=True)
-class MachineVerdict(Verdict):
-    """A verdict whose 'why' names the checks this machine cannot decide (:class:`BeyondMachine`)."""
-
-    @property
-    def summary(self) -> str:
-        beyond = [c for c in self.checks if isinstance(c, BeyondMachine) and c.counted]
-        rest = Verdict(self.status, self.observed, tuple(c for c in self.checks if c not in beyond)).summary
-        named = f"not decidable on this machine: {', '.join(c.name for c in beyond)}" if beyond else ""
-        return "; ".join(part for part in (rest, named) if part)
-
-
-@lru_cache(maxsize=None)
-def design_runs(rule: Rule, level: float) -> int:
-    """The runs at which ``rule``'s design reaches power 0.8 at ``level``: its declared count
-    at the fixed design's 95 %, else searched upward from it (doubling, then bisection; 1000
-    simulated draws each) — a later look of a sequential decision judges at a stricter level."""
-    lo, hi = rule.design.runs, rule.design.runs
-    if level == LEVEL:
-        return hi
-    while rule.power(hi, reps=1000, level=level) < POWER:
-        lo, hi = hi, 2 * hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if rule.power(mid, reps=1000, level=level) >= POWER else (mid, hi)
-    return hi
-
-
-def priced(verdict: Verdict, seconds: dict[str, float], level: float = LEVEL) -> Verdict:
-    """The verdict with each undecided check's cost on this machine (:class:`Cost`, at
-    ``seconds[name]`` per seed): beyond :data:`MACHINE_HOURS` a :class:`BeyondMachine`,
-    else its hours added to the line; a check without rows is priced at its design's runs
-    at ``level`` (:func:`design_runs`)."""
-    out = []
-    for c in verdict.checks:
-        new = c.runs == 0 and c.rule is not None and c.rule.design is not None
-        runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
-        s = seconds.get(c.name, math.nan)
-        if c.passed is not None or not runs or not math.isfinite(s):
-            out.append(c)
-            continue
-        cost = Cost(runs, c.runs, s)
-        if cost.hours > MACHINE_HOURS:
-            out.append(BeyondMachine(**{f.name: getattr(c, f.name) for f in fields(Check)}, need=cost.text))
-        else:
-            out.append(replace(c, detail=f"{c.detail}; ≈ {cost.hours:.2g} h of this machine ({max(runs - c.runs, 0)} "
-                                         f"more seeds × {s:.0f} s)"))
-    return MachineVerdict(verdict.status, verdict.observed, tuple(out))
 
 
 def _observed(d: pd.DataFrame, grid: tuple[float, ...], held: pd.DataFrame | None = None) -> str:

@@ -126,6 +126,7 @@ class Check:
     runs: int = 0  # runs per arm behind the estimate (the rows' run count)
     decision: Decision | None = field(default=None, compare=False, repr=False)  # the test, to redraw at a level
     note: str = ""  # what the detail adds to the decision's text
+    beyond: str = ""  # undecided, and more than this machine can decide: what it needs (kktheory.report.cost)
 
     def __post_init__(self) -> None:
         if self.passed is not None:  # numpy booleans are not the singletons True / False
@@ -162,6 +163,8 @@ class Check:
     @property
     def mark(self) -> str:
         role = "sanity " if self.sanity else "" if self.counted else "control "
+        if self.beyond and self.passed is None:  # in place of '?': no run this machine affords decides it
+            return role + f"not decidable on this machine: {self.beyond} —"
         return role + {True: "✓", False: "✗", None: "?"}[self.passed]
 
     @property
@@ -202,15 +205,20 @@ class Verdict:
     @property
     def summary(self) -> str:
         """INDEX's overview "why": the counted checks not passed, by kind, in a few words —
-        "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "undecided: …"
-        ('' when reproduced; a long list gives its first two names and the count)."""
+        "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "undecided: …",
+        "not decidable on this machine: …" ('' when reproduced; a long list gives its first two
+        names and the count)."""
         groups: dict[str, list[str]] = {}
         for c in self.checks:
             if c.counted and not c.passed:
-                key = "undecided" if c.passed is None else "fails" if c.cause == CAUSE_CLAIM else c.cause
+                key = ((BEYOND if c.beyond else "undecided") if c.passed is None
+                       else "fails" if c.cause == CAUSE_CLAIM else c.cause)
                 groups.setdefault(key, []).append(c.name)
-        order = ["fails", *OUR_CAUSES, "undecided"]
+        order = ["fails", *OUR_CAUSES, "undecided", BEYOND]
         return "; ".join(f"{k}: {_few(groups[k])}" for k in order if k in groups)
+
+
+BEYOND = "not decidable on this machine"  # the overview's group of undecided checks no affordable run decides
 
 
 def _few(names: Sequence[str]) -> str:

@@ -1,0 +1,100 @@
+"""What deciding an undecided check would cost this machine, and the checks it cannot afford.
+
+A check left undecided names the runs per arm that would decide it at 80 % power
+(:attr:`~kktheory.report.decide.Decision.runs_needed`; before any row of a re-declared
+rule, its design's runs at the level it will be judged at, :func:`design_runs`). Times the
+compute of one more seed of the jobs it reads (:func:`seed_seconds`: the median over seeds
+of the rows' ``time_total``), that is the compute still to spend (:class:`Cost`). Above
+:data:`MACHINE_HOURS` of this 2-core machine the check is *not decidable on this machine*:
+INDEX prints "not decidable on this machine: needs about N runs, H hours" in place of its
+'?' and the verdict's overview names it (:attr:`~kktheory.report.verdicts.Check.beyond`);
+below, the hours are added to its line (:func:`priced`). An entry prices its checks at the
+jobs each reads where it knows them (Calandriello's grid points); every other undecided
+check is priced at one more seed of the entry's whole sweep (:func:`kktheory.reproduce.entry.reproduce`),
+an upper bound where it reads a part of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import pandas as pd
+
+from kktheory.report.claims import Rule
+from kktheory.report.decide import LEVEL, POWER
+from kktheory.report.verdicts import Verdict
+
+MACHINE_HOURS = 5.0  # the compute this 2-core machine gives the decision of one check (issue 43)
+
+
+def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
+    """Compute of one more seed: the median over seeds of ``time_total`` summed over the
+    seed's rows at the m rules ``points`` (one job per point), or over all its rows (``points``
+    None); nan without times."""
+    if rows.empty or "time_total" not in rows or "seed" not in rows:
+        return math.nan
+    d = rows if points is None else rows[rows["m_rule"].astype(str).isin(points)]
+    per = d.groupby("seed")["time_total"].sum(min_count=1)
+    return float(per.median()) if per.notna().any() else math.nan
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What deciding an undecided check takes: ``runs`` per arm (its runs needed at 80 %
+    power, or its design's before any row), ``have`` of them run, ``seconds`` of compute
+    per further seed on this machine."""
+
+    runs: int
+    have: int
+    seconds: float
+
+    @property
+    def hours(self) -> float:
+        return max(self.runs - self.have, 0) * self.seconds / 3600
+
+    @property
+    def text(self) -> str:
+        return f"needs about {self.runs} runs, {self.hours:.2g} hours"
+
+
+@lru_cache(maxsize=None)
+def design_runs(rule: Rule, level: float) -> int:
+    """The runs at which ``rule``'s design reaches power 0.8 at ``level``: its declared count
+    at the fixed design's 95 %, else searched upward from it (doubling, then bisection; 1000
+    simulated draws each) — a later look of a sequential decision judges at a stricter level."""
+    lo, hi = rule.design.runs, rule.design.runs
+    if level == LEVEL:
+        return hi
+    while rule.power(hi, reps=1000, level=level) < POWER:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if rule.power(mid, reps=1000, level=level) >= POWER else (mid, hi)
+    return hi
+
+
+PRICED = "of this machine"  # the words an undecided check's line gets with its hours (priced once)
+
+
+def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float = LEVEL) -> Verdict:
+    """The verdict with each undecided check's cost on this machine (:class:`Cost`, at
+    ``seconds[name]`` per seed, or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
+    not decidable here (``Check.beyond``), else its hours added to the line; a check without
+    rows is priced at its design's runs at ``level`` (:func:`design_runs`). A check priced
+    already keeps its price."""
+    out = []
+    for c in verdict.checks:
+        new = c.runs == 0 and c.rule is not None and c.rule.design is not None
+        runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
+        s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
+        if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not math.isfinite(s):
+            out.append(c)
+        elif (cost := Cost(runs, c.runs, s)).hours > MACHINE_HOURS:
+            out.append(replace(c, beyond=cost.text))
+        else:
+            out.append(replace(c, detail=f"{c.detail}; ≈ {cost.hours:.2g} h {PRICED} ({max(runs - c.runs, 0)} "
+                                         f"more seeds × {s:.0f} s)"))
+    return replace(verdict, checks=tuple(out))

@@ -1,0 +1,35 @@
+"""What deciding an undecided check costs this machine (kktheory.report.cost)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from kktheory.report.cost import MACHINE_HOURS, priced, seed_seconds
+from kktheory.report.verdicts import INCONCLUSIVE, Check, Verdict
+
+
+def _verdict(runs_needed: int = 100) -> Verdict:
+    return Verdict(INCONCLUSIVE, "", (Check("a", None, "0.1 [-0.1, 0.3] (95% CI)", runs_needed=runs_needed, runs=10),
+                                      Check("b", True, "0.5 [0.2, 0.8] (95% CI)", runs=10)))
+
+
+def test_an_unaffordable_check_is_not_decidable_here_and_the_overview_says_so():
+    v = priced(_verdict(), 600.0)  # 90 more seeds × 600 s = 15 h
+    a = v.checks[0]
+    assert 15 > MACHINE_HOURS and a.beyond == "needs about 100 runs, 15 hours"
+    assert v.text.splitlines()[0].startswith("not decidable on this machine: needs about 100 runs, 15 hours — a: ")
+    assert v.summary == "not decidable on this machine: a" and v.checks[1] == _verdict().checks[1]
+    assert priced(v, 1.0) == v  # priced once
+
+
+def test_an_affordable_check_carries_its_hours_and_stays_undecided():
+    v = priced(_verdict(), 10.0)  # 90 more seeds × 10 s
+    assert v.checks[0].mark == "?" and v.checks[0].detail.endswith("; ≈ 0.25 h of this machine (90 more seeds × 10 s)")
+    assert v.summary == "undecided: a" and priced(v, 600.0) == v
+
+
+def test_seed_seconds_is_the_median_over_seeds_of_a_seeds_rows():
+    rows = pd.DataFrame({"seed": [0, 0, 1, 1, 2], "time_total": [1.0, 2.0, 4.0, 4.0, 30.0],
+                         "m_rule": ["a", "b", "a", "b", "a"]})
+    assert seed_seconds(rows) == 8.0 and seed_seconds(rows, ["a"]) == 4.0
+    assert seed_seconds(rows.drop(columns="time_total")) != seed_seconds(rows.drop(columns="time_total"))  # nan
