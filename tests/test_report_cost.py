@@ -33,3 +33,11 @@ def test_seed_seconds_is_the_median_over_seeds_of_a_seeds_rows():
                          "m_rule": ["a", "b", "a", "b", "a"]})
     assert seed_seconds(rows) == 8.0 and seed_seconds(rows, ["a"]) == 4.0
     assert seed_seconds(rows.drop(columns="time_total")) != seed_seconds(rows.drop(columns="time_total"))  # nan
+
+
+def test_a_check_without_rows_is_priced_at_its_design_only_where_its_jobs_are_known():
+    from kktheory.report.claims import AT_LEAST, Design, Margin, Rule
+    rule = Rule("r", "a mean", AT_LEAST, Margin(0.9, "why", "src"), Design("paired", 1.0, 0.9, (0.1,), 12, "src"))
+    v = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule),))
+    assert priced(v, 3600.0).checks[0].beyond == "needs about 12 runs, 12 hours"
+    assert priced(v, 3600.0, without_rows=False) == v

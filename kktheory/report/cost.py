@@ -11,7 +11,8 @@ INDEX prints "not decidable on this machine: needs about N runs, H hours" in pla
 below, the hours are added to its line (:func:`priced`). An entry prices its checks at the
 jobs each reads where it knows them (Calandriello's grid points); every other undecided
 check is priced at one more seed of the entry's whole sweep (:func:`kktheory.reproduce.entry.reproduce`),
-an upper bound where it reads a part of it.
+an upper bound where it reads a part of it, and not at all before it has rows (its jobs are
+not known there: a re-declared rule reads a sweep of its own).
 """
 
 from __future__ import annotations
@@ -79,15 +80,18 @@ def design_runs(rule: Rule, level: float) -> int:
 PRICED = "of this machine"  # the words an undecided check's line gets with its hours (priced once)
 
 
-def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float = LEVEL) -> Verdict:
+def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float = LEVEL,
+           without_rows: bool = True) -> Verdict:
     """The verdict with each undecided check's cost on this machine (:class:`Cost`, at
     ``seconds[name]`` per seed, or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
     not decidable here (``Check.beyond``), else its hours added to the line; a check without
-    rows is priced at its design's runs at ``level`` (:func:`design_runs`). A check priced
-    already keeps its price."""
+    rows is priced at its design's runs at ``level`` (:func:`design_runs`) — unless not
+    ``without_rows`` (a price per seed of the whole sweep says nothing of the jobs a check
+    without rows will read: a re-declared rule's own sweep). A check priced already keeps its
+    price."""
     out = []
     for c in verdict.checks:
-        new = c.runs == 0 and c.rule is not None and c.rule.design is not None
+        new = without_rows and c.runs == 0 and c.rule is not None and c.rule.design is not None
         runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
         if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not math.isfinite(s):

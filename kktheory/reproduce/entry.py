@@ -234,7 +234,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
                                       entry.changes.get(scale, scale))
         if scale == "paper":  # what the undecided checks would cost this machine (one more seed of the sweep)
-            verdict = priced(verdict, seed_seconds(ok), level)
+            verdict = priced(verdict, seed_seconds(ok), level, without_rows=False)
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
             verdict = speed.add_checks(verdict, speed.judge(entry.timing, speed.load(results_dir, entry.name),
                                                               entry.name, level), level)
