@@ -63,6 +63,7 @@ DECISION = (("How a verdict is put together, and what it guarantees", "report.ve
             ("How a claim is decided", "report.decide"), ("The percentile interval of resampled values", "resampling"),
             ("Checks declared before the data", "report.claims"),
             ("The sequential decision", "report.sequential"),
+            ("What deciding a check costs this machine", "report.cost"),
             ("The papers' numbers beside the observed", "report.paper_numbers"), ("Rows", "report.rows"),
             ("Statistics over seeds", "report.stats"), ("Figures", "report.style"), ("The index", "report.index"))
 

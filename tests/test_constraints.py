@@ -22,6 +22,7 @@ CHECKED_ELSEWHERE = {
     "results_dir",  # config.check_results_dir
     "memory_budget_gb",  # memory.budget_bytes
     "force",  # a boolean, typed by Hydra
+    "column_objective",  # a boolean, typed by Hydra; its size limits: config.check_column_objective
     "dask_scheduler",  # an address, read by the Dask backend
 }
 

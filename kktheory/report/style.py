@@ -103,16 +103,17 @@ def band(ax: Any, x: np.ndarray, s: pd.DataFrame, label: str, key: str, i: int =
         ax.fill_between(x, s["lo"], s["hi"], color=color, alpha=0.18, lw=0)
 
 
-def grid_ticks(ax: Any, values: Any, axis: str = "x") -> None:
-    """Major ticks at the grid values with plain integer labels (for log axes), no minor ticks."""
+def grid_ticks(ax: Any, values: Any, axis: str = "x", apart: float = 1.35) -> None:
+    """Major ticks at the grid values with plain integer labels (for log axes), no minor ticks;
+    no two labels closer than a factor ``apart`` (a wide axis with few points may ask less)."""
     from matplotlib.ticker import NullLocator
 
     vals = sorted({int(round(v)) for v in values if np.isfinite(v) and v > 0})
     if len(vals) > 9:  # keep labels apart: every other value
         vals = vals[::2]
     kept: list[int] = []
-    for v in reversed(vals):  # and no two labels closer than a factor 1.35 (e.g. 400 beside 500):
-        if not kept or 1.35 * v <= kept[-1]:  # from the largest down, so a grid's ends keep theirs
+    for v in reversed(vals):  # and no two labels closer than a factor `apart` (e.g. 400 beside 500):
+        if not kept or apart * v <= kept[-1]:  # from the largest down, so a grid's ends keep theirs
             kept.append(v)
     vals = kept[::-1]
     set_ticks, set_labels, ax_obj = (

@@ -251,7 +251,8 @@ CHANGES = {
              f"√n/8 and 400, 100,000 held-out augmented test digits; experiments/calandriello_fig2_mnist8m.yaml), "
              f"drawn on its own axes and reported, not judged. The re-planned checks' setting: the grid's n and "
              f"points √n/16, √n, 2√n with 100,000 held-out augmented test digits, seeds 10–44 "
-             f"({HELDOUT_CONFIG}). {FIG2_STAND_IN}",
+             f"({HELDOUT_CONFIG}). {FIG2_STAND_IN}; sample digits: "
+             f"[augmented_mnist_samples.png](augmented_mnist_samples.png) (python -m kktheory.datasets --grid)",
 }
 
 
