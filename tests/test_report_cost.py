@@ -41,3 +41,5 @@ def test_a_check_without_rows_is_priced_at_its_design_only_where_its_jobs_are_kn
     v = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule),))
     assert priced(v, 3600.0).checks[0].beyond == "needs about 12 runs, 12 hours"
     assert priced(v, 3600.0, without_rows=False) == v
+    named = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule, runs_needed=12),))
+    assert priced(named, 3600.0, without_rows=False) == named  # a design's runs named by the entry: still no rows

@@ -91,7 +91,10 @@ def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float 
     price."""
     out = []
     for c in verdict.checks:
-        new = without_rows and c.runs == 0 and c.rule is not None and c.rule.design is not None
+        if c.runs == 0 and not without_rows:  # its jobs are not known here: not priced
+            out.append(c)
+            continue
+        new = c.runs == 0 and c.rule is not None and c.rule.design is not None
         runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
         if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not math.isfinite(s):
