@@ -353,7 +353,7 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
 def _fake_reproduce(rows: pd.DataFrame, seen: list):
     """A stand-in for reproduce: hands ``rows`` to the look and records the level it gets."""
     def fake(entry, scale, results_dir, out_dir, overrides=(), execute=True, log=None, level=LEVEL, looks="",
-             parts=(), look=None):
+             parts=(), look=None, run_only=None):
         level, text = look(rows)
         seen.append((level, text))
         check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), level),
@@ -472,3 +472,30 @@ def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interv
     assert after[-1].checks == {"a": "? " + check.decision.estimate.text(level=look_level(2))}
     assert "(added seed=range(10,20); 5 min of compute)" in looks_text(after)
     assert read_looks(tmp_path / "rows", entry.name) == after
+
+
+def test_a_resumed_decision_runs_only_the_seeds_it_added(tmp_path, monkeypatch):
+    """A resumed ``--decide`` runs the part of the sweep its look added, not the entry's
+    further sweeps (wang_fig4_5's objective sweep) nor the other parts: those are read."""
+    from kktheory.reproduce import entry as reproduce_entry
+    from kktheory.reproduce.sweep import SweepResult
+
+    ran: list[tuple[str, tuple[str, ...]]] = []
+
+    def fake_run(name, results_dir, over, execute, log, **kw):
+        if execute:
+            ran.append((name, tuple(over)))
+        return SweepResult(rows=pd.DataFrame())
+
+    monkeypatch.setattr(reproduce_entry, "plan_sweep", lambda *a, **k: None)
+    monkeypatch.setattr(reproduce_entry, "run_sweep", fake_run)
+    monkeypatch.setattr(reproduce_entry, "import_committed", lambda *a, **k: None)
+    monkeypatch.setattr(reproduce_entry, "export_rows", lambda *a, **k: None)
+    entry = catalogue()["wang_fig4_5"]
+    old, added = ["seed=range(20,40)"], ["seed=range(40,80)"]
+    reproduce_entry.reproduce(entry, "paper", tmp_path, tmp_path, (), True, lambda _: None,
+                              parts=[old, added], run_only=added)
+    assert ran == [("wang_fig4_5", tuple(added))]
+    ran.clear()  # a first decision (no run_only) runs what every sweep lacks
+    reproduce_entry.reproduce(entry, "paper", tmp_path, tmp_path, (), True, lambda _: None, parts=[added])
+    assert ran == [("wang_fig4_5", ()), ("wang_fig4_5_objective", ()), ("wang_fig4_5", tuple(added))]

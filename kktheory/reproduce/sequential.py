@@ -49,7 +49,8 @@ from kktheory.report.verdicts import Check, Verdict
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
-from kktheory.reproduce.entry import compute_time, reproduce, runs_per_setting
+from kktheory.report.cost import compute_time
+from kktheory.reproduce.entry import reproduce, runs_per_setting
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -76,7 +77,8 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
 
 
 def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Sequence[str]],
-          execute: bool, log=log, added: Sequence[str] = (), start: bool = False) -> tuple[Verdict, list[Look]]:
+          execute: bool, log=log, added: Sequence[str] = (), start: bool = False,
+          run_only: Sequence[str] | None = None) -> tuple[Verdict, list[Look]]:
     """Judge the entry at paper scale on all its rows (the sweep's, with the seeds of
     ``parts``) after its recorded ``looks``; returns the verdict and the looks, with the new
     one recorded in ``<out>/rows/looks/<entry>.json``.
@@ -103,7 +105,8 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         return (shown[-1].level if shown else LEVEL), looks_text(shown, rules)
 
-    verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look)
+    verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
+                        run_only=run_only)
     if now is None:
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
@@ -189,7 +192,8 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     while True:
         t0 = time.perf_counter()
         had = len(looks)
-        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True)
+        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True,
+                               run_only=None if execute else added or None)
         left -= time.perf_counter() - t0
         if added and len(looks) == had:
             log(f"{entry.name}: the seeds added ({' '.join(added)}) gave no new rows: stopped")
