@@ -181,7 +181,9 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     ``yin_table2/data=pendigits``) picks, the whole sweep by default — when the predicted
     compute (the selected rows' compute seconds per job, times the jobs to add) fits what
     is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
-    ``rows/looks/<entry>.json`` beside the rows.
+    ``rows/looks/<entry>.json`` beside the rows. A first decision (no look recorded) runs
+    whatever the entry's sweeps lack; a resumed one runs only the seeds its looks add
+    (``run_only``): the entry's further sweeps and the committed rows are read as stored.
     """
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
