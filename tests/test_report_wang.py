@@ -15,6 +15,8 @@ from kktheory.report import catalogue, wang
 from kktheory.report.entries import wang_fig2, wang_fig3, wang_fig4_5, wang_table2
 from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.stats import mean_ci
+from kktheory.report.style import pyplot
 from tests.report_tables import rows
 
 BASE = {"n": 60000, "k": 10, "dataset.name": "mnist", "sketch.name": "nystrom_rr"}
@@ -300,6 +302,30 @@ def test_fig3_setting_says_it_cannot_be_verified():
     assert wang_fig3.setting_fig3(fig3_table(-0.05)).startswith("setting differs: unverifiable")
 
 
+def drawn(module, draw, df, out: Path, monkeypatch):
+    """The matplotlib figure ``draw`` (one of ``module``'s) makes of ``df``, kept open instead of saved."""
+    figs = []
+    monkeypatch.setattr(module, "save_figure", lambda fig, out_dir, name: figs.append(fig) or [])
+    draw(df, out)
+    return figs[0]
+
+
+def test_fig3_left_panels_draw_the_mean_nmi_with_its_95_ci(tmp_path, monkeypatch):
+    """Left panels: one error bar series per (β, method), each bar the Student-t interval over the
+    seeds of its cell (failed SC trials discarded); right panels: the means only."""
+    df = fig3_table(-0.05, failures=1, seeds=3)
+    fig = drawn(wang_fig3, wang_fig3.draw_fig3, df, tmp_path, monkeypatch)
+    left, right = fig.axes[0::2], fig.axes[1::2]
+    assert "mean and 95 % CI over runs" in fig.get_suptitle()
+    assert [len(ax.containers) for ax in left] == [6, 6, 6] and not any(ax.containers for ax in right)
+    kk = df[(df["dataset.name"] == "mnist") & (df["kernel.beta"] == 0.2) & (df["sketch.name"] == wang_fig3.KK)]
+    want = mean_ci(kk, "m", "train_nmi")
+    bars = left[0].containers[0].lines[2][0].get_segments()  # mnist, KK at β = 0.2: (x, lo)–(x, hi) per c
+    assert np.allclose([[b[0][1], b[1][1]] for b in bars], want[["lo", "hi"]].to_numpy())
+    assert (want["hi"] > want["lo"]).all()
+    pyplot().close(fig)
+
+
 # -- Figs. 4–5 ---------------------------------------------------------------------------
 FIG45_DATA = (("mnist", 10, 60000), ("mushrooms", 2, 8124), ("pendigits", 10, 7494))
 
@@ -499,6 +525,27 @@ def test_table2_ratio_below_one_is_a_sanity_check_not_counted():
 
 def test_table2_not_run_without_the_bound_column():
     assert wang_table2.judge_table2(table2_table(fast_decay).drop(columns="trace_ratio")).status == NOT_RUN
+
+
+def test_table2_panel_a_draws_the_excess_on_a_log_axis(tmp_path, monkeypatch):
+    """Panel (a) is the decay checks' quantity: the mean ratio − 1 on a log axis, ε at 0.1, the
+    fitted decay b in the legend; a lower CI end ≤ 0 is drawn at a positive floor, and said."""
+    df = table2_table(fast_decay, seeds=5)
+    fig = drawn(wang_table2, wang_table2.draw_table2, df, tmp_path, monkeypatch)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and "ratio − 1" in ax.get_ylabel()
+    first = df[df["sketch.P"] == "countsketch"].groupby("m")["trace_ratio"].mean() - 1
+    assert np.allclose(ax.get_lines()[0].get_ydata(), first.to_numpy())
+    assert any(np.allclose(line.get_ydata(), 0.1) for line in ax.get_lines())
+    labels = ax.get_legend_handles_labels()[1]
+    assert float(labels[0].rpartition("b = ")[2].rstrip(")")) == pytest.approx(2.5, abs=0.05)
+    assert not any("≤ 0" in label for label in labels)
+    pyplot().close(fig)
+    fig = drawn(wang_table2, wang_table2.draw_table2, table2_table(fast_decay, seeds=3, sd=2.0), tmp_path, monkeypatch)
+    ax = fig.axes[0]
+    assert any(label.startswith("CI lower ends ≤ 0 drawn at") for label in ax.get_legend_handles_labels()[1])
+    assert all((c.get_paths()[0].vertices[:, 1] > 0).all() for c in ax.collections if c.get_paths())
+    pyplot().close(fig)
 
 
 def test_table2_c_star_interpolates_in_log_log():
