@@ -15,6 +15,8 @@ from kktheory.report import catalogue, wang
 from kktheory.report.entries import wang_fig2, wang_fig3, wang_fig4_5, wang_table2
 from kktheory.report.verdicts import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.stats import mean_ci
+from kktheory.report.style import pyplot
 from tests.report_tables import rows
 
 BASE = {"n": 60000, "k": 10, "dataset.name": "mnist", "sketch.name": "nystrom_rr"}
@@ -300,6 +302,116 @@ def test_fig3_setting_says_it_cannot_be_verified():
     assert wang_fig3.setting_fig3(fig3_table(-0.05)).startswith("setting differs: unverifiable")
 
 
+def drawn(module, draw, df, out: Path, monkeypatch):
+    """The matplotlib figure ``draw`` (one of ``module``'s) makes of ``df``, kept open instead of saved."""
+    figs = []
+    monkeypatch.setattr(module, "save_figure", lambda fig, out_dir, name: figs.append(fig) or [])
+    draw(df, out)
+    return figs[0]
+
+
+def test_fig3_left_panels_draw_the_mean_nmi_with_its_95_ci(tmp_path, monkeypatch):
+    """Left panels: one error bar series per (β, method), each bar the Student-t interval over the
+    seeds of its cell (failed SC trials discarded); right panels: the means only."""
+    df = fig3_table(-0.05, failures=1, seeds=3)
+    fig = drawn(wang_fig3, wang_fig3.draw_fig3, df, tmp_path, monkeypatch)
+    left, right = fig.axes[0::2], fig.axes[1::2]
+    assert "mean and 95 % CI over runs" in fig.get_suptitle()
+    assert [len(ax.containers) for ax in left] == [6, 6, 6] and not any(ax.containers for ax in right)
+    kk = df[(df["dataset.name"] == "mnist") & (df["kernel.beta"] == 0.2) & (df["sketch.name"] == wang_fig3.KK)]
+    want = mean_ci(kk, "m", "train_nmi")
+    bars = left[0].containers[0].lines[2][0].get_segments()  # mnist, KK at β = 0.2: (x, lo)–(x, hi) per c
+    assert np.allclose([[b[0][1], b[1][1]] for b in bars], want[["lo", "hi"]].to_numpy())
+    assert (want["hi"] > want["lo"]).all()
+    pyplot().close(fig)
+
+
+
+def with_exact(df, nmi, seeds=10):
+    """``df`` with exact kernel k-means rows (experiments/wang_fig3_exact.yaml: Mushrooms and
+    PenDigits, every β, m = 50k unused): NMI ``nmi[(data set, β)]`` + N(0, 0.005) per seed."""
+    rng = np.random.default_rng(3)
+    ex = [{"dataset.name": ds, "k": k, "n": 2000, "kernel.beta": b, "m": 50 * k, "sketch.name": wang_fig3.EXACT,
+           "seed": s, "train_nmi": nmi[(ds, b)] + rng.normal(0, 0.005), "time_embed": 0.0, wang.FAIL_COL: False}
+          for ds, k in (("mushrooms", 2), ("pendigits", 10)) for b in (0.2, 1.0, 5.0) for s in range(seeds)]
+    return pd.concat([df, pd.DataFrame(ex)], ignore_index=True)
+
+
+def check_lines(verdict):
+    return [(c.name, c.mark) for c in verdict.checks]
+
+
+def test_fig3_without_exact_rows_judges_as_before_and_says_none_yet():
+    """The exact sweep's rows do not exist yet: the checks are those of the declared rules, their
+    lines unchanged by the exact-KK comparison, which says it has no rows; the rules (and so the
+    looks' rules hash) are the ten declared, no control added."""
+    df = fig3_table(+0.02, failures=3)
+    v = wang_fig3.judge_fig3(df)
+    assert [c.name for c in v.checks] == [r.name for r in wang_fig3.RULES] and len(wang_fig3.RULES) == 10
+    assert not any(c.cause_detail for c in v.checks[:-1])
+    assert "no rows yet: experiments/wang_fig3_exact.yaml" in v.observed
+    assert wang_fig3.EXACT_SWEEP in wang_fig3.FIG3.extra_sweeps
+    # exact rows leave every check's name and mark as they were (they only add a cause's detail)
+    same = {(ds, b): 0.5 for ds in ("mushrooms", "pendigits") for b in (0.2, 1.0, 5.0)}
+    both = wang_fig3.judge_fig3(with_exact(df, same))
+    assert check_lines(both) == check_lines(v) and both.status == v.status
+
+
+def test_fig3_exact_kk_paired_difference_and_the_failures_cause():
+    """KK (0.4 + 0.05·log(c/k) + noise) 0.02 below SC at every c: the β = 0.2 checks fail. Mushrooms'
+    exact kernel k-means is below SC too (NMI 0.45 < SC's ≈ 0.555 averaged over c): the method's
+    failure; PenDigits' is far above the sketch (0.80 against KK's 0.596 at c = 50k): the sketch loses
+    it. The observed line gives the paired difference KK(c_max) − exact per data set."""
+    df = fig3_table(+0.02, failures=3)
+    nmi = {(ds, b): 0.6 for ds in ("mushrooms", "pendigits") for b in (0.2, 1.0, 5.0)}
+    nmi[("mushrooms", 0.2)], nmi[("pendigits", 0.2)] = 0.45, 0.80
+    full = with_exact(df, nmi)
+    v = wang_fig3.judge_fig3(full)
+    checks = by_name(v)
+    mush = checks["KK beats SC on mushrooms, β = 0.2 (average over c)"]
+    pen = checks["KK beats SC on pendigits, β = 0.2 (average over c)"]
+    assert mush.passed is False and mush.cause == "claim fails"
+    assert mush.cause_detail.startswith("exact kernel k-means fails too at β = 0.2 (NMI 0.449 ["), mush.cause_detail
+    assert "the sketch loses" not in mush.cause_detail  # KK(c = 100) ≈ 0.596, above exact
+    assert pen.passed is False and pen.cause == "claim fails" and "passes it" in pen.cause_detail
+    assert "the sketch loses what exact kernel k-means has" in pen.cause_detail, pen.cause_detail
+    assert not checks["KK beats SC on mnist, β = 0.2 (average over c)"].cause_detail  # no exact run on MNIST
+    line = v.observed.splitlines()[1]
+    assert line.startswith("KK at c_max vs exact kernel k-means, β = 0.2") and "mnist: not run" in line
+    for ds, k in (("mushrooms", 2), ("pendigits", 10)):
+        kk = full[(full["dataset.name"] == ds) & (full["kernel.beta"] == 0.2) & (full["m"] == 50 * k)]
+        d = (kk[kk["sketch.name"] == wang_fig3.KK].set_index("seed")["train_nmi"]
+             - kk[kk["sketch.name"] == wang_fig3.EXACT].set_index("seed")["train_nmi"])
+        assert f"{ds}: KK(c = {50 * k}) − exact = {d.mean():+.3f}" in line, line
+    assert len(v.checks) == 10  # shown as text, not as a check: a control rule would change the rules hash
+
+
+def test_fig3_draws_exact_kk_as_a_line_and_band_per_beta(tmp_path, monkeypatch):
+    """Left panels of the data sets with exact rows: a dotted line per β at exact's mean NMI, labelled
+    'exact KK, β = …', and a band for its 95 % CI (mean_ci); MNIST has none; without exact rows none."""
+    df = fig3_table(-0.05, failures=1, seeds=3)
+    nmi = {(ds, b): 0.5 + b / 50 for ds in ("mushrooms", "pendigits") for b in (0.2, 1.0, 5.0)}
+    full = with_exact(df, nmi, seeds=4)
+    fig = drawn(wang_fig3, wang_fig3.draw_fig3, full, tmp_path, monkeypatch)
+    left = dict(zip(dict.fromkeys(df["dataset.name"]), fig.axes[0::2]))
+    exact_lines = {ds: [ln for ln in ax.get_lines() if ln.get_label().startswith("exact KK")]
+                   for ds, ax in left.items()}
+    assert not exact_lines["mnist"]
+    for ds in ("mushrooms", "pendigits"):
+        assert [ln.get_label() for ln in exact_lines[ds]] == [f"exact KK, β = {b:g}" for b in (0.2, 1.0, 5.0)]
+        ex = full[(full["dataset.name"] == ds) & (full["sketch.name"] == wang_fig3.EXACT)]
+        want = mean_ci(ex, "kernel.beta", "train_nmi")
+        assert np.allclose([ln.get_ydata()[0] for ln in exact_lines[ds]], want["mean"])
+        bands = [p.get_extents().transformed(left[ds].transData.inverted()) for p in left[ds].patches]
+        assert np.allclose([[b.y0, b.y1] for b in bands], want[["lo", "hi"]].to_numpy())
+    assert "exact KK, β = 0.2" in [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "exact kernel k-means" in fig.get_suptitle()
+    pyplot().close(fig)
+    plain = drawn(wang_fig3, wang_fig3.draw_fig3, df, tmp_path, monkeypatch)
+    assert not any(ln.get_label().startswith("exact") for ax in plain.axes for ln in ax.get_lines())
+    assert "exact" not in plain.get_suptitle()
+    pyplot().close(plain)
+
 # -- Figs. 4–5 ---------------------------------------------------------------------------
 FIG45_DATA = (("mnist", 10, 60000), ("mushrooms", 2, 8124), ("pendigits", 10, 7494))
 
@@ -499,6 +611,27 @@ def test_table2_ratio_below_one_is_a_sanity_check_not_counted():
 
 def test_table2_not_run_without_the_bound_column():
     assert wang_table2.judge_table2(table2_table(fast_decay).drop(columns="trace_ratio")).status == NOT_RUN
+
+
+def test_table2_panel_a_draws_the_excess_on_a_log_axis(tmp_path, monkeypatch):
+    """Panel (a) is the decay checks' quantity: the mean ratio − 1 on a log axis, ε at 0.1, the
+    fitted decay b in the legend; a lower CI end ≤ 0 is drawn at a positive floor, and said."""
+    df = table2_table(fast_decay, seeds=5)
+    fig = drawn(wang_table2, wang_table2.draw_table2, df, tmp_path, monkeypatch)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and "ratio − 1" in ax.get_ylabel()
+    first = df[df["sketch.P"] == "countsketch"].groupby("m")["trace_ratio"].mean() - 1
+    assert np.allclose(ax.get_lines()[0].get_ydata(), first.to_numpy())
+    assert any(np.allclose(line.get_ydata(), 0.1) for line in ax.get_lines())
+    labels = ax.get_legend_handles_labels()[1]
+    assert float(labels[0].rpartition("b = ")[2].rstrip(")")) == pytest.approx(2.5, abs=0.05)
+    assert not any("≤ 0" in label for label in labels)
+    pyplot().close(fig)
+    fig = drawn(wang_table2, wang_table2.draw_table2, table2_table(fast_decay, seeds=3, sd=2.0), tmp_path, monkeypatch)
+    ax = fig.axes[0]
+    assert any(label.startswith("CI lower ends ≤ 0 drawn at") for label in ax.get_legend_handles_labels()[1])
+    assert all((c.get_paths()[0].vertices[:, 1] > 0).all() for c in ax.collections if c.get_paths())
+    pyplot().close(fig)
 
 
 def test_table2_c_star_interpolates_in_log_log():

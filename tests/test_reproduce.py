@@ -13,6 +13,7 @@ from omegaconf import OmegaConf
 
 from kktheory import errors
 from kktheory.report import rows as report_rows
+from kktheory.report.cost import compute_time
 from kktheory.reproduce import cli as reproduce_cli
 from kktheory.reproduce import committed as reproduce_committed
 from kktheory.reproduce import entry as reproduce_entry
@@ -207,7 +208,7 @@ def test_exported_rows_add_to_the_file(tmp_path):
 def test_compute_time_counts_a_jobs_load_and_reference_once():
     rows = pd.DataFrame({"seed": [0, 0, 1], "time_load": [2.0, 2.0, 3.0], "time_reference": [5.0, 5.0, 0.0],
                          "time_embed": [1.0, 1.0, 1.0], "time_cluster": [0.5, 0.5, 0.5]})
-    assert reproduce_entry.compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5
+    assert compute_time(rows) == 2.0 + 3.0 + 5.0 + 3 * 1.5
 
 
 #: Pourkamali Table 1 shrunk: 300 points, two seeds, the three methods (Nyström with m = 20 and 100)

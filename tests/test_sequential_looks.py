@@ -18,6 +18,7 @@ import math
 import os
 import subprocess
 import sys
+import types
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -353,7 +354,7 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
 def _fake_reproduce(rows: pd.DataFrame, seen: list):
     """A stand-in for reproduce: hands ``rows`` to the look and records the level it gets."""
     def fake(entry, scale, results_dir, out_dir, overrides=(), execute=True, log=None, level=LEVEL, looks="",
-             parts=(), look=None):
+             parts=(), look=None, run_only=None):
         level, text = look(rows)
         seen.append((level, text))
         check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), level),
@@ -394,7 +395,8 @@ def test_an_entry_whose_shared_sweep_grew_judges_it_as_look_2(tmp_path, monkeypa
                         {f"r{m}-{s}" for m in (10, 20) for s in range(10)})
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
-    _, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, [], [["seed=range(5,10)"]], False)
+    _, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, [], [("theory_rates", ("seed=range(5,10)",))],
+                                          False)
     assert [(x.look, x.runs, x.level) for x in after] == [(1, 5, LEVEL), (2, 10, look_level(2))]
     assert seen[-1][0] == look_level(2)
 
@@ -461,9 +463,9 @@ def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interv
     rules = rules_hash(reproduce_sequential.declared_rules(entry))
     looks = [Look(1, 10, LEVEL, 1, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
     rows = _rows(20).assign(time_embed=lambda d: 1.0 + d["seed"], time_cluster=0.5)
-    added = ["seed=range(10,20)"]
+    added = ("yin_fig1", ("seed=range(10,20)",))
     monkeypatch.setattr(reproduce_sequential, "_ids", lambda cfg, results_dir, select:
-                        {f"r{m}-{s}" for m in (10, 20) for s in range(10, 20)} if select == added else set())
+                        {f"r{m}-{s}" for m in (10, 20) for s in range(10, 20)} if tuple(select) == added[1] else set())
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(rows, []))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [added], False, added=added)
     new = rows[rows["seed"] >= 10]
@@ -472,3 +474,68 @@ def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interv
     assert after[-1].checks == {"a": "? " + check.decision.estimate.text(level=look_level(2))}
     assert "(added seed=range(10,20); 5 min of compute)" in looks_text(after)
     assert read_looks(tmp_path / "rows", entry.name) == after
+
+
+def test_a_resumed_decision_runs_only_the_seeds_it_added(tmp_path, monkeypatch):
+    """A resumed ``--decide`` runs the part of the sweep its look added, not the entry's
+    further sweeps (wang_fig4_5's objective sweep) nor the other parts: those are read."""
+    from kktheory.reproduce import entry as reproduce_entry
+    from kktheory.reproduce.sweep import SweepResult
+
+    ran: list[tuple[str, tuple[str, ...]]] = []
+
+    def fake_run(name, results_dir, over, execute, log, **kw):
+        if execute:
+            ran.append((name, tuple(over)))
+        return SweepResult(rows=pd.DataFrame())
+
+    monkeypatch.setattr(reproduce_entry, "plan_sweep", lambda *a, **k: None)
+    monkeypatch.setattr(reproduce_entry, "run_sweep", fake_run)
+    monkeypatch.setattr(reproduce_entry, "import_committed", lambda *a, **k: None)
+    monkeypatch.setattr(reproduce_entry, "export_rows", lambda *a, **k: None)
+    entry = catalogue()["wang_fig4_5"]
+    old, added = ("wang_fig4_5", ("seed=range(20,40)",)), ("wang_fig4_5_objective", ("seed=range(40,60)",))
+    reproduce_entry.reproduce(entry, "paper", tmp_path, tmp_path, (), True, lambda _: None,
+                              parts=[old, added], run_only=added)
+    assert ran == [added]
+    ran.clear()  # a first decision (no run_only) runs what every sweep lacks
+    reproduce_entry.reproduce(entry, "paper", tmp_path, tmp_path, (), True, lambda _: None, parts=[old])
+    assert ran == [("wang_fig4_5", ()), ("wang_fig4_5_objective", ()), old]
+
+
+def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp_path, monkeypatch):
+    """``--decide --sweep wang_fig4_5_objective``: the seeds go to the further sweep where the
+    re-declared objective checks read their fresh seeds, numbered on from its last seed (39),
+    not from the count of its seeds (20); the look records the sweep, and only the entries
+    that run that sweep read the part."""
+    entry = catalogue()["wang_fig4_5"]
+    obj = "wang_fig4_5_objective"
+    rows = pd.DataFrame({"run_id": [f"o{s}" for s in range(20, 40)], "seed": range(20, 40),
+                         "time_embed": 1.0})
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 40, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
+    monkeypatch.setattr(reproduce_sequential, "_runs", lambda rows: 40)  # seeds 0-19 of the own sweep beside them
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep",
+                        lambda cfg, r, over: planned.append((cfg, tuple(over))) or types.SimpleNamespace(jobs=[0] * 40))
+    judged: list = []
+
+    def fake_judge(e, r, o, looks, parts, execute, log, added, start, run_only=None):
+        judged.append((added, run_only, list(parts)))
+        check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL),
+                         rule=EXCEEDS_RULE)
+        if added:  # the look with the seeds added decides it
+            return Verdict("reproduced", "", ()), [*looks, Look(len(looks) + 1, 80, look_level(len(looks) + 1), 0, "")]
+        return Verdict("inconclusive", "", (check,)), list(looks)
+
+    monkeypatch.setattr(reproduce_sequential, "judge", fake_judge)
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), lambda _: None, sweep=obj)
+    assert planned[0] == (obj, ("seed=range(40,80)",))  # 80 runs per setting: 40 more, after seed 39
+    assert judged[1][:2] == ((obj, ("seed=range(40,80)",)), (obj, ("seed=range(40,80)",)))
+    look = next_look([], 80, "h", "r", ("seed=range(40,80)",), obj)
+    assert "(added wang_fig4_5_objective: seed=range(40,80))" in looks_text([look])
+    monkeypatch.undo()
+    monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [
+        Look(2, 80, look_level(2), 1, "inconclusive", part=["seed=range(40,80)"], sweep=obj)] if name == "wang_fig4_5" else [])
+    assert reproduce_sequential._sweep_parts(entry) == [(obj, ("seed=range(40,80)",))]

@@ -369,7 +369,8 @@ def section(claim: Claim, judged: Judged, files: Sequence[Path], command: str, s
             out_dir: Path) -> str:
     """The INDEX-format Markdown section of the claim (:func:`~kktheory.report.index.render_index`)."""
     from kktheory.report.index import IndexRecord, render_index
-    from kktheory.reproduce.entry import compute_time, describe_setup, runs_per_setting
+    from kktheory.report.cost import compute_time
+    from kktheory.reproduce.entry import describe_setup, runs_per_setting
 
     v = judged.verdict
     d = judged.rows

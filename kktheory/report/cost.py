@@ -4,7 +4,7 @@ A check left undecided names the runs per arm that would decide it at 80 % power
 (:attr:`~kktheory.report.decide.Decision.runs_needed`; before any row of a re-declared
 rule, its design's runs at the level it will be judged at, :func:`design_runs`). Times the
 compute of one more seed of the jobs it reads (:func:`seed_seconds`: the median over seeds
-of the rows' ``time_total``), that is the compute still to spend (:class:`Cost`). Above
+of the rows' compute, :func:`compute_time`), that is the compute still to spend (:class:`Cost`). Above
 :data:`MACHINE_HOURS` of this 2-core machine the check is *not decidable on this machine*:
 INDEX prints "not decidable on this machine: needs about N runs, H hours" in place of its
 '?' and the verdict's overview names it (:attr:`~kktheory.report.verdicts.Check.beyond`);
@@ -31,15 +31,34 @@ from kktheory.report.verdicts import Verdict
 MACHINE_HOURS = 5.0  # the compute this 2-core machine gives the decision of one check (issue 43)
 
 
+#: the parts of a row's own compute time (time_wall is not summed: in a list of m it accumulates)
+ROW_TIMES = ("time_embed", "time_cluster", "time_evaluate", "time_bounds", "time_population")
+#: times a job spends once and copies into every row of its list of m
+JOB_TIMES = ("time_load", "time_reference")
+
+
+def compute_time(rows: pd.DataFrame) -> float:
+    """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
+    job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
+    total = sum(float(rows[c].fillna(0.0).sum()) for c in ROW_TIMES if c in rows)
+    for c in JOB_TIMES:
+        if c in rows:
+            once = rows.drop_duplicates(["seed", c]) if "seed" in rows else rows
+            total += float(once[c].fillna(0.0).sum())
+    return total
+
+
 def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
-    """Compute of one more seed: the median over seeds of ``time_total`` summed over the
-    seed's rows at the m rules ``points`` (one job per point), or over all its rows (``points``
-    None); nan without times."""
-    if rows.empty or "time_total" not in rows or "seed" not in rows:
+    """Compute of one more seed: the median over seeds of the :func:`compute_time` of the
+    seed's rows at the m rules ``points`` (one job per point), or of all its rows (``points``
+    None) — the method's cost and the reference, bound checks and population scoring its
+    jobs paid, as the overview's compute time counts them; nan without times."""
+    if rows.empty or "seed" not in rows or not any(c in rows for c in (*ROW_TIMES, *JOB_TIMES)):
         return math.nan
     d = rows if points is None else rows[rows["m_rule"].astype(str).isin(points)]
-    per = d.groupby("seed")["time_total"].sum(min_count=1)
-    return float(per.median()) if per.notna().any() else math.nan
+    if d.empty:
+        return math.nan
+    return float(d.groupby("seed")[list(d.columns)].apply(compute_time).median())
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,12 @@ what it would cost ("look j needs N runs (J jobs), predicted M min > L min left"
 same command again with a larger ``B`` — e.g. ``python -m kktheory.reproduce wang_fig2 --scale
 paper --decide --budget-min 600 +wang_fig2/pass=c100,c400`` — and the decision resumes from the recorded
 looks: the committed rows are judged at the last look's level (nothing spent when they did not
-change), and the next size of the schedule is added while the budget lasts. INDEX's overview
+change), and the next size of the schedule is added while the budget lasts. A check re-declared after its rows
+were seen reads the seeds run after its declaration, often in a further sweep of its own
+(wang_fig4_5's objective over the kernel columns: experiments/wang_fig4_5_objective.yaml);
+``--sweep NAME`` gives the seeds to that sweep — ``python -m kktheory.reproduce wang_fig4_5
+--scale paper --decide --sweep wang_fig4_5_objective`` — numbered on from its last seed, and
+the look records which sweep got them. INDEX's overview
 shows per entry the compute stored in its rows and, of it, the part its looks added; each
 look's line says the compute of the seeds it added.
 
@@ -113,6 +118,7 @@ class Look:
     rules_hash: str = ""
     compute_s: float = 0.0  # compute stored in the rows of the seeds added before this look, seconds
     checks: dict[str, str] = field(default_factory=dict)  # each counted check after this look: mark, estimate
+    sweep: str = ""  # the config the seeds were added to, where it is one of the entry's further sweeps
 
 
 def waiting(verdict: Verdict, apart: Collection[Rule] = ()) -> list[Check]:
@@ -135,18 +141,19 @@ def next_runs(checks: Sequence[Check], first: int, have: int) -> int | None:
     return size
 
 
-def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = ()) -> Look | None:
+def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = (),
+              sweep: str = "") -> Look | None:
     """The look that judging rows with ``runs`` runs per setting and hash ``rows`` adds to
     ``looks``: None when they are the last look's rows (same run count, and same hash where
     one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
     :func:`~kktheory.report.decide.look_level` (j + 1), whoever added the rows; with no look
     yet, look 1 (the fixed judgement at 95 %). Rows judged after seeds were added (``part``)
     are always a new look, even when the most seeds of a setting did not grow (seeds added to
-    the settings that had fewer)."""
+    the settings that had fewer); ``sweep`` names the further sweep they were added to."""
     if looks and not part and runs == looks[-1].runs and (not looks[-1].rows_hash or rows == looks[-1].rows_hash):
         return None
     j = looks[-1].look + 1 if looks else 1
-    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules)
+    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep)
 
 
 def rows_hash(rows: pd.DataFrame) -> str:
@@ -214,7 +221,7 @@ def looks_text(looks: Sequence[Look], rules: str = "") -> str:
     after a recorded look."""
     if not looks:
         return ""
-    parts = [f"look {x.look}" + (f" (added {' '.join(x.part)}" + (f"; {x.compute_s / 60:.0f} min of compute"
+    parts = [f"look {x.look}" + (f" (added {x.sweep + ': ' if x.sweep else ''}{' '.join(x.part)}" + (f"; {x.compute_s / 60:.0f} min of compute"
                                                                   if x.compute_s else "") + ")" if x.part else "")
              + f": {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
              + (f", {x.undecided} check(s) undecided" if x.undecided else "") for x in looks]

@@ -34,6 +34,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--decide", action="store_true",
                         help="paper scale: add seeds while a check is undecided (sequential design, "
                              "kktheory/report/sequential.py)")
+    parser.add_argument("--sweep", default="",
+                        help="with --decide: which of the entry's sweeps gets the seeds (its own by default; "
+                             "one of its further sweeps, e.g. wang_fig4_5_objective, where a re-declared check "
+                             "reads its fresh seeds)")
     parser.add_argument("--budget-min", type=float, default=60.0,
                         help="with --decide: the most minutes of predicted compute to add (default 60)")
     args = parser.parse_intermixed_args(argv)
@@ -59,6 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"config error: name={unknown[0]!r}: one of all, {', '.join(entries)}", file=sys.stderr)
         return 2
+    if args.sweep and not (args.decide and args.sweep in entries[args.name].extra_sweeps):
+        allowed = ", ".join(entries[args.name].extra_sweeps) or "none (this entry has no further sweep)"
+        print(f"config error: --sweep={args.sweep}: with --decide, one of {args.name}'s further sweeps: {allowed}",
+              file=sys.stderr)
+        return 2
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import OverrideParseException
 
@@ -78,7 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         t1 = time.perf_counter()
         try:
             if args.decide:
-                verdict = decide(entries[name], results_dir, out_dir, args.budget_min, args.overrides)
+                verdict = decide(entries[name], results_dir, out_dir, args.budget_min, args.overrides,
+                                 sweep=args.sweep)
             else:
                 verdict = redraw(entries[name], args.scale, results_dir, out_dir, args.overrides,
                                  execute=not args.no_run)

@@ -26,7 +26,7 @@ from kktheory.report.index import IndexRecord, update_index
 from kktheory.reproduce.committed import (
     committed_rows_path, export_figure_table, export_rows, figure_table, import_committed, read_committed,
 )
-from kktheory.report.cost import priced, seed_seconds
+from kktheory.report.cost import compute_time, priced, seed_seconds
 from kktheory.reproduce.plan import Plan, log, plan_sweep
 from kktheory.reproduce.sweep import SweepResult, run_sweep
 
@@ -89,12 +89,6 @@ def _without_title(markdown: str) -> str:
     return "\n".join(ln for ln in markdown.splitlines() if not ln.startswith("# ")).strip()
 
 
-#: the parts of a row's own compute time (time_wall is not summed: in a list of m it accumulates)
-ROW_TIMES = ("time_embed", "time_cluster", "time_evaluate", "time_bounds", "time_population")
-#: times a job spends once and copies into every row of its list of m
-JOB_TIMES = ("time_load", "time_reference")
-
-
 #: the columns that tell one plotted setting from another (those a sweep's rows carry)
 SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "sketch.s", "centroids", "kernel.beta")
 
@@ -122,17 +116,6 @@ def scale_label(entry: Entry, scale: str, runs: str) -> str:
     return "; ".join(parts)
 
 
-def compute_time(rows: pd.DataFrame) -> float:
-    """Seconds the stored rows took when they were computed: each row's ROW_TIMES, and each
-    job's JOB_TIMES once (the rows of one job carry the same value and seed)."""
-    total = sum(float(rows[c].fillna(0.0).sum()) for c in ROW_TIMES if c in rows)
-    for c in JOB_TIMES:
-        if c in rows:
-            once = rows.drop_duplicates(["seed", c]) if "seed" in rows else rows
-            total += float(once[c].fillna(0.0).sum())
-    return total
-
-
 def pending_text(name: str) -> str:
     """INDEX.md text of an entry that was never reproduced here: the claim, the rule, the
     paper's numbers (none measured) and the command."""
@@ -153,6 +136,11 @@ def pending_text(name: str) -> str:
     ])
 
 
+#: a part of one of an entry's sweeps that a sequential decision added seeds to: the config's
+#: name and the overrides that select the part (its seeds included)
+Part = tuple[str, tuple[str, ...]]
+
+
 def _added_ids(plans: Sequence[Plan], base: int) -> set[str]:
     """Run ids of the parts a sequential decision added (``plans[base:]``) that the sweep's
     own plans (``plans[:base]``) do not hold: the rows its looks paid for."""
@@ -163,23 +151,27 @@ def _added_ids(plans: Sequence[Plan], base: int) -> set[str]:
 
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
-              level: float = LEVEL, looks: str = "", parts: Sequence[Sequence[str]] = (),
-              look: Callable[[pd.DataFrame], tuple[float, str]] | None = None) -> Verdict:
+              level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
+              look: Callable[[pd.DataFrame], tuple[float, str]] | None = None,
+              run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
     ``level`` is the confidence level of this look (a sequential decision's
     :func:`~kktheory.report.decide.look_level`; 0.95 for the fixed design), ``looks`` the
-    record of the looks so far, printed in INDEX, and ``parts`` the override sets of the
-    seeds a sequential decision added to parts of the sweep (their rows join the sweep's).
+    record of the looks so far, printed in INDEX, and ``parts`` the seeds a sequential
+    decision added to parts of the entry's sweeps (:data:`Part`: config, overrides; their
+    rows join the sweep's).
     ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
     rows about to be judged, returns the level and the looks' text in their place: the look
-    is decided on the very rows it judges."""
+    is decided on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
+    the seeds a resumed sequential decision added — and read every other sweep and part as
+    stored."""
     t0 = time.perf_counter()
     cfg_name = config_name(entry.sweep_name, scale)
     # an entry's further sweeps (paper scale) run as configured, only when no override picks a part
     cfg_names = [cfg_name, *(entry.extra_sweeps if scale == "paper" and not overrides else ())]
     sweeps = [(cfg_name, tuple(overrides)), *((c, ()) for c in cfg_names[1:]),
-              *((cfg_name, tuple(o)) for o in parts)]
+              *((c, tuple(o)) for c, o in parts)]
     log(f"== {entry.name} ({entry.title}) — scale {scale}, config "
         f"{', '.join(f'experiments/{c}.yaml' for c in cfg_names)}"
         + (f"; {len(parts)} part(s) added by a sequential decision" if parts else ""))
@@ -206,7 +198,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         before = sweep.rows
         after = None if save is None else (
             lambda rows, before=before: save(rows if before.empty else pd.concat([before, rows], ignore_index=True)))
-        sweep = sweep.joined(run_sweep(name, results_dir, over, execute, log,
+        run = execute and (run_only is None or (name, tuple(over)) == (run_only[0], tuple(run_only[1])))
+        sweep = sweep.joined(run_sweep(name, results_dir, over, run, log,
                                        after_job=after, plan=plan, committed=committed))
     if parts and not sweep.rows.empty and "run_id" in sweep.rows:  # a part may repeat a job of the sweep
         ids = sweep.rows["run_id"]  # failure rows carry no run id: each stays (not one merged failure)

@@ -49,7 +49,8 @@ from kktheory.report.verdicts import Check, Verdict
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
-from kktheory.reproduce.entry import compute_time, reproduce, runs_per_setting
+from kktheory.report.cost import compute_time
+from kktheory.reproduce.entry import Part, reproduce, runs_per_setting
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -75,8 +76,9 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
     return judge(entry, results_dir, out_dir, looks, _sweep_parts(entry), execute, log)[0]
 
 
-def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Sequence[str]],
-          execute: bool, log=log, added: Sequence[str] = (), start: bool = False) -> tuple[Verdict, list[Look]]:
+def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Part],
+          execute: bool, log=log, added: Part | None = None, start: bool = False,
+          run_only: Part | None = None) -> tuple[Verdict, list[Look]]:
     """Judge the entry at paper scale on all its rows (the sweep's, with the seeds of
     ``parts``) after its recorded ``looks``; returns the verdict and the looks, with the new
     one recorded in ``<out>/rows/looks/<entry>.json``.
@@ -96,14 +98,17 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         if not looks and not rows.empty:
             before = _fixed_before(entry, results_dir, rows, parts)
         if not rows.empty and (before or start):
-            now = next_look(before, _runs(rows), rows_hash(rows), rules, added)
+            cfg, over = added or ("", ())
+            now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
+                            "" if cfg in ("", _own_config(entry)) else cfg)
             if added:
-                ids = _ids(config_name(entry.sweep_name, "paper"), results_dir, added)
+                ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         return (shown[-1].level if shown else LEVEL), looks_text(shown, rules)
 
-    verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look)
+    verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
+                        run_only=run_only)
     if now is None:
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
@@ -121,15 +126,14 @@ def check_marks(verdict: Verdict) -> dict[str, str]:
             for c in verdict.checks if c.counted}
 
 
-def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Sequence[Sequence[str]]) -> list[Look]:
+def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Sequence[Part]) -> list[Look]:
     """For an entry without looks whose ``rows`` hold seeds that another entry's looks added
     to the sweep (``parts``): its look 1, the fixed judgement at 95 % on the sweep's own
     seeds (runs and rows hash of those rows; its status was not recorded). Empty otherwise."""
     if not parts:
         return []
-    cfg = config_name(entry.sweep_name, "paper")
-    own = _ids(cfg, results_dir, ())
-    more = set().union(*(_ids(cfg, results_dir, p) for p in parts)) - own
+    own = set().union(*(_ids(c, results_dir, ()) for c in _configs(entry)))
+    more = set().union(*(_ids(c, results_dir, p) for c, p in parts)) - own
     base = rows[~rows["run_id"].isin(more)]
     if len(base) == len(rows):
         return []
@@ -141,31 +145,42 @@ def _ids(cfg: str, results_dir: Path, select: Sequence[str]) -> set[str]:
     return {i for job in plan_sweep(cfg, results_dir, select).jobs for i in job.ids}
 
 
-def _sweep_parts(entry: Entry) -> list[list[str]]:
-    """The seeds sequential decisions added to the entry's sweep — by this entry or by
+def _own_config(entry: Entry) -> str:
+    """The config of the entry's own sweep at paper scale."""
+    return config_name(entry.sweep_name, "paper")
+
+
+def _configs(entry: Entry) -> list[str]:
+    """The configs of the entry's sweeps at paper scale: its own, then its further sweeps."""
+    return [_own_config(entry), *entry.extra_sweeps]
+
+
+def _sweep_parts(entry: Entry) -> list[Part]:
+    """The seeds sequential decisions added to the entry's sweeps — by this entry or by
     another judging the same sweep — so that every entry of a sweep reads all its rows and
-    a re-run never drops the others' rows from the committed file."""
+    a re-run never drops the others' rows from the committed file; a part of a further
+    sweep (``Look.sweep``) only where this entry runs that sweep too."""
     names = [e.name for e in catalogue().values() if e.sweep_name == entry.sweep_name]
-    return [x.part for name in names for x in read_looks(committed.COMMITTED_ROWS, name) if x.part]
+    looks = [x for name in names for x in read_looks(committed.COMMITTED_ROWS, name) if x.part]
+    return [(x.sweep or _own_config(entry), tuple(x.part)) for x in looks if not x.sweep or x.sweep in _configs(entry)]
 
 
-def _selected(entry: Entry, results_dir: Path, select: Sequence[str],
-              parts: Sequence[Sequence[str]]) -> tuple[pd.DataFrame, int]:
-    """The committed rows of the part of the entry's sweep that ``select`` picks — with the
-    seeds earlier looks added to it (``parts`` that contain ``select``) — and the number of
-    jobs of the selection at the sweep's own seeds."""
+def _selected(entry: Entry, results_dir: Path, cfg: str, select: Sequence[str],
+              parts: Sequence[Part]) -> tuple[pd.DataFrame, int]:
+    """The committed rows of the part of the entry's sweep ``cfg`` that ``select`` picks —
+    with the seeds earlier looks added to it (``parts`` of ``cfg`` that contain ``select``)
+    — and the number of jobs of the selection at the sweep's own seeds."""
     rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
-    cfg = config_name(entry.sweep_name, "paper")
     plan = plan_sweep(cfg, results_dir, select)
     ids = {i for job in plan.jobs for i in job.ids}
-    for part in parts:
-        if set(select) <= set(part):
+    for c, part in parts:
+        if c == cfg and set(select) <= set(part):
             ids |= _ids(cfg, results_dir, part)
     return ok_rows(rows[rows["run_id"].isin(ids)]), len(plan.jobs)
 
 
 def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
-           select: Sequence[str] = (), log=log) -> Verdict:
+           select: Sequence[str] = (), log=log, sweep: str = "") -> Verdict:
     """The sequential decision of one entry at paper scale (:mod:`kktheory.report.sequential`).
 
     Each round judges every row of the entry (:func:`judge`: look 1 at 95 % when no look
@@ -175,41 +190,48 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     run count is the next size of the doubling schedule R₁·2^k
     (:func:`~kktheory.report.sequential.next_runs`), reached by adding the seeds between
     the two counts to the part of the sweep that ``select`` (overrides of sweep axes, e.g.
-    ``yin_table2/data=pendigits``) picks, the whole sweep by default — when the predicted
+    ``yin_table2/data=pendigits``) picks, the whole sweep by default — the entry's own sweep,
+    or ``sweep``, one of its further sweeps (where a re-declared rule reads its fresh seeds,
+    e.g. wang_fig4_5_objective), the seeds numbered on from the selection's last — when the predicted
     compute (the selected rows' compute seconds per job, times the jobs to add) fits what
     is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
-    ``rows/looks/<entry>.json`` beside the rows.
+    ``rows/looks/<entry>.json`` beside the rows. A first decision (no look recorded) runs
+    whatever the entry's sweeps lack; a resumed one runs only the seeds its looks add
+    (``run_only``): the entry's further sweeps and the committed rows are read as stored.
     """
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
     apart = _timing_rules(entry)
+    cfg = sweep or _own_config(entry)
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
-    added: list[str] = []
+    added: Part | None = None
     while True:
         t0 = time.perf_counter()
         had = len(looks)
-        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True)
+        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True,
+                               run_only=None if execute else added)
         left -= time.perf_counter() - t0
         if added and len(looks) == had:
-            log(f"{entry.name}: the seeds added ({' '.join(added)}) gave no new rows: stopped")
+            log(f"{entry.name}: the seeds added ({' '.join(added[1])}) gave no new rows: stopped")
             break
-        rows, jobs_now = _selected(entry, results_dir, select, parts)
+        rows, jobs_now = _selected(entry, results_dir, cfg, select, parts)
         runs, wait, j = _runs(rows), waiting(verdict, apart), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
-        part = [*select, f"seed=range({runs},{nxt})"]
-        jobs = len(plan_sweep(config_name(entry.sweep_name, "paper"), results_dir, part).jobs)
+        top = int(rows["seed"].max()) + 1 if len(rows) else 0  # the next seeds: after the selection's last
+        over = (*select, f"seed=range({top},{top + nxt - runs})")
+        jobs = len(plan_sweep(cfg, results_dir, over).jobs)
         cost = compute_time(rows) / max(jobs_now, 1) * jobs
         if cost > left:
             log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs "
                 f"({jobs} jobs), predicted {cost / 60:.0f} min > {left / 60:.0f} min left of the budget: stopped")
             break
-        log(f"{entry.name}: look {j + 1} with {nxt} runs ({jobs} jobs, predicted {cost / 60:.0f} min)")
-        parts.append(part)
-        added = part
+        log(f"{entry.name}: look {j + 1} with {nxt} runs ({jobs} jobs of {cfg}, predicted {cost / 60:.0f} min)")
+        added = (cfg, over)
+        parts.append(added)
     return verdict
 
 
