@@ -50,7 +50,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Reproducing the catalogue", ("reproduce", "reproduce.plan", "reproduce.sweep", "reproduce.committed",
                                    "reproduce.entry", "reproduce.sequential", "reproduce.cli", "report.entry",
                                    "report.speed", "report.benchmark", "timing")),
-    ("Your own claim", ("judge.claimfile", "judge.judging", "plot")),
+    ("Your own claim", ("judge.claimfile", "judge.carried", "judge.judging", "plot")),
     ("Beyond one process", ("estimator", "run.dask", "run.dask.chunks")),
     ("Command line and infrastructure", ("cli", "machine.memory", "machine.threads", "machine.progress",
                                          "registry", "errors", "docs", "version")),
