@@ -29,7 +29,7 @@ DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
 PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Data sets", ("datasets.base", "datasets.synthetic", "datasets.mnist", "datasets.augmented_mnist",
                    "datasets.disk_rows", "datasets.sources", "datasets.libsvm", "datasets.segment",
-                   "datasets.table_cache")),
+                   "datasets.array_file", "datasets.table_cache")),
     ("Kernels and kernel blocks", ("kernels.functions", "kernels.gaussian", "kernels.polynomial", "kernels.linear",
                                    "kernels.gram", "kernels.spectrum", "kernels.geometry")),
     ("Clustering", ("cluster.clusterers", "cluster.lloyd", "cluster.kernel_kmeans", "seeding")),
