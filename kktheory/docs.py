@@ -41,7 +41,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Comparators", ("comparators.exact", "comparators.nystrom_based", "comparators.two_step", "comparators.approx_kkm",
                      "comparators.spectral_nystrom")),
     ("Risk, reference and population optimum", ("evaluation.risk", "evaluation.column_objective",
-                                                "evaluation.reference", "evaluation.population",
+                                                "evaluation.reference", "evaluation.population", "evaluation.cache",
                                                 "evaluation.metrics", "evaluation.nan_reason")),
     ("Bound checks", ("evaluation.bounds.spec", "evaluation.bounds.engine", "evaluation.bounds.gamma",
                       "evaluation.bounds.trace", "evaluation.bounds.jl", "evaluation.bounds.theory")),

@@ -54,7 +54,8 @@ def table_key(name: str, files: list[Path]) -> str:
 def _load(entry: Path) -> Table:
     meta = json.loads((entry / "meta.json").read_text())
     return Table(
-        np.load(entry / "X.npy", mmap_mode="r"), np.load(entry / "y.npy"),
+        np.load(entry / "X.npy", mmap_mode="r", allow_pickle=False),
+        np.load(entry / "y.npy", allow_pickle=False),
         meta["n_own_train"], meta["divisor"], dict(meta["info"], cached=str(entry)),
     )
 

@@ -94,6 +94,16 @@ def _atomic(path: Path, write) -> None:
             tmp.unlink()
 
 
+def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Atomically write ``arrays`` to ``path`` as a compressed ``.npz`` (its folder exists)."""
+
+    def save(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # a file name would get ".npz" appended
+            np.savez_compressed(fh, **arrays)
+
+    _atomic(path, save)
+
+
 class Store:
     """A results folder."""
 
@@ -144,12 +154,7 @@ class Store:
     def write(self, rid: str, row: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
         """Atomically write the sidecar, then the row."""
         self.runs.mkdir(parents=True, exist_ok=True)
-
-        def save_npz(path: Path) -> None:
-            with open(path, "wb") as fh:
-                np.savez_compressed(fh, **arrays)
-
-        _atomic(self.arrays_path(rid), save_npz)
+        write_npz(self.arrays_path(rid), arrays)
         frame = pd.DataFrame([row])
         _atomic(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
         return self.row_path(rid)
@@ -186,8 +191,8 @@ class Store:
         return written
 
     def arrays(self, rid: str) -> dict[str, np.ndarray]:
-        """The arrays of one run by its id."""
-        with np.load(self.arrays_path(rid)) as z:
+        """The arrays of one run by its id (data only: read with ``allow_pickle=False``)."""
+        with np.load(self.arrays_path(rid), allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
 
 
