@@ -53,7 +53,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Your own claim", ("judge.claimfile", "judge.carried", "judge.judging", "plot")),
     ("Beyond one process", ("estimator", "run.dask", "run.dask.chunks")),
     ("Command line and infrastructure", ("cli", "machine.memory", "machine.threads", "machine.progress",
-                                         "registry", "errors", "docs", "version")),
+                                         "registry", "plugins", "errors", "docs", "version")),
 )
 #: the report's paper modules (what a paper's entries share), in catalogue order
 #: (``Entry.place[0]``); each entry is rendered after its paper, with its module's docstring

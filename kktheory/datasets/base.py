@@ -68,7 +68,8 @@ from omegaconf import MISSING
 
 from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError, DataError
-from kktheory.registry import EXECUTION, Registry
+from kktheory.plugins import PluginRegistry
+from kktheory.registry import EXECUTION
 
 SPLITS = ("auto", "own", "stratified", "all")
 POOLS = ("all", "train")
@@ -151,7 +152,7 @@ class Table:
 
 Loader = Callable[[DatasetConfig, int, int, int, np.random.Generator], Dataset]
 
-DATASETS: Registry[Loader] = Registry("dataset", ("kktheory.datasets",))
+DATASETS: PluginRegistry[Loader] = PluginRegistry("dataset", ("kktheory.datasets",), ("kktheory.datasets",))
 TABLES: dict[str, Callable[[Any], Table]] = {}
 """The table reader of every table data set, by registered name (full source, no draw)."""
 ROW_SOURCES: set[str] = set()

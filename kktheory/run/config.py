@@ -67,7 +67,7 @@ from kktheory.datasets import DATASETS
 from kktheory.datasets.base import DataSpec
 from kktheory.errors import ConfigError
 from kktheory.kernels.gram import gram_fits
-from kktheory.kernels.functions import KernelConfig, validate_kernel
+from kktheory.kernels.functions import KERNELS, KernelConfig, validate_kernel
 from kktheory.evaluation import column_objective
 from kktheory.evaluation.population import PopulationConfig
 from kktheory.evaluation.population import validate as validate_population
@@ -143,7 +143,7 @@ class RunConfig:
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
 ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
-for _group in (DATASETS, SKETCHES, CLUSTERERS):  # every registered schema, before Hydra composes
+for _group in (DATASETS, KERNELS, SKETCHES, CLUSTERERS):  # every schema and plugin option, before Hydra composes
     _group.load()
 
 
