@@ -46,7 +46,7 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Bound checks", ("evaluation.bounds.spec", "evaluation.bounds.engine", "evaluation.bounds.gamma",
                       "evaluation.bounds.trace", "evaluation.bounds.jl", "evaluation.bounds.theory")),
     ("Runs, rows and store", ("run.config", "constraints", "rules", "run.identity", "run.method", "run.experiment",
-                              "run.backends", "run.schema", "run.store", "run.sweeps", "run.summary")),
+                              "run.backends", "run.schema", "atomic", "run.store", "run.sweeps", "run.summary")),
     ("Reproducing the catalogue", ("reproduce", "reproduce.plan", "reproduce.sweep", "reproduce.committed",
                                    "reproduce.entry", "reproduce.sequential", "reproduce.cli", "report.entry",
                                    "report.speed", "report.benchmark", "timing")),

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from kktheory.run.store import write_npz
+from kktheory.atomic import write_npz
 
 #: the folder of the entries in a results folder
 COMPUTED = Path("cache") / "computed"

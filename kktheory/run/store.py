@@ -29,23 +29,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import time
-import uuid
-import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from kktheory.atomic import HOST, atomic_write, write_npz
+
 RUNS = "runs"
 #: result columns renamed since rows were first written: old name → current name
 RENAMED = {"kmeans_algorithm": "clustering_algorithm"}
 #: temporary files of writers on other hosts are removed when older than this (seconds)
 ORPHAN_AGE = 24 * 3600
-#: this host's tag in temporary names
-HOST = f"{zlib.crc32(platform.node().encode()):08x}"
 
 
 def run_id(identity: dict[str, Any]) -> str:
@@ -82,26 +79,6 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{HOST}-{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Atomically write ``arrays`` to ``path`` as a compressed ``.npz`` (its folder exists)."""
-
-    def save(tmp: Path) -> None:
-        with open(tmp, "wb") as fh:  # a file name would get ".npz" appended
-            np.savez_compressed(fh, **arrays)
-
-    _atomic(path, save)
 
 
 class Store:
@@ -156,7 +133,7 @@ class Store:
         self.runs.mkdir(parents=True, exist_ok=True)
         write_npz(self.arrays_path(rid), arrays)
         frame = pd.DataFrame([row])
-        _atomic(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
+        atomic_write(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
         return self.row_path(rid)
 
     def row(self, rid: str) -> pd.DataFrame:
@@ -186,7 +163,7 @@ class Store:
             if self.has(rid):
                 continue
             frame = row.to_frame().T.dropna(axis=1, how="all").infer_objects()
-            _atomic(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
+            atomic_write(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
             written += 1
         return written
 
