@@ -70,6 +70,7 @@ from kktheory.datasets.table_cache import cached_table, file_sha256
 from kktheory.errors import ConfigError, DataError
 from kktheory.machine import memory
 from kktheory.registry import EXECUTION
+from kktheory.seeding import component_rng
 
 SVMLIGHT = (".svm", ".libsvm", ".txt")
 FORMATS = (".npy", ".npz", ".csv", ".parquet", *SVMLIGHT)
@@ -113,7 +114,7 @@ class ArrayFileConfig(SplitConfig):
         validate(self)
         table = read_table(self, budget)
         path = _path(self.path)
-        kept, train, test, _ = pools(f"file: {path}", table, self, np.random.default_rng(0))
+        kept, train, test, _ = pools(f"file: {path}", table, self, component_rng(0, "file sizes"))  # sizes only
         classes = np.unique(table.y[kept])
         if len(classes) < 2:
             found = f"one class only (label {table.info['classes'][classes[0]]!r})" if len(classes) else "no rows"
