@@ -117,7 +117,8 @@ def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float 
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None
         runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
-        if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not s > 0:  # no compute recorded: not priced
+        # not priced: decided, priced already, no runs to plan, or no compute recorded (s nan or 0)
+        if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not s > 0:
             out.append(c)
         elif (cost := Cost(runs, c.runs, s)).hours > MACHINE_HOURS:
             out.append(replace(c, beyond=cost.text))
