@@ -49,10 +49,9 @@ def compute_time(rows: pd.DataFrame) -> float:
 
 
 def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
-    """Compute of one more seed: the median, over the seeds that hold the most rows (a seed
-    of the whole sweep, not one a look added to a part of it), of the :func:`compute_time`
-    of the seed's rows at the m rules ``points`` (one job per point), or of all its rows
-    (``points`` None) — the method's cost and the reference, bound checks and population scoring its
+    """Compute of one more seed: the median over seeds of the :func:`compute_time` of the
+    seed's rows at the m rules ``points`` (one job per point), or of all its rows (``points``
+    None) — the method's cost and the reference, bound checks and population scoring its
     jobs paid, as the overview's compute time counts them; nan without times."""
     timed = [c for c in (*ROW_TIMES, *JOB_TIMES) if c in rows]
     if rows.empty or "seed" not in rows or not timed or rows[timed].isna().all().all():
@@ -60,9 +59,7 @@ def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
     d = rows if points is None else rows[rows["m_rule"].astype(str).isin(points)]
     if d.empty:
         return math.nan
-    size = d.groupby("seed").size()
-    whole = d[d["seed"].isin(size.index[size == size.max()])]  # seeds that hold every job: a seed a look adds
-    return float(whole.groupby("seed")[list(d.columns)].apply(compute_time).median())
+    return float(d.groupby("seed")[list(d.columns)].apply(compute_time).median())
 
 
 @dataclass(frozen=True)
