@@ -239,7 +239,11 @@ def run_main(main: Callable[[], None], defaults: dict[str, str]) -> int:
     """Run Hydra's main with the shorthand expanded; map user errors to exit status 2 and a
     received signal to 128 + its number, whatever exception it ended in."""
     os.environ["HYDRA_FULL_ERROR"] = "1"
-    sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)
+    try:  # the first use of the registries: a plugin that cannot join ends here (kktheory.plugins)
+        sys.argv[1:] = expand_shorthand(sys.argv[1:], defaults)
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USER_ERROR
     record = SignalRecord()
     main_thread = threading.current_thread() is threading.main_thread()
     previous = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}

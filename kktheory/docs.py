@@ -29,7 +29,7 @@ DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
 PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Data sets", ("datasets.base", "datasets.synthetic", "datasets.mnist", "datasets.augmented_mnist",
                    "datasets.disk_rows", "datasets.sources", "datasets.libsvm", "datasets.segment",
-                   "datasets.table_cache")),
+                   "datasets.array_file", "datasets.table_cache")),
     ("Kernels and kernel blocks", ("kernels.functions", "kernels.gaussian", "kernels.polynomial", "kernels.linear",
                                    "kernels.gram", "kernels.spectrum", "kernels.geometry")),
     ("Clustering", ("cluster.clusterers", "cluster.lloyd", "cluster.kernel_kmeans", "seeding")),
@@ -41,19 +41,19 @@ PIPELINE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Comparators", ("comparators.exact", "comparators.nystrom_based", "comparators.two_step", "comparators.approx_kkm",
                      "comparators.spectral_nystrom")),
     ("Risk, reference and population optimum", ("evaluation.risk", "evaluation.column_objective",
-                                                "evaluation.reference", "evaluation.population",
+                                                "evaluation.reference", "evaluation.population", "evaluation.cache",
                                                 "evaluation.metrics", "evaluation.nan_reason")),
     ("Bound checks", ("evaluation.bounds.spec", "evaluation.bounds.engine", "evaluation.bounds.gamma",
                       "evaluation.bounds.trace", "evaluation.bounds.jl", "evaluation.bounds.theory")),
     ("Runs, rows and store", ("run.config", "constraints", "rules", "run.identity", "run.method", "run.experiment",
-                              "run.backends", "run.schema", "run.store", "run.sweeps", "run.summary")),
+                              "run.backends", "run.schema", "atomic", "run.store", "run.sweeps", "run.summary")),
     ("Reproducing the catalogue", ("reproduce", "reproduce.plan", "reproduce.sweep", "reproduce.committed",
                                    "reproduce.entry", "reproduce.sequential", "reproduce.cli", "report.entry",
                                    "report.speed", "report.benchmark", "timing")),
-    ("Your own claim", ("judge.claimfile", "judge.judging", "plot")),
+    ("Your own claim", ("judge.claimfile", "judge.carried", "judge.judging", "plot")),
     ("Beyond one process", ("estimator", "run.dask", "run.dask.chunks")),
     ("Command line and infrastructure", ("cli", "machine.memory", "machine.threads", "machine.progress",
-                                         "registry", "errors", "docs", "version")),
+                                         "registry", "plugins", "errors", "docs", "version")),
 )
 #: the report's paper modules (what a paper's entries share), in catalogue order
 #: (``Entry.place[0]``); each entry is rendered after its paper, with its module's docstring

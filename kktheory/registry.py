@@ -12,16 +12,26 @@ A data set's file is in the global package instead (``# @package _global_``, sch
 ``<name>_schema@dataset``, its fields under ``dataset:``), because it also sets the run's
 ``n``, ``n_test``, ``k`` and kernel fields.
 Adding a sketch is therefore one module in one of the registry's folders (auto-discovered
-on first use, see :meth:`Registry.load`) plus one config file.
+on first use, see :meth:`Registry.load`) plus one config file; another installed package adds
+its own through an entry point of the registry's group (:mod:`kktheory.plugins`).
+
+Every field of a config dataclass is documented by the comment on its line
+(:func:`field_comments`), from which the row schema (:mod:`kktheory.run.schema`) documents
+the row's columns.
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import importlib
+import inspect
 import pkgutil
+import textwrap
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any, Generic, Mapping, TypeVar
 
@@ -65,17 +75,23 @@ class Registry(Generic[T]):
         self._loading = threading.RLock()
 
     def load(self) -> None:
-        """Import every module of the registry's packages, so that their registrations
-        (and the Hydra schemas stored with them) exist. Threads that ask together (a Dask
-        worker's first kernel blocks) wait for the one that imports; the registry counts as
-        loaded only once every module is imported (a failed import is raised again next time)."""
+        """Import every module of the registry (:meth:`import_modules`), so that their
+        registrations (and the Hydra schemas stored with them) exist. Threads that ask
+        together (a Dask worker's first kernel blocks) wait for the one that imports; the
+        registry counts as loaded only once every module is imported (a failed import is
+        raised again next time)."""
         if self._loaded:
             return
         with self._loading:
             if not self._loaded:
-                for package in self.packages:
-                    import_submodules(package)
+                self.import_modules()
                 self._loaded = True
+
+    def import_modules(self) -> None:
+        """Import every module of the registry's packages (a subclass adds other modules:
+        :class:`kktheory.plugins.PluginRegistry`)."""
+        for package in self.packages:
+            import_submodules(package)
 
     def register(self, name: str, config_cls: type) -> Callable[[T], T]:
         """Decorator registering ``impl`` under ``name`` with its config dataclass."""
@@ -115,16 +131,40 @@ class Registry(Generic[T]):
         entry = self.get(name)
         if isinstance(node, entry.config_cls):
             return node
-        try:
-            merged = OmegaConf.merge(OmegaConf.structured(entry.config_cls), node)
-        except Exception as exc:  # omegaconf ValidationError and friends
-            key = getattr(exc, "full_key", None) or getattr(exc, "key", "?")
-            raise ConfigError(f"{self.group}.{key}", getattr(exc, "value", "?"), _msg(exc)) from exc
-        return OmegaConf.to_object(merged) if isinstance(merged, DictConfig) else merged
+        return typed(self.group, entry.config_cls, node)
+
+
+def typed(group: str, config_cls: type, node: Any) -> Any:
+    """``node`` merged onto the dataclass ``config_cls``, as an instance; a field of the wrong
+    type or not in the dataclass is a ConfigError naming ``group.field``."""
+    try:
+        merged = OmegaConf.merge(OmegaConf.structured(config_cls), node)
+    except Exception as exc:  # omegaconf ValidationError and friends
+        key = getattr(exc, "full_key", None) or getattr(exc, "key", "?")
+        raise ConfigError(f"{group}.{key}", getattr(exc, "value", "?"), _msg(exc)) from exc
+    return OmegaConf.to_object(merged) if isinstance(merged, DictConfig) else merged
 
 
 def _msg(exc: Exception) -> str:
     return str(getattr(exc, "msg", exc)).splitlines()[0]
+
+
+@cache
+def field_comments(cls: type) -> dict[str, str]:
+    """The comment on each field's line of a config dataclass (inherited fields included;
+    a subclass's comment wins): ``n: int = 2000  # training points`` → {"n": "training points"}."""
+    out: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        source = textwrap.dedent(inspect.getsource(klass))
+        lines = source.splitlines()
+        for node in ast.parse(source).body[0].body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                line = lines[node.end_lineno - 1]
+                if "#" in line:
+                    out[node.target.id] = line.split("#", 1)[1].strip()
+    return out
 
 
 def import_submodules(package: str) -> None:

@@ -10,11 +10,11 @@ import math
 
 import numpy as np
 import pytest
-from joblib import Memory
 
 from kktheory.evaluation.bounds import yin_implied_eps, yin_required_m
 from kktheory.evaluation.bounds.engine import BoundEngine
 from kktheory.evaluation.bounds.engine import full_spectrum
+from kktheory.evaluation.cache import cached_call
 from kktheory.cluster.clusterers import CLUSTERERS
 from kktheory.run.config import build_spec
 from kktheory.errors import ConfigError
@@ -143,9 +143,9 @@ def test_run_writes_nystrom_bounds(tmp_path):
     assert "bounds m=20 (exact): γ-ε=" in text and "trace ratio=" in text and "proj ratio min=" in text
     # the spectrum of K is cached per data draw: a new engine on the same draw finds it
     engine = BoundEngine(build_spec(make_cfg(tmp_path, "bounds=all")).bound_setting, kernel, data)
-    cached = Memory(tmp_path / "cache", verbose=0).cache(full_spectrum, ignore=["K"])
-    assert cached.check_call_in_cache(engine.key, None)
-    assert np.allclose(cached(engine.key, None), np.sort(lam)[::-1], rtol=1e-10, atol=1e-12)
+    spectrum, cached = cached_call(tmp_path, full_spectrum, (engine.key,), None)  # K=None: not computed
+    assert cached
+    assert np.allclose(spectrum, np.sort(lam)[::-1], rtol=1e-10, atol=1e-12)
 
 
 def test_checks_against_reference(tmp_path):

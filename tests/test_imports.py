@@ -72,7 +72,7 @@ def test_no_import_cycle(graph):
 
 
 #: the pipeline's folders, each importing only from those before it (and from the ground:
-#: errors, seeding, registry, constraints, rules, version, machine/)
+#: errors, seeding, registry, constraints, rules, version, atomic, machine/)
 STAGES = ("datasets", "kernels", "cluster", "embeddings", "comparators", "evaluation", "run")
 
 

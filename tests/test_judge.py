@@ -3,7 +3,8 @@
 Each claim shape on synthetic rows passes when true, fails when false and is inconclusive
 when the rows are too noisy to tell; a catalogue check (theory_rates_yin's Remark 1 rate)
 judged as a catalogue Rule and as a claim file gives the same result; every bad claim file
-ends with one line, exit status 2, and nothing written.
+ends with one line, exit status 2, and nothing written, and so does a claim over a column its
+sweep's rows will not hold; the exit status is the verdict (0, 1, 3; ``--exit-zero``: 0).
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ BAD = [
     ({"shape": "rising"}, "shape='rising'", "at_least"),
     ({"margin": {"value": 0.1, "source": "a test"}}, "margin.why=None", "justification"),
     ({"against": "sqrt(n"}, "against='sqrt(n'", "does not parse"),
-    ({"sweep": ["sketch=nystrom", "n=500,1000", "seed=0"]}, "x='n'", "at least 3 values"),
+    ({"sweep": ["sketch=nystrom", "n=500,1000", "seed=0", "population.test_n=200"]}, "x='n'", "at least 3 values"),
 ]
 
 
@@ -156,8 +157,8 @@ BAD = [
 def test_a_bad_claim_file_is_one_line_exit_2_nothing_written(tmp_path, capsys, change, field, allowed):
     from omegaconf import OmegaConf
 
-    data = {"sweep": ["sketch=nystrom", "n=500,1000,2000", "seed=0"], "by": "sketch.name", "x": "n",
-            "y": "excess_pop_risk", "shape": "rate", "against": "yin_thm2", "margin": {"value": 0.1, **MARGIN}}
+    data = {"sweep": ["sketch=nystrom", "n=500,1000,2000", "seed=0", "population.test_n=200"], "by": "sketch.name",
+            "x": "n", "y": "excess_pop_risk", "shape": "rate", "against": "yin_thm2", "margin": {"value": 0.1, **MARGIN}}
     data.update(change)
     path = tmp_path / "bad.yaml"
     path.write_text(OmegaConf.to_yaml(OmegaConf.create(data)))
@@ -169,14 +170,23 @@ def test_a_bad_claim_file_is_one_line_exit_2_nothing_written(tmp_path, capsys, c
     assert not results.exists() and not out.exists()
 
 
-def test_judge_runs_a_tiny_sweep_and_writes_figure_section_and_verdict(tmp_path, capsys):
+#: a true claim over a tiny sweep (4 runs of a few seconds): a Gaussian kernel's risk is at most 1 < 10
+TINY = {"name": "tiny", "sweep": ["sketch=nystrom", "n=120,160", "n_test=60", "seed=0,1", "k=3", "reference=none"],
+        "by": "sketch.name", "x": "n", "y": "test_risk", "shape": "at_most",
+        "margin": {"value": 10.0, "why": "a Gaussian kernel's risk is at most κ(x, x) = 1", "source": "a test"}}
+
+
+def tiny_claim(folder: Path, **change) -> Path:
+    """:data:`TINY` with ``change`` applied, written to ``folder/tiny.yaml``."""
     from omegaconf import OmegaConf
 
-    data = {"name": "tiny", "sweep": ["sketch=nystrom", "n=120,160", "n_test=60", "seed=0,1", "k=3", "reference=none"],
-            "by": "sketch.name", "x": "n", "y": "test_risk", "shape": "at_most",
-            "margin": {"value": 10.0, "why": "a Gaussian kernel's risk is at most κ(x, x) = 1", "source": "a test"}}
-    path = tmp_path / "tiny.yaml"
-    path.write_text(OmegaConf.to_yaml(OmegaConf.create(data)))
+    path = folder / "tiny.yaml"
+    path.write_text(OmegaConf.to_yaml(OmegaConf.create({**TINY, **change})))
+    return path
+
+
+def test_judge_runs_a_tiny_sweep_and_writes_figure_section_and_verdict(tmp_path, capsys):
+    path = tiny_claim(tmp_path)
     out = tmp_path / "out"
     assert judge.main([str(path), "--results-dir", str(tmp_path / "r"), "--out", str(out)]) == 0
     line = capsys.readouterr().out.strip().splitlines()[-1]
@@ -188,3 +198,88 @@ def test_judge_runs_a_tiny_sweep_and_writes_figure_section_and_verdict(tmp_path,
     # resumable: a second call runs nothing
     assert judge.main([str(path), "--results-dir", str(tmp_path / "r"), "--out", str(out)]) == 0
     assert "0 ran, 4 stored" in capsys.readouterr().out
+
+
+# -- the exit status is the verdict; a column the rows do not hold is one line ---------------------
+@pytest.fixture(scope="module")
+def tiny_store(tmp_path_factory) -> Path:
+    """A results store holding the rows of :data:`TINY`'s sweep."""
+    folder = tmp_path_factory.mktemp("tiny")
+    judge.main([str(tiny_claim(folder)), "--results-dir", str(folder / "results"), "--out", str(folder / "out")])
+    return folder / "results"
+
+
+def stored(results: Path) -> list[str]:
+    """The names of the store's run files."""
+    return sorted(p.name for p in (results / "runs").iterdir())
+
+
+FALSE = {"shape": "at_least"}  # the risk at least 10: false
+VERDICTS = [
+    ({}, 0, "reproduced"),
+    (FALSE, 1, "not reproduced"),
+    ({"shape": "plateau", "beyond": 160}, 3, "inconclusive"),  # no x beyond the largest: undecidable
+    ({"filter": {"seed": 7}}, 3, "not run"),  # no stored row passes the filter
+]
+
+
+def test_the_exit_status_is_the_verdict(tiny_store, tmp_path, capsys):
+    for change, code, verdict in VERDICTS:
+        argv = [str(tiny_claim(tmp_path, **change)), "--results-dir", str(tiny_store), "--out", str(tmp_path / "out"),
+                "--no-run"]
+        assert (judge.main(argv), verdict) == (code, verdict)
+        assert capsys.readouterr().out.strip().splitlines()[-1].startswith(f"tiny: {verdict}")
+    empty = [str(tiny_claim(tmp_path)), "--results-dir", str(tmp_path / "empty"), "--out", str(tmp_path / "out"),
+             "--no-run"]
+    assert judge.main(empty) == 3  # not run: no row at all (drawn empty, not a KeyError)
+
+
+def test_exit_zero_reports_a_false_claim_with_status_0(tiny_store, tmp_path, capsys):
+    argv = [str(tiny_claim(tmp_path, **FALSE)), "--results-dir", str(tiny_store), "--out", str(tmp_path / "out"),
+            "--no-run", "--exit-zero"]
+    assert judge.main(argv) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("tiny: not reproduced")
+    assert (tmp_path / "out" / "tiny.md").exists()
+
+
+def test_the_help_documents_the_exit_status(capsys):
+    with pytest.raises(SystemExit) as end:
+        judge.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert end.value.code == 0
+    for part in ("0 reproduced", "1 not reproduced", "3 inconclusive", "2 for a bad claim", "--exit-zero"):
+        assert part in text, part
+
+
+def schema_words(column: str) -> str:
+    """The schema's words on when ``column`` is absent (docs/schema.md's "empty when")."""
+    from kktheory.run import schema
+
+    return schema.columns()[column].empty.split(";")[0]
+
+
+UNWRITTEN = [  # (change, field, column, the overrides named): no job of TINY's Nyström sweep writes it
+    ({"y": "approx_fro_rel"}, "y", "approx_fro_rel", "sketch=kpca, sketch=nystrom_rr, sketch=power, sketch=onepass"),
+    ({"by": "sketch.rank"}, "by", "sketch.rank", "the override sketch=onepass"),
+    ({"filter": {"pop_test_risk": 0.0}}, "filter.pop_test_risk", "pop_test_risk", ""),
+]
+
+
+@pytest.mark.parametrize("change,field,column,overrides", UNWRITTEN, ids=[u[1] for u in UNWRITTEN])
+def test_a_column_no_job_writes_is_one_line_exit_2_before_the_sweep(tmp_path, capsys, change, field, column,
+                                                                     overrides):
+    results, out = tmp_path / "results", tmp_path / "out"
+    assert judge.main([str(tiny_claim(tmp_path, **change)), "--results-dir", str(results), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert f"{field}={column!r}" in err and schema_words(column) in err and overrides in err, err
+    assert not results.exists() and not out.exists()  # no row, no figure, no section
+
+
+def test_a_column_no_finished_run_holds_is_one_line_exit_2_once_the_rows_are_read(tiny_store, tmp_path, capsys):
+    before, out = stored(tiny_store), tmp_path / "out"
+    argv = [str(tiny_claim(tmp_path, y="ref_n_iter")), "--results-dir", str(tiny_store), "--out", str(out), "--no-run"]
+    assert judge.main(argv) == 2  # reference=none: the configs cannot tell ("the reference is exact"), the rows do
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "y='ref_n_iter'" in err and schema_words("ref_n_iter") in err, err
+    assert stored(tiny_store) == before and not out.exists()

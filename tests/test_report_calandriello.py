@@ -516,7 +516,7 @@ def test_band_ratio_is_the_f_interval_of_the_per_seed_mean_relative_risk():
 
 # -- what deciding a check costs this machine ----------------------------------------------------
 def test_a_check_beyond_the_machines_hours_says_so_in_place_of_the_question_mark():
-    d = table(nmi_noise=0.027).assign(time_total=1000.0)  # 7 rows of one m-list job: 7000 s per seed
+    d = table(nmi_noise=0.027).assign(time_embed=1000.0)  # 7 rows of one m-list job: 7000 s of compute per seed
     v = calandriello_fig1.judge_fig1(d)
     c = checks(v)["NMI plateau once m ≥ √n"]
     hours = (c.runs_needed - 10) * 7000 / 3600
@@ -525,7 +525,7 @@ def test_a_check_beyond_the_machines_hours_says_so_in_place_of_the_question_mark
     assert line.startswith(f"not decidable on this machine: needs about {c.runs_needed} runs, {hours:.2g} hours — "
                            f"NMI plateau once m ≥ √n: ")
     assert "not decidable on this machine: NMI plateau once m ≥ √n" in v.summary and "undecided" not in v.summary
-    cheap = checks(calandriello_fig1.judge_fig1(d.assign(time_total=1.0)))["NMI plateau once m ≥ √n"]
+    cheap = checks(calandriello_fig1.judge_fig1(d.assign(time_embed=1.0)))["NMI plateau once m ≥ √n"]
     assert cheap.mark == "?" and f"({c.runs_needed - 10} more seeds × 7 s)" in cheap.detail
     untimed = checks(calandriello_fig1.judge_fig1(table(nmi_noise=0.027)))["NMI plateau once m ≥ √n"]
     assert untimed.mark == "?" and "of this machine" not in untimed.detail
@@ -533,11 +533,11 @@ def test_a_check_beyond_the_machines_hours_says_so_in_place_of_the_question_mark
 
 def test_a_replanned_check_without_rows_is_priced_at_its_design_on_the_grids_times_plus_the_test_points():
     d = fig2_table(0.3)
-    d["time_total"] = np.where(d["dataset.name"] == "augmented_mnist", 100.0, 5.0)
+    d["time_embed"] = np.where(d["dataset.name"] == "augmented_mnist", 100.0, 5.0)
     held = replanned(calandriello_fig2.judge_fig2(d))[0]
     seconds = 300.0 + sum(calandriello.HELDOUT_EXTRA_S.values())
     assert held.mark == "?" and f"(35 more seeds × {seconds:.0f} s)" in held.detail, held.detail
-    slow = replanned(calandriello_fig2.judge_fig2(d.assign(time_total=d["time_total"] * 10)))[0]
+    slow = replanned(calandriello_fig2.judge_fig2(d.assign(time_embed=d["time_embed"] * 10)))[0]
     assert slow.mark.startswith("not decidable on this machine: needs about 35 runs")
 
 

@@ -312,16 +312,16 @@ def test_a_plan_is_composed_again_when_a_yaml_file_or_module_changes(tmp_path, m
 
 
 def test_rows_are_read_from_their_cache_until_a_run_file_changes(tmp_path, monkeypatch):
-    from kktheory.run.store import Store
+    from kktheory.run import store as run_store
 
-    store = Store(tmp_path)
+    store = run_store.Store(tmp_path)
     for i, risk in enumerate((0.1, 0.2)):
         store.write(f"r{i}", {"run_id": f"r{i}", "train_risk": risk}, {})
-    cache = tmp_path / "rows.pkl"
+    cache = tmp_path / "rows.parquet"
     first = reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)
     assert list(first["train_risk"]) == [0.1, 0.2] and cache.exists()
-    with monkeypatch.context() as m:  # unchanged files: one read of the cache, no Parquet file
-        m.setattr(pd, "read_parquet", lambda *_, **__: pytest.fail("read a run file"))
+    with monkeypatch.context() as m:  # unchanged files: one read of the cache, no run file
+        m.setattr(run_store, "read_rows", lambda *_, **__: pytest.fail("read a run file"))
         assert list(reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.2]
     store.write("r1", {"run_id": "r1", "train_risk": 0.3}, {})  # a run written again (force=true)
     assert list(reproduce_sweep.read_rows(tmp_path, ["r0", "r1", "r2"], cache)["train_risk"]) == [0.1, 0.3]

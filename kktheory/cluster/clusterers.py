@@ -58,7 +58,8 @@ from sklearn.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
 from kktheory.cluster import lloyd
 from kktheory.errors import ConfigError
 from kktheory.kernels.geometry import cluster_means, feature_sq_distances
-from kktheory.registry import EXECUTION, Registry
+from kktheory.plugins import PluginRegistry
+from kktheory.registry import EXECUTION
 
 
 @dataclass
@@ -111,7 +112,8 @@ class Clusterer:
         raise NotImplementedError
 
 
-CLUSTERERS: Registry[type[Clusterer]] = Registry("clustering", ("kktheory.cluster",))
+CLUSTERERS: PluginRegistry[type[Clusterer]] = PluginRegistry("clustering", ("kktheory.cluster",),
+                                                             ("kktheory.clusterers",))
 
 
 def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState,

@@ -310,7 +310,7 @@ def _start_partial(partial: Path, done_log: Path, n: int, smaller: Optional[tupl
     if smaller is None:
         return
     rows, path = smaller
-    src = np.load(path, mmap_mode="r")
+    src = np.load(path, mmap_mode="r", allow_pickle=False)
     src_offset = src.offset
     del src
     step = CONVERT_ROWS
@@ -370,7 +370,7 @@ def _generate(source: np.ndarray, params: AugmentedMnistConfig, n: int, stream: 
     t0 = time.perf_counter()
     done = _done_rows(done_log, n)
     present = int(done.sum())
-    mm = np.load(partial, mmap_mode="r")
+    mm = np.load(partial, mmap_mode="r", allow_pickle=False)
     offset = mm.offset
     del mm
     chunks = [(s, min(s + params.chunk_size, n)) for s in range(0, n, params.chunk_size)
@@ -425,12 +425,13 @@ def augmented_mnist(
     if sources or params.rows_on_disk(n):
         X_train = DiskRows(report.path, n)
     else:
-        X_train = as_unit_float32(np.load(report.path, mmap_mode="r")[:n])
+        X_train = as_unit_float32(np.load(report.path, mmap_mode="r", allow_pickle=False)[:n])
     y_train = labels[np.arange(n) % N_TRAIN]
     if params.test_set == "augmented":
         test = np.arange(n_test)  # positions in the test stream; image j deforms test digit j mod 10000
         made = generate(images[N_TRAIN:], params, n_test, "test")
-        X_test = DiskRows(made.path, n_test) if sources else as_unit_float32(np.load(made.path, mmap_mode="r")[:n_test])
+        X_test = DiskRows(made.path, n_test) if sources else as_unit_float32(
+            np.load(made.path, mmap_mode="r", allow_pickle=False)[:n_test])
         y_test = labels[N_TRAIN + test % N_TEST]
     else:
         test = N_TRAIN + subsample(np.arange(N_TEST), n_test, "n_test", "augmented_mnist", rng)

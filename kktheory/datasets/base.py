@@ -61,14 +61,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 from omegaconf import MISSING
 
 from kktheory.datasets.sources import RowSource
 from kktheory.errors import ConfigError, DataError
-from kktheory.registry import EXECUTION, Registry
+from kktheory.plugins import PluginRegistry
+from kktheory.registry import EXECUTION
 
 SPLITS = ("auto", "own", "stratified", "all")
 POOLS = ("all", "train")
@@ -87,6 +88,16 @@ class DatasetConfig:
         """Whether the loader hands n training points over as rows read from disk in blocks
         (:class:`kktheory.datasets.disk_rows.DiskRows`) instead of an array in memory."""
         return False
+
+    def resolve(self, budget: int) -> tuple[DatasetConfig, dict[str, int]]:
+        """What only the source can tell, read at validation (:func:`kktheory.run.config.build_spec`)
+        before anything is computed or written: this config with the fields that name the
+        source's content filled in (they enter the run's identity), and the source's own
+        ``n``, ``n_test`` and ``k`` for an option whose YAML leaves them to the data
+        (:mod:`kktheory.datasets.array_file`). ``budget`` is the run's memory budget in
+        bytes, for a source that must be read whole. The other data sets name their files or
+        generators in their fields and read nothing here."""
+        return self, {}
 
 
 @dataclass
@@ -141,7 +152,7 @@ class Table:
 
 Loader = Callable[[DatasetConfig, int, int, int, np.random.Generator], Dataset]
 
-DATASETS: Registry[Loader] = Registry("dataset", ("kktheory.datasets",))
+DATASETS: PluginRegistry[Loader] = PluginRegistry("dataset", ("kktheory.datasets",), ("kktheory.datasets",))
 TABLES: dict[str, Callable[[Any], Table]] = {}
 """The table reader of every table data set, by registered name (full source, no draw)."""
 ROW_SOURCES: set[str] = set()
@@ -323,12 +334,13 @@ def subsample(pool: np.ndarray, size: int, field_name: str, name: str, rng: np.r
     return np.sort(pool[rng.permutation(len(pool))[:size]])
 
 
-def column_norms(X: np.ndarray, divisor: float) -> np.ndarray:
-    """ℓ2 norm of every column of X / divisor, in row blocks. O(N·d)."""
+def column_norms(X: np.ndarray, divisor: float, rows: np.ndarray) -> np.ndarray:
+    """ℓ2 norm of every column of X[rows] / divisor, read in row blocks (X may be a memory
+    map larger than memory). O(len(rows)·d)."""
     sq = np.zeros(X.shape[1])
     step = max(1, 2**22 // max(1, X.shape[1]))
-    for s in range(0, len(X), step):
-        block = np.asarray(X[s:s + step], dtype=np.float64) / divisor
+    for s in range(0, len(rows), step):
+        block = np.asarray(X[rows[s:s + step]], dtype=np.float64) / divisor
         sq += np.einsum("ij,ij->j", block, block)
     return np.sqrt(sq)
 
@@ -356,17 +368,32 @@ class Draw:
     info: dict[str, Any]
 
 
+class Pools(NamedTuple):
+    """The rows of a table kept by the NaN/inf scan, and the training and test pools (positions
+    in ``kept``) of the config's split (steps 1–2 of the module docstring)."""
+
+    kept: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    split: str
+
+
+def pools(name: str, table: Table, params: SplitConfig, rng: np.random.Generator) -> Pools:
+    """Scan and split a table (steps 1–2 of the module docstring). The pools' sizes do not
+    depend on ``rng`` (a stratified split takes a fixed number of rows of every class)."""
+    kept = check_finite(name, table.X, params.drop_nonfinite)
+    n_own = None if table.n_own_train is None else int(np.searchsorted(kept, table.n_own_train))
+    return Pools(kept, *split_pools(table.y[kept], n_own, params, name, rng))
+
+
 def draw(name: str, table: Table, params: SplitConfig, n: int, n_test: int, rng: np.random.Generator) -> Draw:
     """Scan, split and subsample a table (steps 1–3 of the module docstring)."""
-    kept = check_finite(name, table.X, params.drop_nonfinite)
-    y = table.y[kept]
-    n_own = None if table.n_own_train is None else int(np.searchsorted(kept, table.n_own_train))
-    train_pool, test_pool, split = split_pools(y, n_own, params, name, rng)
+    kept, train_pool, test_pool, split = pools(name, table, params, rng)
     train = kept[subsample(train_pool, n, "n", name, rng)]
     test = kept[subsample(test_pool, n_test, "n_test", name, rng)]
     col_norms = None
     if params.normalize == "l2_columns":
-        col_norms = column_norms(table.X[kept] if len(kept) < len(table.X) else table.X, table.divisor)
+        col_norms = column_norms(table.X, table.divisor, kept)
     info = dict(table.info, split=split, train_pool=len(train_pool), test_pool=len(test_pool),
                 dropped_rows=len(table.X) - len(kept))
     return Draw(train, test, col_norms, info)

@@ -27,11 +27,20 @@ which read their row ranges from the file themselves (:meth:`DiskRows.rows`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from kktheory.datasets.sources import RowSource
+
+
+def read_npy_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """(shape, Fortran order, dtype) of the ``.npy`` stream ``f`` (a file, or a member of an
+    ``.npz`` archive), which is left at the first byte of the data; nothing else is read."""
+    fmt = np.lib.format
+    version = fmt.read_magic(f)
+    read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+    return read_header(f)
 
 
 class DiskRows(RowSource):
@@ -45,10 +54,7 @@ class DiskRows(RowSource):
     def __init__(self, path: str | Path, n: int | None = None, divisor: float = 255.0) -> None:
         self.path = str(path)
         with open(self.path, "rb") as f:
-            fmt = np.lib.format
-            version = fmt.read_magic(f)
-            read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-            shape, fortran, dtype = read_header(f)
+            shape, fortran, dtype = read_npy_header(f)
             self.offset = f.tell()
         if dtype != np.uint8 or fortran or len(shape) != 2:
             raise ValueError(f"{self.path}: expected a C-order 2-D uint8 array, found {dtype} {shape}")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -110,22 +110,36 @@ def _require(name: str, spec: LibsvmSpec, folder: Path) -> list[Path]:
     return [path for path in paths if path is not None]
 
 
-def read_libsvm(name: str, data_dir: Optional[str]) -> Table:
-    """The LIBSVM data set ``name`` as a table (training file first, then the test file)."""
+def parse_svmlight(name: str, paths: list[Path], n_features: Optional[int] = None,
+                   zero_based: bool | str = False) -> tuple[list[Any], np.ndarray]:
+    """The sparse feature rows of each svmlight/LIBSVM file (``sklearn.datasets.load_svmlight_files``:
+    ``n_features`` None takes the largest index; ``zero_based="auto"`` reads 0-based files too)
+    and the labels of all of them; a file that does not parse is a DataError naming the files."""
     from sklearn.datasets import load_svmlight_files
 
+    try:
+        parts = load_svmlight_files([str(p) for p in paths], n_features=n_features, zero_based=zero_based)
+    except ValueError as exc:
+        raise DataError(f"dataset {name}: cannot parse {', '.join(map(str, paths))}: {exc}") from exc
+    return list(parts[0::2]), np.concatenate(parts[1::2])
+
+
+def svmlight_table(parts: list[Any], labels: np.ndarray, paths: list[Path]) -> Table:
+    """The parsed files as one dense float64 table, labels 0..C−1; with several files the first
+    is the source's own training part."""
+    X = np.vstack([m.toarray() for m in parts])
+    y, classes = encode_labels(labels)
+    n_own = parts[0].shape[0] if len(parts) > 1 else None
+    return Table(X, y, n_own, 1.0, {"files": [str(p) for p in paths], "classes": classes.tolist()})
+
+
+def read_libsvm(name: str, data_dir: Optional[str]) -> Table:
+    """The LIBSVM data set ``name`` as a table (training file first, then the test file)."""
     spec = LIBSVM[name]
     paths = _require(name, spec, libsvm_folder(data_dir))
 
     def parse() -> Table:
-        try:
-            parts = load_svmlight_files([str(p) for p in paths], n_features=spec.n_features, zero_based=False)
-        except ValueError as exc:
-            raise DataError(f"dataset {name}: cannot parse {', '.join(map(str, paths))}: {exc}") from exc
-        X = np.vstack([m.toarray() for m in parts[0::2]])
-        y, classes = encode_labels(np.concatenate(parts[1::2]))
-        n_own = parts[0].shape[0] if spec.test is not None else None
-        return Table(X, y, n_own, 1.0, {"files": [str(p) for p in paths], "classes": classes.tolist()})
+        return svmlight_table(*parse_svmlight(name, paths, spec.n_features), paths)
 
     return cached_table(f"libsvm-{name}", paths, parse)
 

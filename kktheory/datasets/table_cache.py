@@ -12,6 +12,11 @@ resolved path, size and modification time: editing or replacing a file makes a n
 The cache root is ``$KKTHEORY_CACHE`` or ``~/.cache/kktheory`` (outside the project). An
 entry is written to a temporary folder and renamed into place, so concurrent jobs never read
 a partial entry; when the root cannot be written the table is used without caching.
+
+The SHA-256 of a data file's bytes (:func:`file_sha256`, what ``dataset=file`` puts in a run's
+identity) is remembered the same way, as ``<cache root>/sha256/<key>``, keyed by the file's
+path, size and modification time: a sweep hashes a big file once, not once per job, and an
+edited file is hashed again.
 """
 
 from __future__ import annotations
@@ -49,7 +54,8 @@ def table_key(name: str, files: list[Path]) -> str:
 def _load(entry: Path) -> Table:
     meta = json.loads((entry / "meta.json").read_text())
     return Table(
-        np.load(entry / "X.npy", mmap_mode="r"), np.load(entry / "y.npy"),
+        np.load(entry / "X.npy", mmap_mode="r", allow_pickle=False),
+        np.load(entry / "y.npy", allow_pickle=False),
         meta["n_own_train"], meta["divisor"], dict(meta["info"], cached=str(entry)),
     )
 
@@ -83,3 +89,26 @@ def cached_table(name: str, files: list[Path], parse: Callable[[], Table]) -> Ta
     except OSError:
         return table  # unwritable cache: the parsed table is still right
     return _load(entry)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 (hex) of the bytes of ``path``: remembered in the cache (module docstring), else
+    read in 1 MiB blocks and remembered; an unwritable cache only costs the rehash next time."""
+    try:
+        entry = cache_root() / "sha256" / table_key("sha256", [path])
+        return entry.read_text()
+    except OSError:
+        pass
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(2**20), b""):
+            digest.update(block)
+    value = digest.hexdigest()
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=entry.parent, prefix=f".{entry.name}.", delete=False) as tmp:
+            tmp.write(value)
+        os.replace(tmp.name, entry)
+    except OSError:
+        pass
+    return value

@@ -31,7 +31,7 @@ from omegaconf import MISSING
 
 from kktheory.cluster.clusterers import Clusterer, ClusterResult, kmeans_lower_bound
 from kktheory.kernels.functions import Kernel
-from kktheory.registry import Registry
+from kktheory.plugins import PluginRegistry
 from kktheory.kernels.geometry import cluster_means, feature_sq_distances
 
 
@@ -280,5 +280,7 @@ def feature_objective(F: np.ndarray, labels: np.ndarray, k: int) -> float:
 
 
 #: the ``sketch=`` axis of a sweep: the embeddings of this folder and the comparators of
-#: :mod:`kktheory.comparators`, which register here and hold an embedding where they use one
-SKETCHES: Registry[type[Sketch]] = Registry("sketch", ("kktheory.embeddings", "kktheory.comparators"))
+#: :mod:`kktheory.comparators`, which register here and hold an embedding where they use one,
+#: and other packages' sketches and comparators (:mod:`kktheory.plugins`)
+SKETCHES: PluginRegistry[type[Sketch]] = PluginRegistry(
+    "sketch", ("kktheory.embeddings", "kktheory.comparators"), ("kktheory.sketches", "kktheory.comparators"))

@@ -41,27 +41,26 @@ Common random numbers: a row's centroids, the exact reference's and the optimum'
 all scored on the same T, and each difference's standard error is that of the mean of
 the per-point differences (paired), far smaller than the two errors combined.
 
-The optimum is cached (``joblib.Memory`` under ``<results_dir>/cache``) per distribution
-(:attr:`Distribution.key`: config and drawn parameters such as Yin's centres), kernel,
-k, settings and package version. Cost: features of B, O(train_n·m·d + train_n·m·k per
-Lloyd iteration); exact candidate O(exact_n²·d); scoring O((|S| + |T|)·(m + exact_n)·d).
-Per run: O((n + |T|)·n·d) for the lifted distances on T (one pass for all partitions
-of an m-list and the reference).
+The optimum is cached (as data under ``<results_dir>/cache``, :mod:`kktheory.evaluation.cache`)
+per distribution (:attr:`Distribution.key`: config and drawn parameters such as Yin's
+centres), kernel, k, settings and package version. Cost: features of B,
+O(train_n·m·d + train_n·m·k per Lloyd iteration); exact candidate O(exact_n²·d); scoring
+O((|S| + |T|)·(m + exact_n)·d). Per run: O((n + |T|)·n·d) for the lifted distances on T
+(one pass for all partitions of an m-list and the reference).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Memory
 
 from kktheory.machine import memory
 from kktheory.cluster.clusterers import ClusteringConfig, KMeansPP
 from kktheory.datasets.synthetic import DISTRIBUTIONS, Distribution
+from kktheory.evaluation.cache import cached_call
 from kktheory.errors import ConfigError
 from kktheory.kernels.gram import Gram
 from kktheory.cluster.kernel_kmeans import kernel_kmeans
@@ -71,8 +70,6 @@ from kktheory.seeding import component_rng
 from kktheory.embeddings.base import SketchContext
 from kktheory.embeddings.nystrom import Nystrom, NystromConfig
 from kktheory.version import __version__
-
-CACHE = "cache"
 
 
 def nearest_lifted(kernel: Kernel, X_train: np.ndarray, labelings: list[np.ndarray], Y: np.ndarray, k: int,
@@ -154,8 +151,9 @@ class Optimum:
         return float(self.values.std(ddof=1) / np.sqrt(len(self.values)))
 
 
-def _compute(key: dict[str, Any], mu: Distribution, kernel: Kernel, budget: int) -> Optimum:
-    """Candidates on B, choice on S, values on T (the cached function; see ``key``)."""
+def _compute(key: dict[str, Any], mu: Distribution, kernel: Kernel, budget: int) -> dict[str, Any]:
+    """Candidates on B, choice on S, values on T: the fields of the :class:`Optimum` (the
+    cached function; see ``key``)."""
     t0 = time.perf_counter()
     cfg, k = PopulationConfig(**key["population"]), key["k"]
     T, S, B = (sample(mu, size, name) for size, name in
@@ -184,7 +182,7 @@ def _compute(key: dict[str, Any], mu: Distribution, kernel: Kernel, budget: int)
     listing = ", ".join(f"{name}: {score:.6g}" for name, score in scores.items())
     method = (f"best of {len(scores)} candidates on S ({cfg.select_n} points): {best}; scores on S: {listing}; "
               f"{cfg.restarts} restarts each; T = {cfg.test_n} points")
-    return Optimum(candidates[best](T), method, time.perf_counter() - t0)
+    return {"values": candidates[best](T), "method": method, "seconds": time.perf_counter() - t0}
 
 
 def optimum(spec: Any, kernel: Kernel, results_dir: str) -> tuple[Optimum, np.ndarray, bool]:
@@ -195,9 +193,8 @@ def optimum(spec: Any, kernel: Kernel, results_dir: str) -> tuple[Optimum, np.nd
            "kernel": {"name": kernel.name, "sigma": kernel.sigma, "degree": kernel.degree,
                       "coef0": kernel.coef0, "dtype": kernel.dtype},
            "k": spec.k, "population": asdict(cfg)}
-    func = Memory(str(Path(results_dir) / CACHE), verbose=0).cache(_compute, ignore=["mu", "kernel", "budget"])
-    cached = bool(func.check_call_in_cache(key, mu, kernel, spec.budget))
-    return func(key, mu, kernel, spec.budget), sample(mu, cfg.test_n, "test"), cached
+    fields, cached = cached_call(results_dir, _compute, (key,), mu, kernel, spec.budget)
+    return Optimum(**fields), sample(mu, cfg.test_n, "test"), cached
 
 
 @dataclass

@@ -33,11 +33,11 @@ independent draws); ``beats_reference`` says when a row's partition has a lower 
 than the reference (its excesses may then be negative for the reference's sake). With ``centroids=projected`` the run's risks use its projected
 centroids while the reference keeps lifted ones (it has no embedding).
 
-Caching: ``joblib.Memory`` under ``<results_dir>/cache``, keyed by what the reference
-depends on — dataset config, n, n_test, data_seed, kernel config, dtype, k, the resolved
-reference and its settings, the risk estimator settings when n exceeds the exact limit, and
-the package version — and not by the sketch, the clustering or the run's seed: all runs of a
-sweep on one data draw share one reference. Its randomness comes from ``data_seed``
+Caching: as data under ``<results_dir>/cache`` (:mod:`kktheory.evaluation.cache`), keyed by
+what the reference depends on — dataset config, n, n_test, data_seed, kernel config, dtype, k,
+the resolved reference and its settings, the risk estimator settings when n exceeds the exact
+limit, and the package version — and not by the sketch, the clustering or the run's seed:
+all runs of a sweep on one data draw share one reference. Its randomness comes from ``data_seed``
 (streams "reference" and "reference-risk"). Rows carry ``ref_cached`` (True when read
 from the cache) and ``time_reference`` (seconds spent obtaining it in this process).
 Concurrent jobs that miss the cache at the same moment may each compute it once; the
@@ -49,17 +49,16 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Memory
 
 from kktheory.machine import memory
 from kktheory.cluster.clusterers import KMeansPP, ClusteringConfig
 from kktheory.datasets import Dataset
 from kktheory.datasets.base import DataSpec
 from kktheory.datasets.sources import held
+from kktheory.evaluation.cache import cached_call
 from kktheory.errors import ConfigError
 from kktheory.kernels.gram import Gram, gram_fits
 from kktheory.cluster.kernel_kmeans import kernel_kmeans, spectral_lower_bound
@@ -82,7 +81,6 @@ REFERENCE_TOL = 0.0  # Lloyd to a fixed point
 REFERENCE_SEARCH = "lloyd+single-point moves, spectral certificate"  # part of the cache key
 #: a partition beats the reference when its objective is lower by more than this (relative)
 BEATS_TOLERANCE = 1e-9
-CACHE = "cache"
 RISK_KEYS = ("train_risk", "objective", "test_risk")
 
 
@@ -241,12 +239,7 @@ def reference_columns(
         cols.update({f"ref_{n}{se}": np.nan for n in RISK_KEYS for se in ("", "_se")})
         cols.update(ref_cached=False, time_reference=time.perf_counter() - t0)
         return cols, None
-    key = cache_key(job, ref)
-    func = Memory(str(Path(results_dir) / CACHE), verbose=0).cache(
-        _compute, ignore=["data", "kernel", "budget"]
-    )
-    cached = bool(func.check_call_in_cache(key, data, kernel, job.budget))
-    out = dict(func(key, data, kernel, job.budget))
+    out, cached = cached_call(results_dir, _compute, (cache_key(job, ref),), data, kernel, job.budget)
     labels = out.pop("labels")
     elapsed = time.perf_counter() - t0
     log.info("reference %s: ref_cached=%s, %.2f s", desc, cached, elapsed)

@@ -48,8 +48,9 @@ Expressions are arithmetic in ``n, m, k, gamma, d_eff`` (the rows' ``n``, ``m``,
 minus and ``sqrt, log, log2, log10, exp, abs, min, max``; they are parsed by a whitelist walk
 of Python's AST, never evaluated as code. Every mistake (unknown column, shape or key, a
 margin without its justification, an expression that does not parse, a rate over fewer than
-3 values of x) is a :class:`ClaimError`: one line naming the field, the value and what is
-allowed, exit status 2, nothing written.
+3 values of x, a column the claim's sweep does not write: :mod:`kktheory.judge.carried`) is a
+:class:`ClaimError`: one line naming the field, the value and what is allowed, exit status 2,
+nothing written.
 """
 
 from __future__ import annotations
@@ -211,13 +212,23 @@ class Claim:
     path: str = ""
 
     @property
-    def columns(self) -> list[str]:
-        """Every row column the claim reads."""
-        cols = [self.x, self.y, *(k for k, _ in self.filter)]
-        cols += [self.by] if self.by else []
-        cols += [self.bound_column] if self.bound_column else []
-        cols += list(self.expression.columns) if self.expression else []
-        return list(dict.fromkeys(cols))
+    def fields(self) -> dict[str, str]:
+        """Every row column the claim reads → the field that names it (the first one)."""
+        named = [("x", self.x), ("y", self.y), *((f"filter.{k}", k) for k, _ in self.filter)]
+        named += [("by", self.by)] if self.by else []
+        named += [("bound", self.bound_column)] if self.bound_column else []
+        if self.expression:
+            named += [(expression_field(self.shape, n), c) for n, c in zip(self.expression.names,
+                                                                          self.expression.columns)]
+        out: dict[str, str] = {}
+        for name, column in named:
+            out.setdefault(column, name)
+        return out
+
+
+def expression_field(shape: str, name: str) -> str:
+    """The field naming a column ``name`` of the claim's expression (``against`` or ``bound``)."""
+    return f"{'against' if shape == RATE else 'bound'} ({name})"
 
 
 def _known_columns() -> set[str]:
@@ -347,7 +358,7 @@ def parse_claim(data: Mapping[str, Any], name: str = "claim", path: str = "",
         raise ClaimError("bound", data["bound"], "only for shape bound")
     if expression is not None:
         for nm, col in zip(expression.names, expression.columns):
-            check_column(f"{'against' if shape == RATE else 'bound'} ({nm})", col, known)
+            check_column(expression_field(shape, nm), col, known)
     reference = str(data["reference"]) if data.get("reference") is not None else ""
     if reference and (shape not in (AT_LEAST, AT_MOST, EQUIVALENT) or not by):
         raise ClaimError("reference", reference, "a value of `by`, for at_least, at_most or equivalent with `by`")

@@ -1,13 +1,18 @@
 """Judge your own claim like the catalogue judges the papers': one claim file, one command.
 
-    python -m kktheory.judge CLAIM.yaml [--results-dir R] [--out DIR] [--no-run]
+    python -m kktheory.judge CLAIM.yaml [--results-dir R] [--out DIR] [--no-run] [--exit-zero]
 
 1. The claim file is read and validated (:mod:`kktheory.judge.claimfile`); a mistake ends with
-   one line naming the field, the value and what is allowed, exit status 2, nothing written.
+   one line naming the field, the value and what is allowed, exit status 2, nothing written. So
+   does a column of the claim that no job of its sweep writes, where the row schema's words tell
+   it from the jobs' configs (:func:`kktheory.judge.carried.check_jobs`: e.g. a column only
+   rank-restricted sketches write, in a sweep of Nyström runs).
 2. The claim's sweep — an experiments/ config and/or overrides, composed as ``python run.py
    [--config-dir experiments --config-name NAME] -m OVERRIDES`` would — runs the jobs whose
    rows the store lacks (:func:`kktheory.reproduce.sweep.run_sweep`, resumable: an interrupted
-   judge run continues where it stopped; ``--no-run`` judges only what is stored).
+   judge run continues where it stopped; ``--no-run`` judges only what is stored). A column of
+   the claim of which no finished run holds a value ends there, before anything is drawn or
+   written, the same way (:func:`kktheory.judge.carried.check_rows`).
 3. The rows are filtered, grouped and judged (:func:`judge_rows`): each check is a
    :class:`~kktheory.report.claims.Rule` (shape, margin with its justification and source,
    the selection, the power design) applied to an :class:`~kktheory.report.decide.Estimate`
@@ -22,7 +27,10 @@
    :func:`kktheory.report.index.render_index`), and prints one line:
    ``<name>: <verdict> — <the checks in brief>``. DIR defaults to ``R/claims``.
 
-Exit status: 0 with a verdict (any verdict), 2 for a bad claim file or argument.
+Exit status: the verdict, for CI — 0 reproduced, 1 not reproduced, 3 inconclusive (or not run:
+no finished run to judge); 2 for a bad claim file or argument, or a column the claim's rows do
+not hold (one line, nothing written). With --exit-zero, 0 after any verdict (for the report
+alone); 2 stays 2.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ from kktheory.evaluation.bounds.theory import (
     shape_slope,
     yin_thm2_shape,
 )
+from kktheory.judge.carried import check_jobs, check_rows
 from kktheory.judge.claimfile import (
     AT_LEAST,
     AT_MOST,
@@ -59,13 +68,24 @@ from kktheory.judge.claimfile import (
 from kktheory.errors import UserError
 from kktheory.report import claims as rc
 from kktheory.report.claims import Design, Margin, Rule, rules_table
-from kktheory.report.verdicts import Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import (
+    INCONCLUSIVE,
+    NOT_REPRODUCED,
+    NOT_RUN,
+    REPRODUCED,
+    Check,
+    Verdict,
+    judge_checks,
+    not_run,
+)
 from kktheory.report.rows import ok_rows
 from kktheory.report.stats import fmt
 from kktheory.report.decide import Estimate
 
 _RULE_SHAPE = {AT_LEAST: rc.AT_LEAST, AT_MOST: rc.AT_MOST, EQUIVALENT: rc.EQUIVALENT, PLATEAU: rc.PLATEAU,
                RATE: rc.AT_MOST, BOUND: rc.SHARE}
+#: the exit status of each verdict (module docstring); a bad claim or argument exits 2
+EXIT_STATUS = {REPRODUCED: 0, NOT_REPRODUCED: 1, INCONCLUSIVE: 3, NOT_RUN: 3}
 THEOREM_TEXT = {"calandriello_thm1": "k/√n + kγ/n (Calandriello & Rosasco 2018, Thm 1)",
                 "yin_thm2": "√(k/n)·log²√n (Yin et al. 2022, Thm 2)"}
 
@@ -84,15 +104,15 @@ class Judged:
 
 
 def select_rows(claim: Claim, rows: pd.DataFrame) -> pd.DataFrame:
-    """The finished runs that pass the claim's filter and have x and y."""
+    """The finished runs that pass the claim's filter and have x and y (none: an empty frame
+    of the claim's columns); a column of the claim that no finished run holds is a ClaimError
+    (:func:`~kktheory.judge.carried.check_rows`)."""
     d = ok_rows(rows)
+    if d.empty:
+        return pd.DataFrame(columns=list(claim.fields))
+    check_rows(claim, d)
     for col, values in claim.filter:
-        if col not in d:
-            return d.iloc[0:0]
         d = d[d[col].isin(values) | d[col].astype(str).isin([str(v) for v in values])]
-    for col in (claim.x, claim.y):
-        if col not in d:
-            return d.iloc[0:0]
     return d.dropna(subset=[claim.x, claim.y])
 
 
@@ -401,9 +421,18 @@ def one_line(claim: Claim, verdict: Verdict) -> str:
 
 
 # -- the command ----------------------------------------------------------------------------------
+def kept_setups(claim: Claim, plan: Any) -> list[dict[str, Any]]:
+    """The resolved configs of the plan's jobs whose rows the claim's filter keeps (a filter on a
+    column that is not a config value keeps every job)."""
+    return [j.setup for j in plan.jobs if all(j.setup.get(c) in v or str(j.setup.get(c)) in map(str, v)
+                                              for c, v in claim.filter if c in j.setup)]
+
+
 def plan_claim(claim: Claim, results_dir: Path) -> Any:
     """The sweep's jobs (:class:`kktheory.reproduce.plan.Plan`, composed here and not cached, so
-    that a refused claim writes nothing); a rate over fewer than 3 values of x is refused."""
+    that a refused claim writes nothing); a column of the claim that none of the jobs the filter
+    keeps writes (:func:`~kktheory.judge.carried.check_jobs`) and a rate over fewer than 3
+    values of x are refused."""
     from kktheory.run.sweeps import CONFIG_DIR
     from kktheory.reproduce.plan import Plan, plan_job
     from kktheory.run.sweeps import (
@@ -425,9 +454,9 @@ def plan_claim(claim: Claim, results_dir: Path) -> Any:
         raise ClaimError("sweep", list(claim.overrides) or claim.config,
                          f"a sweep Hydra can compose ({' '.join(str(exc).split())[:160]})") from None
     plan = Plan([plan_job(job, cfg) for job, cfg in zip(jobs, cfgs)], list(params), None, cfgs)
+    kept = kept_setups(claim, plan)
+    check_jobs(claim, kept)
     if claim.shape == RATE:
-        kept = [j.setup for j in plan.jobs if all(j.setup.get(c) in v or str(j.setup.get(c)) in map(str, v)
-                                                  for c, v in claim.filter if c in j.setup)]
         xs = x_values_of_jobs(kept, claim.x)
         if xs is not None and len(xs) < 3:
             raise ClaimError("x", claim.x, f"at least 3 values of {claim.x} in the sweep for a rate (it has "
@@ -436,13 +465,16 @@ def plan_claim(claim: Claim, results_dir: Path) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from kktheory.cli import OneLineParser
+    from kktheory.cli import EXIT_USER_ERROR, OneLineParser
 
-    parser = OneLineParser(prog="python -m kktheory.judge", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="python -m kktheory.judge", description=__doc__.split("\n\n")[0],
+                           epilog=__doc__[__doc__.index("Exit status:"):])
     parser.add_argument("claim", help="the claim file (YAML; kktheory/judge/claimfile.py documents it)")
     parser.add_argument("--results-dir", default="results", help="the results store (default results/)")
     parser.add_argument("--out", default=None, help="where the figure and the section go (default R/claims)")
     parser.add_argument("--no-run", action="store_true", help="judge the stored rows only")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 after any verdict (the report alone); a bad claim still exits 2")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     results_dir = Path(args.results_dir).resolve()
     out_dir = Path(args.out).resolve() if args.out else results_dir / "claims"
@@ -452,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = plan_claim(claim, results_dir)
     except UserError as exc:
         print(str(exc), file=sys.stderr)
-        return 2
+        return EXIT_USER_ERROR
     from kktheory.run.sweeps import CONFIG_DIR
     from kktheory.reproduce.plan import log
     from kktheory.reproduce.sweep import run_sweep
@@ -465,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         judged = judge_rows(claim, sweep.rows)
     except UserError as exc:
         print(str(exc), file=sys.stderr)
-        return 2
+        return EXIT_USER_ERROR
     files = draw(claim, judged, out_dir)
     command = " ".join(["python -m kktheory.judge", args.claim]
                        + ([f"--results-dir {args.results_dir}"] if args.results_dir != "results" else [])
@@ -475,5 +507,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     log(f"{sweep.jobs} jobs ({sweep.ran} ran, {sweep.reused} stored, {sweep.failed} failed) in "
         f"{time.perf_counter() - t0:.1f} s; wrote {files[0]}, {files[1].name}, {md.name}")
     print(one_line(claim, judged.verdict), flush=True)
-    return 0
+    return 0 if args.exit_zero else EXIT_STATUS[judged.verdict.status]
 

@@ -25,7 +25,7 @@ from omegaconf import MISSING
 
 from kktheory.machine import memory
 from kktheory.errors import ConfigError
-from kktheory.registry import Registry
+from kktheory.plugins import PluginRegistry
 
 
 @dataclass
@@ -83,8 +83,9 @@ class KernelFamily:
         return row_sq_norms(X)
 
 
-#: the ``kernel=`` axis: every module of this folder that defines a family registers it here
-KERNELS: Registry[KernelFamily] = Registry("kernel", ("kktheory.kernels",))
+#: the ``kernel=`` axis: every module of this folder that defines a family registers it here,
+#: and so does another package's (:mod:`kktheory.plugins`)
+KERNELS: PluginRegistry[KernelFamily] = PluginRegistry("kernel", ("kktheory.kernels",), ("kktheory.kernels",))
 
 
 def family(name: str) -> KernelFamily:

@@ -53,7 +53,8 @@ def seed_seconds(rows: pd.DataFrame, points: list[str] | None = None) -> float:
     seed's rows at the m rules ``points`` (one job per point), or of all its rows (``points``
     None) — the method's cost and the reference, bound checks and population scoring its
     jobs paid, as the overview's compute time counts them; nan without times."""
-    if rows.empty or "seed" not in rows or not any(c in rows for c in (*ROW_TIMES, *JOB_TIMES)):
+    timed = [c for c in (*ROW_TIMES, *JOB_TIMES) if c in rows]
+    if rows.empty or "seed" not in rows or not timed or rows[timed].isna().all().all():
         return math.nan
     d = rows if points is None else rows[rows["m_rule"].astype(str).isin(points)]
     if d.empty:
@@ -116,7 +117,8 @@ def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float 
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None
         runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
-        if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not math.isfinite(s):
+        # not priced: decided, priced already, no runs to plan, or no compute recorded (s nan or 0)
+        if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not s > 0:
             out.append(c)
         elif (cost := Cost(runs, c.runs, s)).hours > MACHINE_HOURS:
             out.append(replace(c, beyond=cost.text))

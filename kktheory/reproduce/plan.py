@@ -61,7 +61,8 @@ class Plan:
 
     @property
     def rows_cache(self) -> Path | None:
-        return None if self.cache is None else self.cache.with_name(self.cache.name + ".rows.pkl")
+        """The sweep's rows cache (:func:`kktheory.reproduce.sweep.read_rows`)."""
+        return None if self.cache is None else self.cache.with_name(self.cache.name + ".rows.parquet")
 
 
 def plan_key(cfg_name: str, results_dir: Path, overrides: Sequence[str] = (),

@@ -4,16 +4,19 @@ sweep are read as one table (kept while no run file changed)."""
 
 from __future__ import annotations
 
-import pickle
+import io
+import json
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from kktheory.errors import UserError
 from kktheory.run.sweeps import (
@@ -22,10 +25,19 @@ from kktheory.run.sweeps import (
 from kktheory.report.rows import CONFIG_COL, ERROR, ERROR_KIND
 from kktheory.reproduce.plan import NotInStore, Plan, PlannedJob, write_atomic, error_of, log, plan_sweep
 
+if TYPE_CHECKING:
+    from kktheory.run.store import Store
+
 
 def failure_row(job: PlannedJob, kind: str, message: str) -> dict[str, Any]:
     """A pseudo-row for a job that could not run: its config, the error kind and message."""
     return {**job.setup, CONFIG_COL: job.config, ERROR_KIND: kind, ERROR: message, "job": " ".join(job.overrides)}
+
+
+#: the key of the rows cache's stamp in its Parquet metadata
+STAMP_KEY = b"kktheory.rows_stamp"
+#: ``[run id, size, modification time (ns), inode]`` of each row file read
+Stamp = list[list[Any]]
 
 
 def read_rows(results_dir: Path, ids: Sequence[str], cache: Path | None = None) -> pd.DataFrame:
@@ -34,29 +46,72 @@ def read_rows(results_dir: Path, ids: Sequence[str], cache: Path | None = None) 
     With ``cache`` (a file) the frame is kept there with the size, modification time and
     inode of every row file read, and read back from it while they are all the same: one
     file instead of one per run (a sweep of 2000 runs reads 2000 Parquet files otherwise).
+    The cache is data only, a Parquet file with that stamp as JSON in its metadata (one
+    file, replaced whole); a file that is not one (another format, a pickle) is ignored.
     """
     from kktheory.run.store import Store
 
     store = Store(results_dir)
+    stamp = _row_stamp(store, ids)
+    if not stamp:
+        return pd.DataFrame()
+    kept = None if cache is None else _kept_rows(cache, stamp)
+    if kept is not None:
+        return kept
+    frames = [store.row(rid) for rid, *_ in stamp]  # old column names read under the new ones
+    rows = pd.concat(frames, ignore_index=True)
+    if cache is not None:
+        _keep_rows(cache, rows, stamp)
+    return rows
+
+
+def _row_stamp(store: Store, ids: Sequence[str]) -> Stamp:
+    """The stamp of the stored row files of ``ids`` (those present, in the order of ``ids``)."""
     stamp = []
     for rid in dict.fromkeys(ids):
         try:
             st = store.row_path(rid).stat()
         except FileNotFoundError:
             continue
-        stamp.append((rid, st.st_size, st.st_mtime_ns, st.st_ino))
-    if cache is not None:
-        try:
-            kept = pickle.loads(cache.read_bytes())
-            if kept["stamp"] == stamp:
-                return kept["rows"]
-        except Exception:  # noqa: BLE001  (no cache, or one another pandas wrote: read the files)
-            pass
-    frames = [store.row(rid) for rid, *_ in stamp]  # old column names read under the new ones
-    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    if cache is not None:
-        write_atomic(cache, pickle.dumps({"stamp": stamp, "rows": rows}))
+        stamp.append([rid, st.st_size, st.st_mtime_ns, st.st_ino])
+    return stamp
+
+
+def _kept_rows(cache: Path, stamp: Stamp) -> pd.DataFrame | None:
+    """The rows kept in ``cache`` when its stamp is ``stamp``, else None (no cache, another
+    stamp, or a file that is not a rows cache)."""
+    try:
+        blob = cache.read_bytes()
+        schema = pq.read_schema(io.BytesIO(blob))
+        if json.loads((schema.metadata or {}).get(STAMP_KEY, b"null")) != stamp:
+            return None
+        return _as_written(pd.read_parquet(io.BytesIO(blob)), schema)
+    except (OSError, ValueError, pa.ArrowException):
+        return None
+
+
+def _as_written(rows: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
+    """``rows`` with the object columns of the frame that was written back to object (pandas
+    3 reads every column of strings as ``str``; a concatenation of runs can leave strings
+    in an object column), their missing values None as in pyarrow's other object columns."""
+    written = (schema.pandas_metadata or {}).get("columns", [])
+    for name in [c["name"] for c in written if c["numpy_type"] == "object"]:
+        if name in rows and rows[name].dtype != object:
+            rows[name] = rows[name].astype(object).where(rows[name].notna(), None)
     return rows
+
+
+def _keep_rows(cache: Path, rows: pd.DataFrame, stamp: Stamp) -> None:
+    """Write ``rows`` with their ``stamp`` to ``cache`` (atomically); rows Parquet cannot
+    hold (a column of mixed types) are not kept."""
+    try:
+        table = pa.Table.from_pandas(rows, preserve_index=False)
+    except (ValueError, pa.ArrowException):
+        return
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), STAMP_KEY: json.dumps(stamp).encode()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    write_atomic(cache, sink.getvalue().to_pybytes())
 
 
 def _with_committed(rows: pd.DataFrame, committed: pd.DataFrame, ids: Sequence[str]) -> pd.DataFrame:

@@ -17,7 +17,10 @@ Validation happens in two steps, both before anything is computed or written:
    group finite, a writable ``results_dir``, and the memory guard: every step whose memory
    grows with n² or n·m is estimated from the config alone and refused above the budget
    (:mod:`kktheory.machine.memory`). ``python run.py sketch=exact n=200000`` is thus refused
-   before any data are drawn.
+   before any data are drawn. A data set whose identity or sizes depend on its source's
+   content is read here first (:meth:`kktheory.datasets.base.DatasetConfig.resolve`:
+   ``dataset=file`` reads, checks and hashes the file and gives its own n, n_test and k,
+   which the run's config leaves missing, ``???``, until then).
 2. :func:`kktheory.datasets.base.check_loaded`, right after the data are loaded: what only the data can tell
    (the data set's size against n + n_test and missing files are the loaders' checks;
    non-finite values and shapes are checked here for every loader).
@@ -64,7 +67,7 @@ from kktheory.datasets import DATASETS
 from kktheory.datasets.base import DataSpec
 from kktheory.errors import ConfigError
 from kktheory.kernels.gram import gram_fits
-from kktheory.kernels.functions import KernelConfig, validate_kernel
+from kktheory.kernels.functions import KERNELS, KernelConfig, validate_kernel
 from kktheory.evaluation import column_objective
 from kktheory.evaluation.population import PopulationConfig
 from kktheory.evaluation.population import validate as validate_population
@@ -103,9 +106,9 @@ class RunConfig:
     kernel: Any = MISSING
     sketch: Any = MISSING
     clustering: Any = MISSING
-    n: int = 2000  # training points
-    n_test: int = 2000  # test points
-    k: int = 10  # clusters
+    n: int = MISSING  # training points (every data set option sets its own; dataset=file reads them from the file)
+    n_test: int = MISSING  # test points (likewise)
+    k: int = MISSING  # clusters (the data set option's number of classes; dataset=file reads it from the file)
     m: Any = field(default="sqrt_n", metadata=PER_ROW)  # sketch size: integer, rule, or list (see module docstring)
     gamma: Any = "sqrt_n"  # γ of Calandriello's analysis: number or rule
     seed: int = 0  # seed of every random component (kktheory.seeding)
@@ -140,7 +143,7 @@ class RunConfig:
 
 ConfigStore.instance().store(name="run_schema", node=RunConfig)
 ConfigStore.instance().store(group="kernel", name="kernel_schema", node=KernelConfig)
-for _group in (DATASETS, SKETCHES, CLUSTERERS):  # every registered schema, before Hydra composes
+for _group in (DATASETS, KERNELS, SKETCHES, CLUSTERERS):  # every schema and plugin option, before Hydra composes
     _group.load()
 
 
@@ -257,6 +260,17 @@ def check_results_dir(value: Any) -> None:
         raise ConfigError("results_dir", value, f"a folder this user can write to ({existing} is not writable)")
 
 
+def resolve_dataset(cfg: DictConfig, budget: int) -> Any:
+    """The data set's config as its source tells it (:meth:`~kktheory.datasets.base.DatasetConfig.resolve`:
+    a file's content hash), with the source's own ``n``, ``n_test`` and ``k`` written into
+    ``cfg`` where the option leaves them to the data (``???``), so that the rows hold them."""
+    dataset, own = DATASETS.params(cfg.dataset).resolve(budget)
+    for name, value in own.items():
+        if OmegaConf.is_missing(cfg, name):
+            cfg[name] = value
+    return dataset
+
+
 def build_spec(cfg: DictConfig) -> RunSpec:
     """Validate a composed config before any work and resolve its rules.
 
@@ -267,6 +281,8 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     for group in GROUPS:
         if group not in cfg or cfg[group] is None or OmegaConf.is_missing(cfg, group):
             raise ConfigError(group, None, "a config group option must be selected")
+    budget = memory.budget_bytes(cfg.memory_budget_gb)
+    dataset = resolve_dataset(cfg, budget)
     n, n_test, k, seed = (check(name, cfg[name]) for name in ("n", "n_test", "k", "seed"))
     data_seed = seed if cfg.data_seed is None else check("data_seed", cfg.data_seed)
     if k > n:
@@ -274,7 +290,6 @@ def build_spec(cfg: DictConfig) -> RunSpec:
     for name in ("dtype", "centroids", "backend", "risk_exact_limit", "risk_points", "risk_pairs",
                  "reference_n_init", "dask_chunk_rows"):
         check(name, cfg[name])
-    budget = memory.budget_bytes(cfg.memory_budget_gb)
     check_results_dir(cfg.results_dir)
     threads = None if cfg.threads is None else check("threads", cfg.threads)
     gamma = resolve_gamma(cfg.gamma, n, k)
@@ -283,7 +298,6 @@ def build_spec(cfg: DictConfig) -> RunSpec:
         rule, m = resolve_m(item, n, k, gamma)
         if m not in [x for _, x in ms]:
             ms.append((rule, m))
-    dataset = DATASETS.params(cfg.dataset)
     kernel = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(KernelConfig), cfg.kernel))
     sketch = SKETCHES.params(cfg.sketch)
     clustering = CLUSTERERS.params(cfg.clustering)

@@ -7,7 +7,7 @@ A row (:meth:`kktheory.run.experiment.RowWriter.row`) holds
   dataclasses themselves — :class:`kktheory.run.config.RunConfig` and the dataclass of every
   registered option of the ``dataset``, ``kernel``, ``sketch``, ``clustering`` groups and
   :class:`kktheory.evaluation.population.PopulationConfig` — each field by the comment on its line
-  (:func:`field_comments`), so a new field is documented where it is declared;
+  (:func:`~kktheory.registry.field_comments`), so a new field is documented where it is declared;
 - result columns: declared once in :data:`RESULTS` below, the bound checks' in
   :data:`kktheory.evaluation.bounds.engine.COLUMN_DOCS`.
 
@@ -24,13 +24,9 @@ this module does not document. Cost: reading the config modules' source once.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import inspect
 import sys
-import textwrap
 from dataclasses import dataclass
-from functools import cache
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +36,7 @@ from kktheory.evaluation.bounds.engine import COLUMN_DOCS
 from kktheory.cluster.clusterers import CLUSTERERS
 from kktheory.run.config import GROUPS, RunConfig
 from kktheory.datasets import DATASETS
+from kktheory.registry import field_comments
 from kktheory.run.identity import DASK_FIELDS, execution_fields, off_values, stage_of
 from kktheory.kernels.functions import KernelConfig
 from kktheory.evaluation.population import PopulationConfig
@@ -58,24 +55,6 @@ class Column:
 
 
 # -- identity columns, from the config dataclasses ---------------------------------------------
-@cache
-def field_comments(cls: type) -> dict[str, str]:
-    """The comment on each field's line of a config dataclass (inherited fields included;
-    a subclass's comment wins): ``n: int = 2000  # training points`` → {"n": "training points"}."""
-    out: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        if not dataclasses.is_dataclass(klass):
-            continue
-        source = textwrap.dedent(inspect.getsource(klass))
-        lines = source.splitlines()
-        for node in ast.parse(source).body[0].body:
-            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                line = lines[node.end_lineno - 1]
-                if "#" in line:
-                    out[node.target.id] = line.split("#", 1)[1].strip()
-    return out
-
-
 def _type_name(f: dataclasses.Field) -> str:
     """The field's annotation as written, ``Optional[X]`` as ``X | null``."""
     text = str(f.type)

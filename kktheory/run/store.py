@@ -29,23 +29,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import time
-import uuid
-import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from kktheory.atomic import HOST, atomic_write, write_npz
+
 RUNS = "runs"
 #: result columns renamed since rows were first written: old name → current name
 RENAMED = {"kmeans_algorithm": "clustering_algorithm"}
 #: temporary files of writers on other hosts are removed when older than this (seconds)
 ORPHAN_AGE = 24 * 3600
-#: this host's tag in temporary names
-HOST = f"{zlib.crc32(platform.node().encode()):08x}"
 
 
 def run_id(identity: dict[str, Any]) -> str:
@@ -82,16 +79,6 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{HOST}-{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 class Store:
@@ -144,14 +131,9 @@ class Store:
     def write(self, rid: str, row: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
         """Atomically write the sidecar, then the row."""
         self.runs.mkdir(parents=True, exist_ok=True)
-
-        def save_npz(path: Path) -> None:
-            with open(path, "wb") as fh:
-                np.savez_compressed(fh, **arrays)
-
-        _atomic(self.arrays_path(rid), save_npz)
+        write_npz(self.arrays_path(rid), arrays)
         frame = pd.DataFrame([row])
-        _atomic(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
+        atomic_write(self.row_path(rid), lambda p: frame.to_parquet(p, index=False))
         return self.row_path(rid)
 
     def row(self, rid: str) -> pd.DataFrame:
@@ -181,13 +163,13 @@ class Store:
             if self.has(rid):
                 continue
             frame = row.to_frame().T.dropna(axis=1, how="all").infer_objects()
-            _atomic(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
+            atomic_write(self.row_path(rid), lambda p, f=frame: f.to_parquet(p, index=False))
             written += 1
         return written
 
     def arrays(self, rid: str) -> dict[str, np.ndarray]:
-        """The arrays of one run by its id."""
-        with np.load(self.arrays_path(rid)) as z:
+        """The arrays of one run by its id (data only: read with ``allow_pickle=False``)."""
+        with np.load(self.arrays_path(rid), allow_pickle=False) as z:
             return {k: z[k] for k in z.files}
 
 

@@ -63,26 +63,26 @@ array                         size        meaning
 The states are :func:`kktheory.seeding.generator_state` words (:func:`kktheory.seeding.
 generator_at` draws the same again).
 
-Spectra, d_eff and the kernel-column reference are cached on disk with joblib.Memory
-under ``<results_dir>/cache``, keyed by the kktheory version, the dataset config, n,
-n_test, data_seed, the resolved kernel and (where they matter) the number of eigenvalues,
-γ, the tolerance and the clustering config. The exact path caches the whole spectrum of
-K once per data draw, which serves every s.
+Spectra, d_eff and the kernel-column reference are cached on disk, as data under
+``<results_dir>/cache`` (:mod:`kktheory.evaluation.cache`), keyed by the kktheory version,
+the dataset config, n, n_test, data_seed, the resolved kernel and (where they matter) the
+number of eigenvalues, γ, the tolerance and the clustering config. The exact path caches
+the whole spectrum of K once per data draw, which serves every s.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.linalg
-from joblib import Memory
 
 from kktheory.evaluation.bounds import theory
+from kktheory.evaluation.cache import cached_call
 from kktheory.evaluation.bounds.gamma import EIG_CUTOFF, effective_dimension, gamma_preservation, residual_matrix
 from kktheory.evaluation.bounds.jl import jl_distortion, kernel_columns_objective, pair_ratios, projection_ratios
 from kktheory.evaluation.bounds.spec import BoundsSpec, require_dense
@@ -207,13 +207,13 @@ def feature_kind(sketch: "Sketch", part: "Partition") -> str | None:
     return "projection" if sketch.capabilities.projection else "lowrank"
 
 
-# -- cached computations (module level so that joblib can key them) -------------------------
+# -- cached computations (keyed by their leading arguments, :meth:`BoundEngine._cached`) ------
 def full_spectrum(key: dict[str, Any], K: np.ndarray) -> np.ndarray:
     """All eigenvalues of K, descending (dense, O(n³))."""
     return np.linalg.eigvalsh(K)[::-1].copy()
 
 
-def top_coherence(key: dict[str, Any], K: np.ndarray, s: int) -> float:
+def top_coherence(key: dict[str, Any], s: int, K: np.ndarray) -> float:
     """Row coherence of the top-s eigenvectors V_s of K, μ = (n/s)·max_i ‖(V_s)_i‖²
     (Wang et al. Table 2's μ; 1 ≤ μ ≤ n/s). Dense, O(n²s)."""
     n = len(K)
@@ -274,7 +274,7 @@ class BoundEngine:
         self.exact = self.n <= self.b.exact_max_n
         kernel_key = {k: v for k, v in asdict(self.kernel).items() if k != "dtype"}
         self.key = {"version": __version__, **setting.data.key(), "kernel": kernel_key}
-        self.memory = Memory(Path(setting.results_dir) / "cache", verbose=0) if self.names else None
+        self.results_dir = setting.results_dir
         self._lazy: dict[str, Any] = {}
         #: the random draws behind the last :meth:`row` (module docstring), stored with it
         self.drawn: dict[str, np.ndarray] = {}
@@ -284,6 +284,11 @@ class BoundEngine:
         if name not in self._lazy:
             self._lazy[name] = make()
         return self._lazy[name]
+
+    def _cached(self, func: Callable[..., Any], keyed: tuple[Any, ...], *rest: Any) -> Any:
+        """``func(self.key, *keyed, *rest)``, kept in the results folder's cache by its
+        leading arguments (:func:`kktheory.evaluation.cache.cached_call`)."""
+        return cached_call(self.results_dir, func, (self.key, *keyed), *rest)[0]
 
     @property
     def K(self) -> np.ndarray:
@@ -313,26 +318,26 @@ class BoundEngine:
     def spectrum(self, t: int) -> tuple[np.ndarray, float]:
         """(top-t eigenvalues of K, stated error of their sum)."""
         if self.exact:
-            lam = self._get("spectrum", lambda: self.memory.cache(full_spectrum, ignore=["K"])(self.key, self.K))
+            lam = self._get("spectrum", lambda: self._cached(full_spectrum, (), self.K))
             return lam[:t], 0.0
         self._record("bounds_spectrum", component_rng(self.data_seed, "bounds-spectrum"))
-        vals, res = self._get(f"top{t}", lambda: self.memory.cache(top_spectrum, ignore=["op"])(
-            self.key, t, self.b.tol, self.data_seed, self.op))
+        vals, res = self._get(f"top{t}", lambda: self._cached(
+            top_spectrum, (t, self.b.tol, self.data_seed), self.op))
         return vals, float(np.sum(res))
 
     def coherence(self, s: int) -> float:
         """μ of the top-s eigenvectors of K (exact path only; NaN otherwise)."""
         if not self.exact:
             return NAN
-        return self._get(f"coherence{s}", lambda: self.memory.cache(top_coherence, ignore=["K"])(self.key, self.K, s))
+        return self._get(f"coherence{s}", lambda: self._cached(top_coherence, (s,), self.K))
 
     def deff(self) -> tuple[float, float]:
         """d_eff(γ) with its stated error (0 when exact)."""
         if self.exact:
             return effective_dimension(self.spectrum(self.n)[0], self.gamma), 0.0
         self._record("bounds_deff", component_rng(self.data_seed, "bounds-deff"))
-        return self._get("deff", lambda: self.memory.cache(deff_estimate, ignore=["op"])(
-            self.key, self.gamma, self.b.tol, self.data_seed, self.op))
+        return self._get("deff", lambda: self._cached(
+            deff_estimate, (self.gamma, self.b.tol, self.data_seed), self.op))
 
     def _record(self, name: str, rng: np.random.Generator) -> None:
         """Keep the state of a stream drawn from for the current row."""
@@ -458,9 +463,8 @@ class BoundEngine:
             )
             if self.exact:
                 kc = kernel_columns_objective(self.K, labels, self.k)
-                reference = self.memory.cache(kernel_columns_reference, ignore=["K"])
-                ref, ref_labels = self._get("kc_ref", lambda: reference(
-                    self.key, self.k, self.clustering, self.seed, self.K))
+                ref, ref_labels = self._get("kc_ref", lambda: self._cached(
+                    kernel_columns_reference, (self.k, self.clustering, self.seed), self.K))
                 self.drawn["bounds_kc_ref_labels"] = ref_labels
                 rel = bound * ref
                 out.update(
