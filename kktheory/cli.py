@@ -396,6 +396,19 @@ def sweep_job() -> str | None:
     return f"{number} ({' '.join(HydraConfig.get().overrides.task)})"
 
 
+def plugin_error() -> str | None:
+    """Load every registry with its plugins — importing :mod:`kktheory.run.config` does, as
+    Hydra needs before it composes — and return the one line of a plugin that cannot join
+    (:class:`kktheory.plugins.PluginError`), None when all joined. The commands that compose
+    configs (``reproduce``, ``timing``) call it first: a broken plugin ends them with that
+    line, exit status 2, before anything is run or written."""
+    try:
+        import kktheory.run.config  # noqa: F401  (its import loads the registries)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse with bad arguments reported in one line (exit status 2), without usage."""
 

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kktheory.cli import OneLineParser
+from kktheory.cli import OneLineParser, plugin_error
 from kktheory.errors import DataError, MemoryBudgetError, UserError
 from kktheory.report.entry import TimingPlan
 from kktheory.report.speed import CUTOFF, MEMORY, OK, judge, load, path_of
@@ -241,6 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (default 1)")
     parser.add_argument("--results-dir", default="results", help="the results folder (default results/)")
     args = parser.parse_intermixed_args(argv)
+    if (line := plugin_error()) is not None:
+        print(line, file=sys.stderr)
+        return 2
     if args.name not in timed:
         print(f"config error: name={args.name!r}: one of {', '.join(timed)}", file=sys.stderr)
         return 2

@@ -145,13 +145,23 @@ def test_a_plugin_that_cannot_join_is_one_line_naming_it(case, tmp_path):
     assert not results.exists()
 
 
-def test_the_judge_refuses_a_plugin_that_cannot_join_in_one_line(tmp_path):
+#: every command that composes configs besides run.py, with the folders it would write under tmp
+COMMANDS = {
+    "judge": lambda tmp: ["-m", "kktheory.judge", str(CLAIM.relative_to(ROOT)), "--results-dir", str(tmp / "r")],
+    "reproduce": lambda tmp: ["-m", "kktheory.reproduce", "yin_fig1", "--results-dir", str(tmp / "r"),
+                              "--out", str(tmp / "o")],
+    "timing": lambda tmp: ["-m", "kktheory.timing", "yin_table2", "--scale", "small", "--results-dir", str(tmp / "r")],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_refuses_a_plugin_that_cannot_join_in_one_line(command, tmp_path):
     dist, entry, files, problem = BROKEN["clash"]
     site = tmp_path / "site"
     fake_distribution(site, dist, entry, files)
-    done = call(["-m", "kktheory.judge", str(CLAIM.relative_to(ROOT)), "--results-dir", str(tmp_path / "r")], site)
+    done = call(COMMANDS[command](tmp_path), site)
     assert done.returncode == 2 and done.stderr.strip().endswith(problem) and len(done.stderr.splitlines()) == 1
-    assert not (tmp_path / "r").exists()
+    assert not (tmp_path / "r").exists() and not (tmp_path / "o").exists()
 
 
 #: the registry of :func:`test_a_refused_plugin_is_refused_again_with_the_same_line` (its fake

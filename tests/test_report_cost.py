@@ -46,3 +46,31 @@ def test_a_check_without_rows_is_priced_at_its_design_only_where_its_jobs_are_kn
     assert priced(v, 3600.0, without_rows=False) == v
     named = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule, runs_needed=12),))
     assert priced(named, 3600.0, without_rows=False) == named  # a design's runs named by the entry: still no rows
+
+
+def test_each_check_is_priced_at_one_seed_of_the_jobs_it_reads():
+    """A check is priced at the jobs of its rule's sweep and part, not at the median seed of
+    the entry: where seeds hold different jobs (wang_fig4_5's objective seeds hold two data
+    sets, its NMI seeds three; theory_rates' added seeds one part) the entry's median seed
+    is the price of neither."""
+    import types
+
+    from kktheory.reproduce.entry import check_seconds, picks
+    from kktheory.report.claims import AT_LEAST, Margin, Rule
+
+    assert picks(("d=x,y", "p=1"), ["d=y", "p=1", "seed=3"]) and not picks(("d=x",), ["d=z", "seed=3"])
+    assert picks((), ["d=z"]) and not picks(("d=x",), ["seed=3"])  # a job without the key is not picked
+    job = lambda ids, *over: types.SimpleNamespace(ids=list(ids), overrides=list(over))  # noqa: E731
+    own = [job([f"{d}{s}"], f"d={d}", f"seed={s}") for s in range(3) for d in "xyz"]  # seeds 0-2: x, y, z
+    further = [job([f"o{d}{s}"], f"d={d}", f"seed={s}") for s in range(3, 6) for d in "xy"]
+    rows = pd.DataFrame({"run_id": [j.ids[0] for j in own + further],
+                         "seed": [int(j.overrides[1][5:]) for j in own + further],
+                         "time_embed": [{"x": 1.0, "y": 10.0, "z": 100.0}[j.overrides[0][2]] for j in own + further]})
+    rule = lambda name, **where: Rule(name, "q", AT_LEAST, Margin(0.9, "why", "src"), **where)  # noqa: E731
+    checks = (Check("all", None, "", rule=rule("all")), Check("x", None, "", rule=rule("x", part=("d=x",))),
+              Check("further", None, "", rule=rule("further", sweep="f")), Check("plain", None, ""))
+    got = check_seconds(Verdict(INCONCLUSIVE, "", checks), rows,
+                        [(("s", ()), types.SimpleNamespace(jobs=own)), (("f", ()), types.SimpleNamespace(jobs=further))],
+                        "s")
+    assert got == {"all": 111.0, "x": 1.0, "further": 11.0, "plain": 111.0}
+    assert seed_seconds(rows) == 61.0  # the entry's median seed, what every check was priced at before: neither

@@ -539,3 +539,21 @@ def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp
     monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [
         Look(2, 80, look_level(2), 1, "inconclusive", part=["seed=range(40,80)"], sweep=obj)] if name == "wang_fig4_5" else [])
     assert reproduce_sequential._sweep_parts(entry) == [(obj, ("seed=range(40,80)",))]
+
+
+def test_a_decision_prices_a_job_at_the_jobs_its_rows_come_from(tmp_path, monkeypatch):
+    """The predicted compute of a look is the selected rows' compute per job times the jobs
+    to add, where the rows' jobs include the seeds earlier looks added: theory_rates' bound
+    checks after three looks hold 40 seeds, 5 of the sweep's own and 35 added — dividing by
+    the 5 own jobs predicted 8× the compute (97 min where the rows say 12)."""
+    job = lambda s: types.SimpleNamespace(ids=[f"r{s}a", f"r{s}b"])  # noqa: E731  (a job: its rows' ids)
+    plans = {(): [job(s) for s in range(5)], ("seed=range(5,40)",): [job(s) for s in range(5, 40)]}
+    rows = pd.DataFrame({"run_id": [f"r{s}{x}" for s in range(40) for x in "ab"],
+                         "seed": [s for s in range(40) for _ in "ab"], "time_embed": 1.0})
+    monkeypatch.setattr(reproduce_sequential, "read_committed", lambda *a: rows)
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep",
+                        lambda cfg, r, over: types.SimpleNamespace(jobs=plans[tuple(over)]))
+    got, jobs = reproduce_sequential._selected(catalogue()["theory_rates_yin"], tmp_path, "theory_rates", (),
+                                               [("theory_rates", ("seed=range(5,40)",))])
+    assert len(got) == 80 and jobs == 40
+    assert reproduce_sequential.compute_time(got) / jobs == 2.0  # two rows of 1 s per job

@@ -133,7 +133,13 @@ class Rule:
     only the rows that carry the column (:meth:`fresh`), and INDEX says so. ``sign`` is
     the direction of an ``exceeds`` claim (+1 a rise, −1 a fall). ``sanity`` marks a check
     that holds by construction, ``control`` a comparison shown beside the claim to locate
-    an effect (e.g. the same timing at equal m); neither is counted.
+    an effect (e.g. the same timing at equal m); neither is counted. ``sweep`` and ``part``
+    name the jobs the rule reads: a further sweep of its entry (its config; "" the entry's
+    own) and the overrides picking the jobs of it that the rule reads (e.g.
+    ``("yin_table2/data=dna",)``; () every job) — one more seed of those jobs is what
+    deciding it costs (:func:`kktheory.reproduce.entry.check_seconds`). They say where its
+    rows come from, not what it is: :func:`~kktheory.report.sequential.rules_hash` leaves
+    them out.
     """
 
     name: str
@@ -148,6 +154,8 @@ class Rule:
     fresh_from: int | None = None  # declared after rows were seen: judged on seeds ≥ this only
     fresh_column: str = ""  # declared after rows were seen, on a column added since: judged on rows holding it only
     declared: str = ""  # when (a date), for a rule declared after its rows were seen
+    sweep: str = ""  # the further sweep (config) whose rows it reads; "" the entry's own
+    part: tuple[str, ...] = ()  # overrides picking the jobs of that sweep it reads; () all of them
 
     @property
     def counted(self) -> bool:

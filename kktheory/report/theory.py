@@ -88,6 +88,7 @@ from kktheory.report.decide import LEVEL, Estimate
 RATE_NS = (1000, 2000, 4000, 8000, 16000, 32000)  # hydra.sweeper.params theory_rates/n
 K = 10  # k
 LEMMA_N = 2000  # the lemma parts' n (theory_rates/part/lemma2_*, bounds_*)
+PART_AXIS = "theory_rates/part"  # the sweep axis of the parts: a check reads the jobs of its parts (Rule.part)
 DELTA = 0.1  # failure probability δ of the lemmas (the rows' bound_delta)
 RATE_MARGIN = 0.1
 
@@ -539,7 +540,8 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 
 #: the sweeps of fresh seeds beside theory_rates (checks declared after its rows were seen): both entries
 #: read them, so that a run of either keeps the other's rows in the committed file
-EXTRA_SWEEPS = ("theory_rates_overlap", "theory_rates_lemma5")
+OVERLAP_SWEEP, LEMMA5_SWEEP = "theory_rates_overlap", "theory_rates_lemma5"
+EXTRA_SWEEPS = (OVERLAP_SWEEP, LEMMA5_SWEEP)
 
 
 _SHARED = ("one sweep judged by two entries, one paper each (theory_rates_calandriello, theory_rates_yin; "

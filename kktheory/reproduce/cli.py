@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-from kktheory.cli import OneLineParser
+from kktheory.cli import OneLineParser, plugin_error
 from kktheory.run.sweeps import (
     SCALES,
 )
@@ -57,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not args.budget_min > 0:
         print(f"config error: --budget-min={args.budget_min:g}: a number of minutes > 0", file=sys.stderr)
+        return 2
+    if (line := plugin_error()) is not None:
+        print(line, file=sys.stderr)
         return 2
     names = list(entries) if args.name == "all" else [args.name]
     unknown = [n for n in names if n not in entries]

@@ -3,6 +3,7 @@ judged, and its INDEX.md record written (what ran, against the paper's scale, in
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import time
@@ -149,6 +150,34 @@ def _added_ids(plans: Sequence[Plan], base: int) -> set[str]:
     return ids(plans[base:]) - ids(plans[:base])
 
 
+def picks(part: Sequence[str], job: Sequence[str]) -> bool:
+    """Whether a job (its overrides) is one of the jobs ``part`` picks: for each override
+    ``key=v1,v2,…`` of the part, the job's value of ``key`` is one of the values."""
+    values = dict(o.partition("=")[::2] for o in job)
+    return all(values.get(key) in want.split(",") for key, _, want in (o.partition("=") for o in part))
+
+
+def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Part, Plan]],
+                  own: str) -> dict[str, float]:
+    """Compute of one more seed of the jobs each check reads (:func:`seed_seconds` of their
+    rows): the jobs of the sweep its rule names (``Rule.sweep``, else ``own``, the entry's
+    sweep) that its ``Rule.part`` picks (:func:`picks`; every job without a part), among
+    ``plans`` — each sweep with its seeds added by sequential decisions. A check without a
+    rule is priced at its entry's own sweep. Where seeds hold different jobs (a further
+    sweep's seeds, a decision's seeds added to one part) a check is priced at its own jobs,
+    not at the median seed of the whole entry."""
+    seconds: dict[tuple[str, tuple[str, ...]], float] = {}
+    out = {}
+    for c in verdict.checks:
+        key = (getattr(c.rule, "sweep", "") or own, tuple(getattr(c.rule, "part", ())))
+        if key not in seconds:
+            ids = {i for (name, _), plan in plans if name == key[0]
+                   for job in plan.jobs if picks(key[1], job.overrides) for i in job.ids}
+            seconds[key] = seed_seconds(rows[rows["run_id"].isin(ids)]) if "run_id" in rows else math.nan
+        out[c.name] = seconds[key]
+    return out
+
+
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
@@ -227,7 +256,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
                                       entry.changes.get(scale, scale))
         if scale == "paper":  # what the undecided checks would cost this machine (one more seed of the sweep)
-            verdict = priced(verdict, seed_seconds(ok), level, without_rows=False)
+            verdict = priced(verdict, check_seconds(verdict, ok, list(zip(sweeps, plans)), cfg_name), level,
+                             without_rows=False)
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
             verdict = speed.add_checks(verdict, speed.judge(entry.timing, speed.load(results_dir, entry.name),
                                                               entry.name, level), level)

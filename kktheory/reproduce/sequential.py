@@ -169,14 +169,17 @@ def _selected(entry: Entry, results_dir: Path, cfg: str, select: Sequence[str],
               parts: Sequence[Part]) -> tuple[pd.DataFrame, int]:
     """The committed rows of the part of the entry's sweep ``cfg`` that ``select`` picks —
     with the seeds earlier looks added to it (``parts`` of ``cfg`` that contain ``select``)
-    — and the number of jobs of the selection at the sweep's own seeds."""
+    — and the number of jobs those rows come from: the compute per job is their ratio (the
+    jobs of the sweep's own seeds alone would price every seed a look added as free: 8× too
+    much for theory_rates' bound checks after three looks, 40 seeds over 5)."""
     rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
-    plan = plan_sweep(cfg, results_dir, select)
-    ids = {i for job in plan.jobs for i in job.ids}
+    jobs = {tuple(job.ids) for job in plan_sweep(cfg, results_dir, select).jobs if job.ids}
     for c, part in parts:
         if c == cfg and set(select) <= set(part):
-            ids |= _ids(cfg, results_dir, part)
-    return ok_rows(rows[rows["run_id"].isin(ids)]), len(plan.jobs)
+            jobs |= {tuple(job.ids) for job in plan_sweep(cfg, results_dir, part).jobs if job.ids}
+    rows = ok_rows(rows[rows["run_id"].isin({i for ids in jobs for i in ids})])
+    have = set(rows["run_id"])
+    return rows, sum(1 for ids in jobs if have.intersection(ids))
 
 
 def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
@@ -215,7 +218,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         if added and len(looks) == had:
             log(f"{entry.name}: the seeds added ({' '.join(added[1])}) gave no new rows: stopped")
             break
-        rows, jobs_now = _selected(entry, results_dir, cfg, select, parts)
+        rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
         runs, wait, j = _runs(rows), waiting(verdict, apart), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
@@ -224,7 +227,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         top = int(rows["seed"].max()) + 1 if len(rows) else 0  # the next seeds: after the selection's last
         over = (*select, f"seed=range({top},{top + nxt - runs})")
         jobs = len(plan_sweep(cfg, results_dir, over).jobs)
-        cost = compute_time(rows) / max(jobs_now, 1) * jobs
+        cost = compute_time(rows) / max(jobs_done, 1) * jobs
         if cost > left:
             log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs "
                 f"({jobs} jobs), predicted {cost / 60:.0f} min > {left / 60:.0f} min left of the budget: stopped")

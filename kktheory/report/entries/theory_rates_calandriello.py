@@ -16,7 +16,7 @@ from kktheory.report.decide import LEVEL
 from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
-    DELTA, K, LEMMA_N, OVERLAP_STD, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share,
+    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share,
     _share_design, draw, overlap_rates, parts, rate_checks, seed_mean, thm1_slope,
 )
 
@@ -44,7 +44,7 @@ THM1_RULES = tuple(
     _rate_rule(f"Calandriello Thm 1 rate of {s} (excess over C_n)", THM1_STATEMENT, s, thm1_slope(), THM1_SOURCE,
                THM1_SE5, THM1_RUNS, "the sweep's n grid (experiments/theory_rates.yaml); shown, not counted: on this "
                "well-separated mixture the excess vanishes (issue 42), the overlapping mixture's check counts",
-               control=True)
+               control=True, part=(f"{PART_AXIS}=rate_{s}",))
     for s in THM1_SKETCHES)
 
 
@@ -67,7 +67,8 @@ THM1_OVERLAP_RULES = tuple(
                f"Yin's centres with every cluster spread std = {OVERLAP_STD:g} (theirs 1), the declared n grid, "
                f"seeds {OVERLAP_FRESH_FROM}–{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1} "
                f"(experiments/theory_rates_overlap.yaml)",
-               OVERLAP_SE_FROM, fresh_from=OVERLAP_FRESH_FROM, declared=OVERLAP_DECLARED)
+               OVERLAP_SE_FROM, fresh_from=OVERLAP_FRESH_FROM, declared=OVERLAP_DECLARED,
+               sweep=OVERLAP_SWEEP, part=(f"{PART_AXIS}=rate_{s}_overlap",))
     for s in THM1_SKETCHES)
 
 
@@ -87,7 +88,8 @@ LEMMA2_RULE = Rule(
                   "the mean pairwise correlation over seeds of log(gap/bound), cell means removed, on the committed "
                   "rows paper_figs/rows/theory_rates.parquet"),
     selection=f"uniform Nyström, projected centroids (eq. 2), m = 1, 2, 4, 8 × n/γ for γ = 0.25, 1, 4, 16 × √n, "
-              f"n = {LEMMA_N} (theory_rates/part/lemma2_*)")
+              f"n = {LEMMA_N} (theory_rates/part/lemma2_*)",
+    part=(f"{PART_AXIS}=lemma2_g0.25,lemma2_g1,lemma2_g4,lemma2_g16",))
 
 
 SEEDING_BOUND = 8 * (math.log(K) + 2)
@@ -113,7 +115,8 @@ SEEDING_RULE = Rule(
            f"spreads at most as their mean sd, 0.18; the 5 committed per-seed means spread 0.062); 2 seeds reach "
            f"power 0.8"),
     selection="every rate row of Yin's mixture (the four sketches × the six n at m = √n, seeds with all of them) "
-              "with a seeding cost and a positive lower bound")
+              "with a seeding cost and a positive lower bound",
+    part=(f"{PART_AXIS}=rate_nystrom,rate_nystrom_rls,rate_subgaussian,rate_yin_nystrom",))
 
 
 CALANDRIELLO_RULES = (*THM1_OVERLAP_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RULE)

@@ -19,7 +19,7 @@ from kktheory.report.stats import fmt
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.theory import (
-    DELTA, LEMMA5_M_MIN, LEMMA_N, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
+    DELTA, LEMMA5_M_MIN, LEMMA5_SWEEP, LEMMA_N, PART_AXIS, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
 )
 
 
@@ -40,7 +40,7 @@ REMARK1_RULES = tuple(
     _rate_rule(f"Yin Remark 1 rate of {s} (excess over ŵ*)", "excess over the population optimum, "
                "W(C_{n,m}, μ) − ŵ*(μ) on a 100,000-point population sample,", s, remark1_slope(),
                "Yin et al. Remark 1 (Thm 2 with ε = 1/√n read at m = √n; Thm 2 as stated would need m = Ω(n log n)): "
-               "Õ(√(k/n)), shape √(k/n)·log²√n", REMARK1_SE5, REMARK1_RUNS)
+               "Õ(√(k/n)), shape √(k/n)·log²√n", REMARK1_SE5, REMARK1_RUNS, part=(f"{PART_AXIS}=rate_{s}",))
     for s in REMARK1_SKETCHES)
 
 
@@ -63,7 +63,7 @@ LEMMA5_RULES = tuple(Rule(
     selection=f"sketch {s}, n = {LEMMA_N}, the runs whose ε(m) < 1 (the lemma's premise ε ∈ (0, 1)): m ≥ "
               f"{LEMMA5_M_MIN}, i.e. the declared points 4√n, 8√n of m = 0.25 … 8√n (theory_rates/part/bounds_{s}); "
               f"shown, not counted: the lemma's m = Ω(·) leaves its constant free (its scaling is judged instead)",
-    control=True)
+    control=True, part=(f"{PART_AXIS}=bounds_{s}",))
     for s in LEMMA5_SKETCHES)
 
 
@@ -121,7 +121,8 @@ LEMMA5_DECAY_RULES = tuple(Rule(
     selection=f"sketch {s}, n = {LEMMA_N}, every m of the bounds part's grid 0.25 … 8√n (theory_rates/part/bounds_"
               f"{s}): with C free the premise ε(m) < 1 selects no m (it moves with C), and selecting runs by their "
               f"observed ε would select on the outcome; seeds with all six m",
-    fresh_from=LEMMA5_FRESH_FROM, declared=LEMMA5_DECLARED)
+    fresh_from=LEMMA5_FRESH_FROM, declared=LEMMA5_DECLARED, sweep=LEMMA5_SWEEP,
+    part=(f"{PART_AXIS}=bounds_{s}",))
     for s in LEMMA5_SKETCHES)
 
 
@@ -133,7 +134,8 @@ LEMMA6_RULES = tuple(Rule(
     Margin(1 - DELTA, f"with probability at least 1 − δ, δ = {DELTA:g}, at each m; holding at every m of a seed is at "
            "most as likely, so its share shown above 1 − δ shows each m's", "Yin et al. Lemma 6 (appendix, eq. 42)"),
     _share_design(LEMMA_RUNS, "lemma", LEMMA_CELLS, LEMMA_RHO, LEMMA_RHO_SOURCE),
-    selection=f"sketch {s}, n = {LEMMA_N}, the runs whose ε(m) < 1 (m ≥ {LEMMA5_M_MIN}), as for Lemma 5")
+    selection=f"sketch {s}, n = {LEMMA_N}, the runs whose ε(m) < 1 (m ≥ {LEMMA5_M_MIN}), as for Lemma 5",
+    part=(f"{PART_AXIS}=bounds_{s}",))
     for s in LEMMA5_SKETCHES)
 
 

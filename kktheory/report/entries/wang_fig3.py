@@ -159,7 +159,8 @@ def _kk_rule(ds: str, beta: float) -> Rule:
                f"correlated {KK_RHO:g} across its c (the largest mean over the nine (data set, β) on the committed "
                f"rows paper_figs/rows/wang_fig3.parquet, 0.23 pooled); simulated with the judge's own estimate "
                f"(kk_estimate); {KK_RUNS} seeds reach power 0.8", _kk_sample),
-        selection=f"{ds}, β = {beta:g}; c = 5k, 10k, 20k, 50k (the config's grid, the paper's range 5s–50s)")
+        selection=f"{ds}, β = {beta:g}; c = 5k, 10k, 20k, 50k (the config's grid, the paper's range 5s–50s)",
+        part=(f"wang/data={ds}", f"kernel.beta={beta:.1f}"))
 
 
 KK_RULES = {(ds, beta): _kk_rule(ds, beta) for ds in FIG3_DATASETS for beta in FIG3_BETAS}

@@ -204,6 +204,8 @@ QUANTITY_COL = {"train_nmi": "train_nmi", "objective": OBJ_COL}
 OBJ_DECLARED = "2026-11-27"
 #: the first seed of the objective's further sweep: seeds 0–19 were seen (their f/n) before the re-declaration
 OBJ_FRESH_FROM = 20
+#: the further sweep of fresh seeds the objective checks read (experiments/wang_fig4_5_objective.yaml)
+OBJ_SWEEP = "wang_fig4_5_objective"
 #: the NMI checks' declared seeds, 0 … NMI_SEEDS − 1 (the main sweep's)
 NMI_SEEDS = 20
 OBJ_MEANING = ("(1/n)Σ_i Σ_{j∈J_i} ‖k_j − (1/|J_i|)Σ_{l∈J_i} k_l‖², k_j the columns of the training kernel matrix, "
@@ -361,7 +363,7 @@ def _share_rule(label: str, col: str, a: str, b: str, datasets: tuple[str, ...],
                   + ("; re-declared on §5.2's quantity (before: kktheory's RKHS cost f/n, not the paper's)"
                      if col == OBJ_COL else ""),
         fresh_from=OBJ_FRESH_FROM if col == OBJ_COL else None, fresh_column=OBJ_COL if col == OBJ_COL else "",
-        declared=OBJ_DECLARED if col == OBJ_COL else "")
+        declared=OBJ_DECLARED if col == OBJ_COL else "", sweep=OBJ_SWEEP if col == OBJ_COL else "")
 
 
 SHARE_RULES = {
@@ -633,5 +635,5 @@ FIG4_5 = Entry(
         for ds, vals in TWO_STEP_NMI.items() for f, v in zip(C_FACTORS, vals)
     ),
     observe=observe_fig45, changes=CHANGES, rules=RULES, setting=setting_fig45,
-    extra_sweeps=("wang_fig4_5_objective",),
+    extra_sweeps=(OBJ_SWEEP,),
 )

@@ -424,7 +424,12 @@ def _paired_rule(ds: str, p: str, tracks: bool) -> Rule:
         name, f"test accuracy of {lab} − that of {against} on {ds}, mean over seeds of the per-seed difference "
               f"({PAIRING}), Student t", EQUIVALENT, CLOSE_MARGIN, design,
         selection=selection + (f"; {role['selection']}" if role["selection"] else ""),
-        control=role.get("control", False), fresh_from=role.get("fresh_from"), declared=role.get("declared", ""))
+        control=role.get("control", False), fresh_from=role.get("fresh_from"), declared=role.get("declared", ""),
+        part=(f"{DATA_AXIS}={ds}",))
+
+
+#: the sweep axis of the data set (experiments/yin_table2.yaml): a per-data-set check reads its value's jobs
+DATA_AXIS = "yin_table2/data"
 
 
 #: per (data set, proposed sketch): "close to kernel k-means" (every data set with a kernel
@@ -448,7 +453,8 @@ def _prop1_rule(ds: str) -> Rule:
                 f"acc(k-means on the kernel columns) − acc(kernel k-means) on {ds}, mean over seeds of the per-seed "
                 f"difference ({PAIRING}), Student t", EQUIVALENT, SIMILAR_MARGIN,
                 Design("paired", 0.0, -SIMILAR, (round(math.sqrt(2) * sd, 4),), PAPER_RUNS, source),
-                selection="Prop. 1 is an identity the paper asserts for every data set: one check per data set")
+                selection="Prop. 1 is an identity the paper asserts for every data set: one check per data set",
+                part=(f"{DATA_AXIS}={ds}",))
 
 
 TABLE2_PROP1 = {ds: _prop1_rule(ds) for ds in DATASETS}
