@@ -71,6 +71,16 @@ def test_identity_sketch_has_no_distortion(data):
     assert jl["jl_eps"] == pytest.approx(0.0, abs=1e-9) and jl["jl_eps_free"] == pytest.approx(0.0, abs=1e-9)
 
 
+def test_a_sketch_that_collapses_every_point_has_distortion_one(data):
+    """Yin's sparse sub-Gaussian S can be all zero (probability (1 − p)^{m²}): every embedded
+    distance is 0, so no scale s gives |s·r − 1| below 1 — both distortions are 1, computed
+    here by brute force over a grid of scales."""
+    _, K = data
+    jl = jl_distortion(pair_ratios(K @ K, np.zeros_like(K)), 0.3)
+    best = min(max(abs(s * 0.0 - 1.0) for _ in range(3)) for s in np.linspace(0.01, 100, 50))
+    assert jl["jl_eps"] == 1.0 and jl["jl_eps_free"] == best == 1.0 and jl["jl_ratio_max"] == 0.0
+
+
 def test_projection_ratios_nystrom(data):
     X, K = data
     idx = np.random.default_rng(2).permutation(N)[:25]

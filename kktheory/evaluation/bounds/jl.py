@@ -14,7 +14,10 @@ is summarised by its minimum, maximum and mean over all pairs of the given point
   With s = E‖Rv‖²/‖v‖² the sketch's expected scale, ``jl_eps`` = max_ij |r_ij/s − 1| is the
   smallest ε of Lemma 5's (1 ± ε) statement after rescaling R by 1/√s, and
   ``jl_eps_free`` = (max r − min r)/(max r + min r) the smallest ε under the best common
-  scale s* = (max r + min r)/2 (so jl_eps_free ≤ jl_eps always).
+  scale s* = (max r + min r)/2 (so jl_eps_free ≤ jl_eps always). An embedding that maps
+  every point to one point (every r_ij = 0: Yin's sparse sub-Gaussian S is all zero with
+  probability (1 − p)^{m²}, about 7 % at m = ¼√n, p = 1/√n, n = 2000) has both equal to 1,
+  the limit of min_s max_ij |s·r_ij − 1| as max r → 0: no scale undoes a collapse.
 - Projection embeddings (Nyström, KPCA): G = K (RKHS distances), H = FFᵀ; the ratios are
   ≤ 1 because ‖Π_m(φ_i − φ_j)‖ ≤ ‖φ_i − φ_j‖ (``proj_ratio_min`` / ``proj_ratio_mean``).
 
@@ -85,7 +88,7 @@ def jl_distortion(ratios: PairRatios, scale: float) -> dict[str, float]:
     return {
         "jl_scale": float(scale),
         "jl_eps": max(hi / scale - 1.0, 1.0 - lo / scale),
-        "jl_eps_free": (hi - lo) / (hi + lo),
+        "jl_eps_free": (hi - lo) / (hi + lo) if hi > 0 else 1.0,  # hi = 0: every pair collapsed
         "jl_ratio_min": lo,
         "jl_ratio_max": hi,
         "jl_pairs": ratios.count,
