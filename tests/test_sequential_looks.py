@@ -518,7 +518,8 @@ def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp
     monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
     monkeypatch.setattr(reproduce_sequential, "_runs", lambda rows: 40)  # seeds 0-19 of the own sweep beside them
     monkeypatch.setattr(reproduce_sequential, "plan_sweep",
-                        lambda cfg, r, over: planned.append((cfg, tuple(over))) or types.SimpleNamespace(jobs=[0] * 40))
+                        lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[types.SimpleNamespace(ids=[f"j{i}"]) for i in range(40)]))
     judged: list = []
 
     def fake_judge(e, r, o, looks, parts, execute, log, added, start, run_only=None):
@@ -557,3 +558,37 @@ def test_a_decision_prices_a_job_at_the_jobs_its_rows_come_from(tmp_path, monkey
                                                [("theory_rates", ("seed=range(5,40)",))])
     assert len(got) == 80 and jobs == 40
     assert reproduce_sequential.compute_time(got) / jobs == 2.0  # two rows of 1 s per job
+
+
+def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(tmp_path, monkeypatch):
+    """``--decide`` with no overrides and no ``--sweep`` adds each look's seeds to the jobs
+    its undecided checks read (Rule.sweep, Rule.part: yin_table2's per-data-set checks),
+    not to every data set; where they read different sweeps it stops and says so."""
+    entry = catalogue()["yin_table2"]
+    dna, seg = (replace(EXCEEDS_RULE, name=f"r {d}", part=(f"yin_table2/data={d}",)) for d in ("dna", "segment"))
+    rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
+    planned: list = []
+    logged: list[str] = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 20, LEVEL, 2, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected",
+                        lambda e, r, cfg, select, parts: planned.append(("selected", cfg, tuple(select))) or (rows, 20))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[types.SimpleNamespace(ids=[f"n{i}"]) for i in range(20)]))
+    rules = [dna, seg]
+
+    def fake_judge(e, r, o, looks, parts, execute, log, added, start, run_only=None):
+        est = Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2])
+        checks = tuple(Check.of(x.name, x.decide(est, LEVEL), rule=x) for x in rules)
+        if added:
+            return Verdict("reproduced", "", ()), [*looks, Look(len(looks) + 1, 40, look_level(len(looks) + 1), 0, "")]
+        return Verdict("inconclusive", "", checks), list(looks)
+
+    monkeypatch.setattr(reproduce_sequential, "judge", fake_judge)
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append)
+    assert planned[0] == ("selected", "yin_table2", ("yin_table2/data=dna,segment",))
+    assert planned[1] == ("yin_table2", ("yin_table2/data=dna,segment", "seed=range(20,40)"))
+    planned.clear()
+    rules = [dna, replace(seg, sweep="yin_table2_other")]
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append)
+    assert not planned and "read different sweeps (yin_table2, yin_table2_other)" in logged[-1]

@@ -33,7 +33,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
     parser.add_argument("--decide", action="store_true",
                         help="paper scale: add seeds while a check is undecided (sequential design, "
-                             "kktheory/report/sequential.py)")
+                             "kktheory/report/sequential.py): to the part the overrides select, else to the "
+                             "jobs the undecided checks read")
     parser.add_argument("--sweep", default="",
                         help="with --decide: which of the entry's sweeps gets the seeds (its own by default; "
                              "one of its further sweeps, e.g. wang_fig4_5_objective, where a re-declared check "

@@ -193,9 +193,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     run count is the next size of the doubling schedule R₁·2^k
     (:func:`~kktheory.report.sequential.next_runs`), reached by adding the seeds between
     the two counts to the part of the sweep that ``select`` (overrides of sweep axes, e.g.
-    ``yin_table2/data=pendigits``) picks, the whole sweep by default — the entry's own sweep,
-    or ``sweep``, one of its further sweeps (where a re-declared rule reads its fresh seeds,
-    e.g. wang_fig4_5_objective), the seeds numbered on from the selection's last — when the predicted
+    ``yin_table2/data=pendigits``) picks — the entry's own sweep, or ``sweep``, one of its
+    further sweeps (where a re-declared rule reads its fresh seeds, e.g.
+    wang_fig4_5_objective), the seeds numbered on from the selection's last. Without either,
+    each look adds its seeds to the jobs the undecided checks read (:func:`reads`: their
+    rules' sweep and parts), and stops where they read different sweeps — when the predicted
     compute (the selected rows' compute seconds per job, times the jobs to add) fits what
     is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
     ``rows/looks/<entry>.json`` beside the rows. A first decision (no look recorded) runs
@@ -205,6 +207,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
     apart = _timing_rules(entry)
+    auto = not select and not sweep  # the seeds go where the undecided checks read
     cfg = sweep or _own_config(entry)
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
@@ -218,15 +221,24 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         if added and len(looks) == had:
             log(f"{entry.name}: the seeds added ({' '.join(added[1])}) gave no new rows: stopped")
             break
+        wait = waiting(verdict, apart)
+        if auto and wait:
+            where = reads(wait, _own_config(entry))
+            if where is None:
+                log(f"{entry.name}: the undecided checks read different sweeps "
+                    f"({', '.join(sorted({getattr(c.rule, 'sweep', '') or _own_config(entry) for c in wait}))}): "
+                    "name one with --sweep (and its part with overrides): stopped")
+                break
+            cfg, select = where
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
-        runs, wait, j = _runs(rows), waiting(verdict, apart), looks[-1].look if looks else 0
+        runs, j = _runs(rows), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
         top = int(rows["seed"].max()) + 1 if len(rows) else 0  # the next seeds: after the selection's last
         over = (*select, f"seed=range({top},{top + nxt - runs})")
-        jobs = len(plan_sweep(cfg, results_dir, over).jobs)
+        jobs = len({tuple(job.ids) for job in plan_sweep(cfg, results_dir, over).jobs if job.ids})  # each run once
         cost = compute_time(rows) / max(jobs_done, 1) * jobs
         if cost > left:
             log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs "
@@ -236,6 +248,27 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         added = (cfg, over)
         parts.append(added)
     return verdict
+
+
+def reads(checks: Sequence[Check], own: str) -> Part | None:
+    """The sweep and the part of it that ``checks`` read (their rules' ``Rule.sweep`` —
+    ``own``, the entry's sweep, where empty — and ``Rule.part``): the sweep they all read
+    and, per override key, the union of their parts' values in order (the jobs of every
+    combination: a superset where the parts differ in more than one key); every job of it
+    where a check reads all of it or the parts name different keys; None where they read
+    different sweeps."""
+    sweeps = {getattr(c.rule, "sweep", "") or own for c in checks}
+    if len(sweeps) != 1:
+        return None
+    parts = [tuple(getattr(c.rule, "part", ())) for c in checks]
+    if not all(parts) or len({tuple(o.partition("=")[0] for o in p) for p in parts}) != 1:
+        return sweeps.pop(), ()
+    values: dict[str, list[str]] = {}
+    for part in parts:
+        for key, _, want in (o.partition("=") for o in part):
+            have = values.setdefault(key, [])
+            have += [v for v in dict.fromkeys(want.split(",")) if v not in have]
+    return sweeps.pop(), tuple(f"{key}={','.join(v)}" for key, v in values.items())
 
 
 def _runs(rows: pd.DataFrame) -> int:

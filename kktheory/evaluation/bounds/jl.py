@@ -16,8 +16,8 @@ is summarised by its minimum, maximum and mean over all pairs of the given point
   ``jl_eps_free`` = (max r − min r)/(max r + min r) the smallest ε under the best common
   scale s* = (max r + min r)/2 (so jl_eps_free ≤ jl_eps always). An embedding that maps
   every point to one point (every r_ij = 0: Yin's sparse sub-Gaussian S is all zero with
-  probability (1 − p)^{m²}, about 7 % at m = ¼√n, p = 1/√n, n = 2000) has both equal to 1,
-  the limit of min_s max_ij |s·r_ij − 1| as max r → 0: no scale undoes a collapse.
+  probability (1 − p)^{m²}, about 7 % at m = ¼√n, p = 1/√n, n = 2000) has both equal to 1:
+  |s·r_ij − 1| = 1 at every scale s, so no scale undoes a collapse.
 - Projection embeddings (Nyström, KPCA): G = K (RKHS distances), H = FFᵀ; the ratios are
   ≤ 1 because ‖Π_m(φ_i − φ_j)‖ ≤ ‖φ_i − φ_j‖ (``proj_ratio_min`` / ``proj_ratio_mean``).
 
