@@ -76,9 +76,14 @@ def test_a_sketch_that_collapses_every_point_has_distortion_one(data):
     distance is 0, so no scale s gives |s·r − 1| below 1 — both distortions are 1, computed
     here by brute force over a grid of scales."""
     _, K = data
-    jl = jl_distortion(pair_ratios(K @ K, np.zeros_like(K)), 0.3)
-    best = min(max(abs(s * 0.0 - 1.0) for _ in range(3)) for s in np.linspace(0.01, 100, 50))
+    G, H = K @ K, np.zeros_like(K)
+    jl = jl_distortion(pair_ratios(G, H), 0.3)
+    d = lambda M, i, j: M[i, i] + M[j, j] - 2 * M[i, j]  # noqa: E731  (a pair's squared distance)
+    r = np.array([d(H, i, j) / d(G, i, j) for i in range(N) for j in range(i + 1, N)])
+    best = min(np.abs(s * r - 1.0).max() for s in np.geomspace(1e-3, 1e3, 61))
     assert jl["jl_eps"] == 1.0 and jl["jl_eps_free"] == best == 1.0 and jl["jl_ratio_max"] == 0.0
+    same = jl_distortion(pair_ratios(np.ones((4, 4)), np.ones((4, 4))), 1.0)  # no pair apart: nothing measured
+    assert math.isnan(same["jl_eps"]) and math.isnan(same["jl_eps_free"]) and same["jl_pairs"] == 0
 
 
 def test_projection_ratios_nystrom(data):

@@ -60,6 +60,7 @@ def test_each_check_is_priced_at_one_seed_of_the_jobs_it_reads():
 
     assert picks(("d=x,y", "p=1"), ["d=y", "p=1", "seed=3"]) and not picks(("d=x",), ["d=z", "seed=3"])
     assert picks((), ["d=z"]) and not picks(("d=x",), ["seed=3"])  # a job without the key is not picked
+    assert picks(("kernel.beta=1",), ["kernel.beta=1.0"]) and picks(("p=c100",), ["+p=c100"])  # numbers, prefixes
     job = lambda ids, *over: types.SimpleNamespace(ids=list(ids), overrides=list(over))  # noqa: E731
     own = [job([f"{d}{s}"], f"d={d}", f"seed={s}") for s in range(3) for d in "xyz"]  # seeds 0-2: x, y, z
     further = [job([f"o{d}{s}"], f"d={d}", f"seed={s}") for s in range(3, 6) for d in "xy"]
@@ -74,3 +75,29 @@ def test_each_check_is_priced_at_one_seed_of_the_jobs_it_reads():
                         "s")
     assert got == {"all": 111.0, "x": 1.0, "further": 11.0, "plain": 111.0}
     assert seed_seconds(rows) == 61.0  # the entry's median seed, what every check was priced at before: neither
+
+
+def test_every_rule_names_a_sweep_of_its_entry_and_a_part_its_sweep_has():
+    """A rule's ``sweep`` is one of its entry's further sweeps and each override of its
+    ``part`` names an axis of that sweep's config (hydra.sweeper.params) and values on it:
+    a part that picked no job would price its check at nothing (NaN: not priced) and give
+    a decision's seeds to no job."""
+    import yaml
+
+    from kktheory.report import catalogue
+    from kktheory.reproduce.entry import _value
+    from kktheory.run.sweeps import EXPERIMENTS_DIR, config_name
+
+    named = 0
+    for entry in catalogue().values():
+        for rule in entry.rules:
+            if not (rule.sweep or rule.part):
+                continue
+            assert not rule.sweep or rule.sweep in entry.extra_sweeps, (entry.name, rule.name)
+            cfg = rule.sweep or config_name(entry.sweep_name, "paper")
+            params = yaml.safe_load((EXPERIMENTS_DIR / f"{cfg}.yaml").read_text())["hydra"]["sweeper"]["params"]
+            for key, _, want in (o.partition("=") for o in rule.part):
+                axis = [_value(str(v).strip()) for v in str(params[key]).split(",")]
+                assert all(_value(v) in axis for v in want.split(",")), (entry.name, rule.name, key, want, axis)
+            named += 1
+    assert named > 60  # yin_table2's, wang_fig3's, wang_fig4_5's and theory_rates' checks name theirs

@@ -532,8 +532,9 @@ def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp
 
     monkeypatch.setattr(reproduce_sequential, "judge", fake_judge)
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), lambda _: None, sweep=obj)
-    assert planned[0] == (obj, ("seed=range(40,80)",))  # 80 runs per setting: 40 more, after seed 39
-    assert judged[1][:2] == ((obj, ("seed=range(40,80)",)), (obj, ("seed=range(40,80)",)))
+    # 80 runs per setting: the objective's setting (seeds 20-39) filled to 80, numbered on after seed 39
+    assert planned[0] == (obj, ("seed=range(40,100)",))
+    assert judged[1][:2] == ((obj, ("seed=range(40,100)",)), (obj, ("seed=range(40,100)",)))
     look = next_look([], 80, "h", "r", ("seed=range(40,80)",), obj)
     assert "(added wang_fig4_5_objective: seed=range(40,80))" in looks_text([look])
     monkeypatch.undo()
@@ -547,7 +548,7 @@ def test_a_decision_prices_a_job_at_the_jobs_its_rows_come_from(tmp_path, monkey
     to add, where the rows' jobs include the seeds earlier looks added: theory_rates' bound
     checks after three looks hold 40 seeds, 5 of the sweep's own and 35 added — dividing by
     the 5 own jobs predicted 8× the compute (97 min where the rows say 12)."""
-    job = lambda s: types.SimpleNamespace(ids=[f"r{s}a", f"r{s}b"])  # noqa: E731  (a job: its rows' ids)
+    job = lambda s: types.SimpleNamespace(ids=[f"r{s}a", f"r{s}b"], overrides=[f"seed={s}"])  # noqa: E731
     plans = {(): [job(s) for s in range(5)], ("seed=range(5,40)",): [job(s) for s in range(5, 40)]}
     rows = pd.DataFrame({"run_id": [f"r{s}{x}" for s in range(40) for x in "ab"],
                          "seed": [s for s in range(40) for _ in "ab"], "time_embed": 1.0})
@@ -592,3 +593,31 @@ def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(
     rules = [dna, replace(seg, sweep="yin_table2_other")]
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append)
     assert not planned and "read different sweeps (yin_table2, yin_table2_other)" in logged[-1]
+
+
+def test_a_selection_counts_the_seeds_earlier_looks_added_whatever_their_overrides(tmp_path, monkeypatch):
+    """Seeds an earlier look added with other overrides (``part=a,b,c``) are the selection's
+    (``part=a,b``) where their jobs are picked by it: matched by job, not by override text —
+    else a later look re-plans seeds that exist and spends a look on no new rows."""
+    job = lambda p, s: types.SimpleNamespace(ids=[f"{p}{s}"], overrides=[f"part={p}", f"seed={s}"])  # noqa: E731
+    plans = {("part=a,b",): [job(p, s) for p in "ab" for s in range(5)],
+             ("part=a,b,c", "seed=range(5,40)"): [job(p, s) for p in "abc" for s in range(5, 40)]}
+    rows = pd.DataFrame({"run_id": [f"{p}{s}" for p in "abc" for s in range(40)],
+                         "seed": [s for _ in "abc" for s in range(40)], "time_embed": 1.0})
+    monkeypatch.setattr(reproduce_sequential, "read_committed", lambda *a: rows)
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep",
+                        lambda cfg, r, over: types.SimpleNamespace(jobs=plans[tuple(over)]))
+    got, jobs = reproduce_sequential._selected(catalogue()["theory_rates_yin"], tmp_path, "theory_rates",
+                                               ("part=a,b",), [("theory_rates", ("part=a,b,c", "seed=range(5,40)"))])
+    assert jobs == 80 and set(got["run_id"].str[0]) == {"a", "b"} and got["seed"].max() == 39
+
+
+def test_a_look_fills_the_setting_with_fewest_seeds_to_the_schedule_size():
+    """A setting behind the others (its checks decided at an earlier look, undecided again
+    at a stricter level) is brought to the next size of the schedule with the others: the
+    seeds after its last, the others' seeds in that range already run."""
+    rows = pd.DataFrame({"dataset.name": ["A"] * 40 + ["B"] * 80, "seed": [*range(40), *range(80)]})
+    assert reproduce_sequential._fewest(rows) == (40, 39)
+    assert reproduce_sequential._fewest(rows.iloc[:0]) == (0, -1)
+    fresh = pd.DataFrame({"dataset.name": ["A"] * 20, "seed": range(20, 40)})  # a re-declared rule's seeds 20-39
+    assert reproduce_sequential._fewest(fresh) == (20, 39)

@@ -8,11 +8,12 @@ of the rows' compute, :func:`compute_time`), that is the compute still to spend 
 :data:`MACHINE_HOURS` of this 2-core machine the check is *not decidable on this machine*:
 INDEX prints "not decidable on this machine: needs about N runs, H hours" in place of its
 '?' and the verdict's overview names it (:attr:`~kktheory.report.verdicts.Check.beyond`);
-below, the hours are added to its line (:func:`priced`). An entry prices its checks at the
-jobs each reads where it knows them (Calandriello's grid points); every other undecided
-check is priced at one more seed of the entry's whole sweep (:func:`kktheory.reproduce.entry.reproduce`),
-an upper bound where it reads a part of it, and not at all before it has rows (its jobs are
-not known there: a re-declared rule reads a sweep of its own).
+below, the hours are added to its line (:func:`priced`). Each check is priced at the jobs
+it reads: Calandriello's entries name their grid points; every other check the sweep and
+the part of it that its rule names (``Rule.sweep``, ``Rule.part``; the entry's whole sweep
+where it names none, :func:`kktheory.reproduce.entry.check_seconds`) — not at the entry's
+median seed, which is the price of neither where seeds hold different jobs — and not at all
+before it has rows.
 """
 
 from __future__ import annotations

@@ -152,9 +152,23 @@ def _added_ids(plans: Sequence[Plan], base: int) -> set[str]:
 
 def picks(part: Sequence[str], job: Sequence[str]) -> bool:
     """Whether a job (its overrides) is one of the jobs ``part`` picks: for each override
-    ``key=v1,v2,…`` of the part, the job's value of ``key`` is one of the values."""
-    values = dict(o.partition("=")[::2] for o in job)
-    return all(values.get(key) in want.split(",") for key, _, want in (o.partition("=") for o in part))
+    ``key=v1,v2,…`` of the part, the job's value of ``key`` is one of the values — keys read
+    without Hydra's ``+``/``~`` prefixes, numbers as numbers (``kernel.beta=1`` picks
+    ``kernel.beta=1.0``); a job without the key is not picked."""
+    values = {key.lstrip("+~"): _value(v) for key, _, v in (o.partition("=") for o in job)}
+    return all(values.get(key.lstrip("+~"), _ABSENT) in [_value(v) for v in want.split(",")]
+               for key, _, want in (o.partition("=") for o in part))
+
+
+_ABSENT = object()  # the value of a key a job's overrides do not set
+
+
+def _value(text: str) -> float | str:
+    """An override's value: a number where it reads as one (1, 1.0, 1e0 alike), else its text."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Part, Plan]],

@@ -8,8 +8,9 @@ direction — 0.025 from look 1, 0.0125 from all later looks — whatever the da
 the run counts are fixed in advance: look j has R₁·2^(j−1) runs per setting, R₁ the runs of
 look 1 (the first schedule size above the rows' runs when they already hold more).
 
-:func:`decide` adds those seeds — to the part of the sweep the overrides select, the whole
-sweep by default — while a counted check is undecided, on either side of its claim (an
+:func:`decide` adds those seeds — to the part of the sweep the overrides select, else to the
+jobs the undecided checks read (:func:`reads`), every setting of it brought to the next size
+of the schedule (:func:`_fewest`) — while a counted check is undecided, on either side of its claim (an
 estimate pointing against the claim is decided by more runs too), and while the predicted
 compute fits the budget; it stops when no undecided check can be decided by more runs of
 the sweep (no rows, or a speed claim judged on its timing pass) or the budget is spent.
@@ -50,7 +51,7 @@ from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
 from kktheory.report.cost import compute_time
-from kktheory.reproduce.entry import Part, reproduce, runs_per_setting
+from kktheory.reproduce.entry import SETTING, Part, picks, reproduce, runs_per_setting
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -168,15 +169,16 @@ def _sweep_parts(entry: Entry) -> list[Part]:
 def _selected(entry: Entry, results_dir: Path, cfg: str, select: Sequence[str],
               parts: Sequence[Part]) -> tuple[pd.DataFrame, int]:
     """The committed rows of the part of the entry's sweep ``cfg`` that ``select`` picks —
-    with the seeds earlier looks added to it (``parts`` of ``cfg`` that contain ``select``)
-    — and the number of jobs those rows come from: the compute per job is their ratio (the
+    with the seeds earlier looks added to it (the jobs of ``parts`` of ``cfg`` that
+    ``select`` picks, :func:`~kktheory.reproduce.entry.picks`) — and the number of jobs those rows come from: the compute per job is their ratio (the
     jobs of the sweep's own seeds alone would price every seed a look added as free: 8× too
     much for theory_rates' bound checks after three looks, 40 seeds over 5)."""
     rows = read_committed(entry.sweep_name, results_dir, lambda _: None)
     jobs = {tuple(job.ids) for job in plan_sweep(cfg, results_dir, select).jobs if job.ids}
-    for c, part in parts:
-        if c == cfg and set(select) <= set(part):
-            jobs |= {tuple(job.ids) for job in plan_sweep(cfg, results_dir, part).jobs if job.ids}
+    for c, part in parts:  # an earlier look's jobs that the selection picks, whatever overrides it was added with
+        if c == cfg:
+            jobs |= {tuple(job.ids) for job in plan_sweep(cfg, results_dir, part).jobs
+                     if job.ids and picks(select, job.overrides)}
     rows = ok_rows(rows[rows["run_id"].isin({i for ids in jobs for i in ids})])
     have = set(rows["run_id"])
     return rows, sum(1 for ids in jobs if have.intersection(ids))
@@ -236,9 +238,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
-        top = int(rows["seed"].max()) + 1 if len(rows) else 0  # the next seeds: after the selection's last
-        over = (*select, f"seed=range({top},{top + nxt - runs})")
-        jobs = len({tuple(job.ids) for job in plan_sweep(cfg, results_dir, over).jobs if job.ids})  # each run once
+        have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
+        over = (*select, f"seed=range({last + 1},{last + 1 + nxt - have})")
+        done = set(rows["run_id"]) if len(rows) else set()
+        jobs = len({tuple(job.ids) for job in plan_sweep(cfg, results_dir, over).jobs
+                    if job.ids and not done.issuperset(job.ids)})  # each run once, those the store lacks
         cost = compute_time(rows) / max(jobs_done, 1) * jobs
         if cost > left:
             log(f"{entry.name}: {len(wait)} check(s) undecided at look {j}; look {j + 1} needs {nxt} runs "
@@ -269,6 +273,20 @@ def reads(checks: Sequence[Check], own: str) -> Part | None:
             have = values.setdefault(key, [])
             have += [v for v in dict.fromkeys(want.split(",")) if v not in have]
     return sweeps.pop(), tuple(f"{key}={','.join(v)}" for key, v in values.items())
+
+
+def _fewest(rows: pd.DataFrame) -> tuple[int, int]:
+    """The seed count and the last seed of the setting of ``rows`` with the fewest seeds
+    (:data:`~kktheory.reproduce.entry.SETTING`; (0, −1) without rows): a look adds the seeds
+    after its last up to the schedule's size, so that it reaches the size — and, seeds being
+    numbered alike across settings, every other setting with it (their seeds in that range
+    already run are not run again)."""
+    if rows.empty or "seed" not in rows:
+        return 0, -1
+    keys = [c for c in SETTING if c in rows]
+    seeds = rows.groupby(keys, dropna=False)["seed"] if keys else rows.assign(one=0).groupby("one")["seed"]
+    per = pd.DataFrame({"have": seeds.nunique(), "last": seeds.max()}).sort_values(["have", "last"])
+    return int(per["have"].iloc[0]), int(per["last"].iloc[0])
 
 
 def _runs(rows: pd.DataFrame) -> int:

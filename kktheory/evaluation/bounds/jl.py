@@ -88,7 +88,7 @@ def jl_distortion(ratios: PairRatios, scale: float) -> dict[str, float]:
     return {
         "jl_scale": float(scale),
         "jl_eps": max(hi / scale - 1.0, 1.0 - lo / scale),
-        "jl_eps_free": (hi - lo) / (hi + lo) if hi > 0 else 1.0,  # hi = 0: every pair collapsed
+        "jl_eps_free": 1.0 if hi == 0 else (hi - lo) / (hi + lo),  # hi = 0: every pair collapsed; nan: no pair
         "jl_ratio_min": lo,
         "jl_ratio_max": hi,
         "jl_pairs": ratios.count,
