@@ -85,7 +85,7 @@ def test_every_rule_names_a_sweep_of_its_entry_and_a_part_its_sweep_has():
     import yaml
 
     from kktheory.report import catalogue
-    from kktheory.reproduce.entry import _value
+    from kktheory.reproduce.entry import override_value
     from kktheory.run.sweeps import EXPERIMENTS_DIR, config_name
 
     named = 0
@@ -97,7 +97,7 @@ def test_every_rule_names_a_sweep_of_its_entry_and_a_part_its_sweep_has():
             cfg = rule.sweep or config_name(entry.sweep_name, "paper")
             params = yaml.safe_load((EXPERIMENTS_DIR / f"{cfg}.yaml").read_text())["hydra"]["sweeper"]["params"]
             for key, _, want in (o.partition("=") for o in rule.part):
-                axis = [_value(str(v).strip()) for v in str(params[key]).split(",")]
-                assert all(_value(v) in axis for v in want.split(",")), (entry.name, rule.name, key, want, axis)
+                axis = [override_value(str(v).strip()) for v in str(params[key]).split(",")]
+                assert all(override_value(v) in axis for v in want.split(",")), (entry.name, rule.name, key, want, axis)
             named += 1
     assert named > 60  # yin_table2's, wang_fig3's, wang_fig4_5's and theory_rates' checks name theirs

@@ -524,8 +524,8 @@ def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp
 
     def fake_judge(e, r, o, looks, parts, execute, log, added, start, run_only=None):
         judged.append((added, run_only, list(parts)))
-        check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL),
-                         rule=EXCEEDS_RULE)
+        rule = replace(EXCEEDS_RULE, sweep=obj)  # a re-declared check that reads the further sweep
+        check = Check.of("a", rule.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL), rule=rule)
         if added:  # the look with the seeds added decides it
             return Verdict("reproduced", "", ()), [*looks, Look(len(looks) + 1, 80, look_level(len(looks) + 1), 0, "")]
         return Verdict("inconclusive", "", (check,)), list(looks)
@@ -621,3 +621,32 @@ def test_a_look_fills_the_setting_with_fewest_seeds_to_the_schedule_size():
     assert reproduce_sequential._fewest(rows.iloc[:0]) == (0, -1)
     fresh = pd.DataFrame({"dataset.name": ["A"] * 20, "seed": range(20, 40)})  # a re-declared rule's seeds 20-39
     assert reproduce_sequential._fewest(fresh) == (20, 39)
+
+
+def test_a_part_chosen_by_hand_gets_seeds_only_while_a_check_that_reads_it_waits(tmp_path, monkeypatch):
+    """``--decide yin_table2/data=dna`` stops once no undecided check reads dna: theory_rates'
+    Lemma 2 look, with Lemma 2 decided, went on adding Lemma 2 seeds (320 jobs) because the
+    overlap checks, which read another sweep and had no rows, still waited."""
+    entry = catalogue()["yin_table2"]
+    seg = replace(EXCEEDS_RULE, name="r segment", part=("yin_table2/data=segment",))
+    rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
+    planned: list = []
+    logged: list[str] = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 20, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append(tuple(over))
+                        or types.SimpleNamespace(jobs=[types.SimpleNamespace(ids=[f"n{i}"]) for i in range(20)]))
+    rules = [seg, replace(seg, name="other sweep", sweep="yin_table2_other", part=())]
+
+    def fake_judge(e, r, o, looks, parts, execute, log, added, start, run_only=None):
+        est = Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2])
+        return Verdict("inconclusive", "", tuple(Check.of(x.name, x.decide(est, LEVEL), rule=x) for x in rules)), \
+            list(looks)
+
+    monkeypatch.setattr(reproduce_sequential, "judge", fake_judge)
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, ("yin_table2/data=dna",), logged.append)
+    assert not planned and logged[-1] == "yin_table2: no undecided check reads yin_table2/data=dna: stopped"
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, ("yin_table2/data=segment,dna",), logged.append)
+    assert planned == [("yin_table2/data=segment,dna", "seed=range(20,40)")]  # segment's check reads it
+    assert "predicted" in logged[-1]  # then the budget of 0.06 s stops it

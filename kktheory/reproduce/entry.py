@@ -155,15 +155,21 @@ def picks(part: Sequence[str], job: Sequence[str]) -> bool:
     ``key=v1,v2,…`` of the part, the job's value of ``key`` is one of the values — keys read
     without Hydra's ``+``/``~`` prefixes, numbers as numbers (``kernel.beta=1`` picks
     ``kernel.beta=1.0``); a job without the key is not picked."""
-    values = {key.lstrip("+~"): _value(v) for key, _, v in (o.partition("=") for o in job)}
-    return all(values.get(key.lstrip("+~"), _ABSENT) in [_value(v) for v in want.split(",")]
-               for key, _, want in (o.partition("=") for o in part))
+    values = {key.lstrip("+~"): override_value(v) for key, _, v in (o.partition("=") for o in job)}
+    return all(values.get(key, _ABSENT) in want for key, want in part_values(part).items())
+
+
+def part_values(part: Sequence[str]) -> dict[str, set[float | str]]:
+    """Each override ``key=v1,v2,…`` of a part: its key (without ``+``/``~``) and its values
+    (:func:`override_value`)."""
+    return {key.lstrip("+~"): {override_value(v) for v in want.split(",")}
+            for key, _, want in (o.partition("=") for o in part)}
 
 
 _ABSENT = object()  # the value of a key a job's overrides do not set
 
 
-def _value(text: str) -> float | str:
+def override_value(text: str) -> float | str:
     """An override's value: a number where it reads as one (1, 1.0, 1e0 alike), else its text."""
     try:
         return float(text)

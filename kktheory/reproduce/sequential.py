@@ -51,7 +51,7 @@ from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
 from kktheory.report.cost import compute_time
-from kktheory.reproduce.entry import SETTING, Part, picks, reproduce, runs_per_setting
+from kktheory.reproduce.entry import SETTING, Part, part_values, picks, reproduce, runs_per_setting
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -232,6 +232,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                     "name one with --sweep (and its part with overrides): stopped")
                 break
             cfg, select = where
+        elif wait:  # a part chosen by hand: only the checks that read it wait for its seeds
+            wait = [c for c in wait if _reads_part(c, cfg, select, _own_config(entry))]
+            if not wait:
+                log(f"{entry.name}: no undecided check reads {' '.join(select) or cfg}: stopped")
+                break
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
         runs, j = _runs(rows), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
@@ -273,6 +278,16 @@ def reads(checks: Sequence[Check], own: str) -> Part | None:
             have = values.setdefault(key, [])
             have += [v for v in dict.fromkeys(want.split(",")) if v not in have]
     return sweeps.pop(), tuple(f"{key}={','.join(v)}" for key, v in values.items())
+
+
+def _reads_part(check: Check, cfg: str, select: Sequence[str], own: str) -> bool:
+    """Whether ``check`` reads jobs of the sweep ``cfg`` that ``select`` picks: its rule's
+    sweep (``own`` where it names none) is ``cfg``, and on every key both name its part's
+    values and the selection's meet (a key only one names does not separate them)."""
+    if (getattr(check.rule, "sweep", "") or own) != cfg:
+        return False
+    mine = part_values(getattr(check.rule, "part", ()))
+    return all(mine[key] & want for key, want in part_values(select).items() if key in mine)
 
 
 def _fewest(rows: pd.DataFrame) -> tuple[int, int]:
