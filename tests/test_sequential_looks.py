@@ -650,3 +650,23 @@ def test_a_part_chosen_by_hand_gets_seeds_only_while_a_check_that_reads_it_waits
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, ("yin_table2/data=segment,dna",), logged.append)
     assert planned == [("yin_table2/data=segment,dna", "seed=range(20,40)")]  # segment's check reads it
     assert "predicted" in logged[-1]  # then the budget of 0.06 s stops it
+
+
+def test_a_sweep_not_run_yet_gets_its_seeds_from_the_first_its_checks_judge(tmp_path, monkeypatch):
+    """theory_rates' overlap checks (fresh from seed 3, experiments/theory_rates_overlap.yaml)
+    have no rows: an automatic decision starts their sweep at seed 3, not at 0 (seeds 0-2
+    would be run and never judged)."""
+    entry = catalogue()["theory_rates_calandriello"]
+    rule = replace(EXCEEDS_RULE, sweep="theory_rates_overlap", part=("theory_rates/part=rate_nystrom_overlap",),
+                   fresh_from=3)
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 5, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (pd.DataFrame(), 0))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    check = Check("overlap", None, "no runs after the declaration", rule=rule, runs_needed=16)
+    monkeypatch.setattr(reproduce_sequential, "judge",
+                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 5, LEVEL, 1, "inconclusive")]))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None)
+    assert planned == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))]
