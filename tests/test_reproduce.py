@@ -205,6 +205,15 @@ def test_exported_rows_add_to_the_file(tmp_path):
     assert list(back["run_id"]) == ["b", "c"]
 
 
+def test_a_run_two_sweeps_plan_is_written_once(tmp_path):
+    """theory_rates' bounds seeds 40–79 are also its further sweep theory_rates_lemma5's: the
+    rows saved as jobs finished held both copies (696 duplicated rows in the committed file,
+    which a pivot by (seed, m) refused); each run id is written once."""
+    rows = pd.DataFrame({"run_id": ["a", "b", "a"], "train_risk": [0.1, 0.2, 0.1]})
+    back = pd.read_parquet(reproduce_committed.export_rows("entry", rows, tmp_path))
+    assert list(back["run_id"]) == ["a", "b"]
+
+
 def test_compute_time_counts_a_jobs_load_and_reference_once():
     rows = pd.DataFrame({"seed": [0, 0, 1], "time_load": [2.0, 2.0, 3.0], "time_reference": [5.0, 5.0, 0.0],
                          "time_embed": [1.0, 1.0, 1.0], "time_cluster": [0.5, 0.5, 0.5]})

@@ -174,10 +174,14 @@ def test_equivalence_size_is_on_the_margin(shape):
 
 # -- theory_rates: designs against the committed rows ----------------------------------------
 def _committed_log_eps(sketch: str) -> np.ndarray:
-    """Seeds × the six m of Yin Lemma 5's scaling check: log ε on the committed rows (n = 2000)."""
+    """Seeds × the six m of Yin Lemma 5's scaling check: log ε on the committed rows (n = 2000)
+    its design was declared from — the rows run before the declaration (seeds 0–39 but 33,
+    whose job failed then: its sparse S was all zero at m = 12, a collapse the bounds code
+    could not score until 2026-11-27; the later rows are the check's own data)."""
     from kktheory.report.entries import theory_rates_yin as yin
 
     rows = pd.read_parquet(COMMITTED_ROWS / "theory_rates.parquet")
+    rows = rows[(rows["seed"] < yin.LEMMA5_FRESH_FROM) & (rows["created"] < yin.LEMMA5_DECLARED)]
     sub = rows[(rows["sketch.name"] == sketch) & rows["jl_eps"].notna() & rows["m"].isin(yin.LEMMA5_MS)]
     table = sub.pivot(index="seed", columns="m", values="jl_eps").reindex(columns=list(yin.LEMMA5_MS)).dropna()
     return np.log(table.to_numpy(float))

@@ -82,8 +82,11 @@ def export_rows(name: str, rows: pd.DataFrame, out_dir: Path, merge: bool = Fals
 
     With ``merge`` (a part of the sweep run on its own, with overrides such as ``seed=0``)
     the rows already in the file with other run ids are kept; otherwise the file holds
-    exactly the sweep's rows."""
+    exactly the sweep's rows. Each run id is written once: a job that two sweeps of an entry
+    plan (theory_rates' bounds seeds 40–79 are also theory_rates_lemma5's) is one run — the
+    rows saved as jobs finished held both copies, before the sweep's end removed them."""
     ok = ok_rows(rows).drop(columns=[CONFIG_COL], errors="ignore")
+    ok = ok[~ok["run_id"].duplicated(keep="last")]  # a run is one row, whichever sweeps of the entry plan it
     if ok.empty:
         return None
     ok.attrs = {}  # figure-only extras (e.g. embeddings for scatters) stay out of the file
