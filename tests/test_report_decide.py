@@ -240,6 +240,28 @@ def test_a_check_standing_for_identical_rules_keeps_their_places_in_holms_family
     assert merged.rules == (twin,) and replace(merged, rule=twin).rules == (twin, twin)
 
 
+def test_checks_judged_again_with_more_added_are_corrected_once_over_all():
+    """An entry's timing checks join its family after the accuracy checks were judged: the
+    second judgement is one Holm correction over all of them, as if judged together — a
+    failure the smaller family set aside is judged again in the larger one (it says one N)."""
+    fail = Check("a", False, "x", p_fail=0.012)  # survives 0.05/3, not 0.05/5
+    first = [fail, *(Check(f"b{i}", True, "y", p_fail=0.9) for i in range(2))]
+    more = [Check(f"t{i}", True, "z", p_fail=0.9) for i in range(2)]
+    once = judge_checks([*first, *more])
+    twice = judge_checks([*judge_checks(first).checks, *more])
+    assert judge_checks(first).checks[0].passed is False and once.checks[0].passed is None
+    assert [(c.passed, c.detail) for c in twice.checks] == [(c.passed, c.detail) for c in once.checks]
+    assert "over 5 checks" in twice.checks[0].detail
+    small = [Check("a", False, "x", p_fail=0.03), Check("b", True, "y", p_fail=0.9)]  # 0.03 > 0.05/2: set aside
+    assert "over 2 checks" in judge_checks(small).checks[0].detail
+    again = judge_checks([*judge_checks(small).checks, *more])
+    assert "over 4 checks" in again.checks[0].detail and "over 2 checks" not in again.checks[0].detail
+    strong = [Check("a", False, "x", p_fail=0.03), *(Check(f"b{i}", True, "y", p_fail=0.9) for i in range(9))]
+    set_aside = judge_checks(strong)  # 0.03 > 0.05/10: undecided in the family of ten
+    assert set_aside.checks[0].passed is None
+    assert judge_checks(set_aside.checks[:1]).checks[0].passed is False  # alone again: its own failure
+
+
 def test_sanity_checks_are_shown_not_counted():
     sanity = Rule("ratio ≥ 1", "trace ratio", AT_LEAST, Margin(1.0, "linear algebra", "Thm 1"), sanity=True)
     failing_sanity = sanity.check(Estimate.mean_of([0.5, 0.6, 0.55]))
@@ -280,7 +302,7 @@ LEVELS = (0.95, 0.975, 1 - 0.05 / 20)  # the fixed design, look 1 of the old spe
 def _kinds() -> dict[str, Estimate]:
     rng = np.random.default_rng(11)
     x, y = rng.normal(0.3, 0.1, 12), rng.normal(0.2, 0.15, 9)
-    boot = [np.mean(rng.choice(x, len(x))) for _ in range(2000)]
+    boot = rng.choice(x, (50_000, len(x))).mean(axis=1)  # enough draws for a late look's tail (add-one reading)
     return {
         "mean": Estimate.mean_of(x), "welch": Estimate.difference(x, y), "paired": Estimate.paired(x[:9], y),
         "known": Estimate.known(0.3, 0.04), "share": Estimate.proportion(17, 20),
@@ -354,20 +376,36 @@ def test_resampled_estimate_outside_its_interval_keeps_the_p_values_sign():
     lo, hi = est.interval()
     assert est.kind == RESAMPLED and lo > 0.9
     assert at_least(est, 0.95).status == PASS  # every draw above 0.95: the interval clears it
-    assert 2 * est.tail(0.95, "above") == 0.0
+    assert 2 * est.tail(0.95, "above") == pytest.approx(2 / 2001)  # a Monte-Carlo p-value: never 0
+
+
+def test_a_bootstrap_is_read_no_finer_than_its_draws():
+    """Every draw above b gives the Monte-Carlo p-value 1/(B + 1), not 0: 2,000 draws decide at
+    95 % and at a second look's 99.17 %, but cannot at a ninth look's 99.94 % (2/2001 > 0.0006)
+    — there the interval is (−∞, ∞) and the check undecided, where the draws' range was
+    printed as a 99.94 % interval before; draws_for gives the B that level needs."""
+    from kktheory.resampling import draws_for
+
+    est = Estimate.resampled(1.5, np.linspace(1.0, 2.0, 2000), 10)
+    assert at_least(est, 0.95).status == PASS and at_least(est, 0.95, 1 - 0.05 / 6).status == PASS
+    late = 1 - 0.05 / 90
+    assert est.interval(late) == (-math.inf, math.inf) and at_least(est, 0.95, late).status != PASS
+    b = draws_for(late)
+    assert b == 36_001 and draws_for(0.95) == 2000
+    assert at_least(Estimate.resampled(1.5, np.linspace(1.0, 2.0, b), 10), 0.95, late).status == PASS
 
 
 def test_expanded_percentile_by_hand():
-    """12 units: the one-sided p-value of c draws of B at or below b is T₁₁(Φ⁻¹(c/B)·√(11/12)),
+    """12 units: the one-sided p-value of c draws of B at or below b is T₁₁(Φ⁻¹((c+1)/(B+1))·√(11/12)),
     the interval's ends the draws where it crosses (1 − L)/2; wider than the plain percentile;
     no interval from fewer than MIN_UNITS units."""
     from kktheory.report.decide import MIN_UNITS
 
     draws = np.linspace(-1.0, 1.0, 2000)
     est = Estimate.resampled(0.0, draws, 12, expanded=True)
-    c = int(np.sum(draws <= -0.9))
-    assert est.tail(-0.9, "above") == pytest.approx(stats.t.cdf(stats.norm.ppf(c / 2000) * math.sqrt(11 / 12), 11))
-    k = sum(2 * stats.t.cdf(stats.norm.ppf(j / 2000) * math.sqrt(11 / 12), 11) < 0.05 for j in range(1, 1000))
+    c = int(np.sum(draws <= -0.9))  # read as c + 1 of B + 1 (a Monte-Carlo p-value)
+    assert est.tail(-0.9, "above") == pytest.approx(stats.t.cdf(stats.norm.ppf((c + 1) / 2001) * math.sqrt(11 / 12), 11))
+    k = sum(2 * stats.t.cdf(stats.norm.ppf((j + 1) / 2001) * math.sqrt(11 / 12), 11) < 0.05 for j in range(1, 1000))
     assert est.interval() == (draws[k], draws[1999 - k])
     plain = Estimate.resampled(0.0, draws, 12).interval()
     assert est.interval()[0] < plain[0] and est.interval()[1] > plain[1]

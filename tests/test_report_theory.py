@@ -194,11 +194,26 @@ def test_seeding_ratio_above_the_bound_fails():
     assert by_name(v)[theory_rates_calandriello.SEEDING_RULE.name].passed is False
 
 
+def test_a_rate_interval_draws_what_its_level_needs():
+    """The rate check's bootstrap draws as many resamples as its level needs (draws_for: the
+    tail holds 10 draws): 2,000 at 95 %, 2,401 at a second look's 99.17 %; the first 2,000 are
+    the same draws (one fixed stream), and the interval at the level is finite."""
+    from kktheory.report.decide import look_level
+
+    sub = table(-0.55)
+    sub = sub[(sub["m_rule"] == "sqrt_n") & (sub["sketch.name"] == "nystrom")]
+    n, y = sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float)
+    est95, fit95 = theory.rate_estimate(n, y)
+    est2, fit2 = theory.rate_estimate(n, y, level=look_level(2))
+    assert (fit95.boot, fit2.boot) == (2000, 2401) and len(est2.data) == 2401
+    assert set(fit95.draws) <= set(fit2.draws) and all(map(math.isfinite, est2.interval(look_level(2))))
+
+
 def test_figure_and_rule_share_each_curves_fit(monkeypatch):
     """rate_fits fits each (sketch, excess) curve once per process: the figure's fits are the
     rule's, the same as fit_rate's."""
     calls = []
-    monkeypatch.setattr(theory, "fit_rate", lambda n, y: calls.append(len(n)) or fit_rate(n, y))
+    monkeypatch.setattr(theory, "fit_rate", lambda n, y, boot: calls.append(len(n)) or fit_rate(n, y, boot=boot))
     theory._fit.cache_clear()
     rates = table(-0.55)
     rates = rates[rates["m_rule"] == "sqrt_n"]

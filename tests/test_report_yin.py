@@ -19,7 +19,7 @@ from kktheory.report.entries import yin_fig1
 from kktheory.report.entries import yin_table2
 from kktheory.report.claims import PLATEAU
 from kktheory.report.verdicts import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SETTING, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
 )
 from kktheory.report.paper_numbers import PaperNumber, paper_table
 from kktheory.reproduce import plan as reproduce_plan
@@ -511,6 +511,23 @@ def test_table2_a_sketch_clearly_below_kernel_kmeans_fails_on_its_data_set():
         v, "tracks its target: Sub-Gaussian − k-means on kernel columns [dna]")[0].name]
     gaps = [numbers[ds][3][1] - numbers[ds][0][1] for ds in yin_table2.CLOSE_DATASETS]
     assert abs(np.mean(gaps)) < yin.SIMILAR  # what the average would have passed
+
+
+def test_table2_closeness_failing_against_a_kernel_kmeans_the_paper_does_not_reach_is_the_settings():
+    """"Close to kernel k-means" is relative to kernel k-means: where kernel k-means' accuracy
+    here lies outside the setting check's tolerance of Table 2's (twice its printed sd), a
+    failure is attributed to the setting, not the paper — the entry is inconclusive on it,
+    the failure shown with both accuracies. Where kernel k-means is the paper's, the same
+    failure is the claim's."""
+    numbers = {ds: list(cells) for ds, cells in yin_table2.PAPER_TABLE2.items()}
+    t, acc, sd = numbers["dna"][0]
+    numbers["dna"][0] = (t, acc + 0.25, sd)  # kernel k-means 0.75 against Table 2's 0.50 ± 0.01
+    v = yin_table2.judge_table2(table_from(numbers))
+    (c,) = named(v, "close to kernel k-means: Sub-Gaussian − kernel k-means [dna]")
+    assert c.passed is False and c.cause == CAUSE_SETTING and "kernel k-means 0.750 here vs 0.50 ± 0.02" in c.cause_detail
+    assert yin_table2.setting_table2(table_from(numbers)).startswith("setting differs")
+    assert v.status != NOT_REPRODUCED or any(x.cause == CAUSE_CLAIM for x in v.checks if x.counted and x.passed is False)
+    assert not any(x.cause == CAUSE_CLAIM for x in named(v, "close to kernel k-means") if x.passed is False)
 
 
 def test_table2_uninformative_data_sets_are_controls_shown_not_counted():

@@ -405,7 +405,7 @@ def test_a_change_of_the_rules_is_reported():
     looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], "h1", "old"),
              Look(2, 20, look_level(2), 1, "inconclusive", "t", ["seed=range(10,20)"], "h2", "old")]
     text = looks_text(looks, "new")
-    assert "rules changed after look 2: the decision counts only runs made after the change" in text
+    assert "rules changed after look 2: a rule re-declared on fresh seeds judges only the runs made after it" in text
     assert "rules changed" not in looks_text(looks, "old")
     assert "look 2 (added seed=range(10,20)): 20 runs per setting at level 99.17%" in text
     assert "look 1: 10 runs per setting at level 95%" in text

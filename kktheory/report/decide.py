@@ -82,7 +82,7 @@ from functools import cached_property
 import numpy as np
 from scipy import special, stats
 
-from kktheory.resampling import Tail, expanded_tail, percentile_interval, plain_tail
+from kktheory.resampling import Tail, add_one, expanded_tail, percentile_interval, plain_tail
 
 LEVEL = 0.95
 POWER = 0.8  # the power at which "runs needed" is reported (and a declared design must reach)
@@ -371,8 +371,9 @@ class Estimate:
     @property
     def _tail_of_draws(self) -> Tail:
         """A bootstrap's one-sided p-value from the count of draws beyond the boundary: plain,
-        or expanded for ``dof`` + 1 units (:meth:`resampled`)."""
-        return plain_tail if not math.isfinite(self.dof) else expanded_tail(int(self.dof) + 1)
+        or expanded for ``dof`` + 1 units (:meth:`resampled`), read as a Monte-Carlo p-value
+        (:func:`~kktheory.resampling.add_one`: never 0)."""
+        return add_one(plain_tail if not math.isfinite(self.dof) else expanded_tail(int(self.dof) + 1))
 
     def text(self, digits: int = 3, level: float = LEVEL) -> str:
         if not self.decidable:
@@ -461,7 +462,7 @@ class Decision:
 
     @property
     def text(self) -> str:
-        s = f"{self.estimate.text(level=self.level)} ({_pct(self.level)} CI), claim {self.claim}"
+        s = f"{self.estimate.text(level=self.level)} ({pct(self.level)} CI), claim {self.claim}"
         if self.status == INCONCLUSIVE:
             s += f"; undecided: {self.undecided_text}"
         return s
@@ -696,8 +697,13 @@ def _runs_text(r: int | None, have: int) -> str:
     return f"about {r} seeds (runs) per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
 
 
-def _pct(level: float) -> str:
-    return f"{100 * level:.4g}%"
+def pct(level: float) -> str:
+    """A confidence level in percent, four significant digits, or as many more as it takes not
+    to print 100 % (a level at Holm's threshold over 51 checks is 99.998 %, not "100%")."""
+    digits = 4
+    while digits < 12 and level < 1 and float(f"{100 * level:.{digits}g}") >= 100:
+        digits += 1
+    return f"{100 * level:.{digits}g}%"
 
 
 def _finite(x: Sequence[float], keep_inf: bool = False) -> np.ndarray:

@@ -48,9 +48,11 @@ judge one sweep). A redraw of unchanged rows spends nothing: it judges at the la
 level. Such a look's size follows the other entry's schedule, and whether it happens
 follows that entry's undecided checks: the bound above holds for it only as far as that
 decision does not depend on this entry's estimates. When the rules hash of a judgement
-differs from the one recorded, the looks' text says "rules changed after look j: the
-decision counts only runs made after the change" (the rows are not judged again with the
-old rules).
+differs from the one recorded, the looks' text says "rules changed after look j" and what
+that means: a rule re-declared after its rows were seen judges only the seeds run after it
+(``Rule.fresh_from``, said in its line); a rule corrected without fresh seeds — its unit of
+analysis, a stricter test — judges all its runs (the rows are not judged again with the old
+rules). Nothing else enforces the pin: the hash records that the rules changed, not which.
 
 Rerunning a decision with a larger budget. ``--budget-min B`` bounds the predicted compute
 of the seeds to add (the selected rows' compute per job times the jobs of the next look), not
@@ -93,7 +95,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import Rule
-from kktheory.report.decide import look_level
+from kktheory.report.decide import look_level, pct
 from kktheory.report.rows import CONFIG_COL
 from kktheory.report.verdicts import Check, Verdict
 
@@ -223,11 +225,13 @@ def looks_text(looks: Sequence[Look], rules: str = "") -> str:
         return ""
     parts = [f"look {x.look}" + (f" (added {x.sweep + ': ' if x.sweep else ''}{' '.join(x.part)}" + (f"; {x.compute_s / 60:.0f} min of compute"
                                                                   if x.compute_s else "") + ")" if x.part else "")
-             + f": {x.runs} runs per setting at level {100 * x.level:.4g}% → {x.status}"
+             + f": {x.runs} runs per setting at level {pct(x.level)} → {x.status}"
              + (f", {x.undecided} check(s) undecided" if x.undecided else "") for x in looks]
     changed = [x.look for x in looks if rules and x.rules_hash and x.rules_hash != rules]
     if changed:
-        parts.append(f"rules changed after look {changed[-1]}: the decision counts only runs made after the change")
+        parts.append(f"rules changed after look {changed[-1]}: a rule re-declared on fresh seeds judges only the runs "
+                     "made after it, as its line says; a rule corrected without fresh seeds (its unit of analysis, a "
+                     "stricter test) judges all its runs")
     return ("sequential decision (look 1 the fixed judgement at 95 %, look j ≥ 2 at 1 − 0.05/(j(j+1)), "
             "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction; "
             "kktheory/report/sequential.py); " + "; ".join(parts))

@@ -130,6 +130,6 @@ def _median_text(plan: TimingPlan, ok: pd.DataFrame, method: str) -> str:
 
 
 def add_checks(verdict: Verdict, checks: Sequence[Check], level: float = LEVEL) -> Verdict:
-    """The verdict judged again with the timing checks added (one family: Holm's correction
-    over the larger family never restores a failure the smaller one set aside)."""
+    """The verdict judged again with the timing checks added: one family, one Holm correction
+    over all its checks (:func:`~kktheory.report.verdicts.judge_checks` undoes the first)."""
     return judge_checks([*verdict.checks, *checks], verdict.observed, level)

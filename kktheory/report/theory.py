@@ -82,7 +82,8 @@ from kktheory.report.verdicts import Check
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure
-from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.decide import LEVEL, Estimate, pct
+from kktheory.resampling import BOOT, draws_for
 
 # -- the declared sweep (experiments/theory_rates.yaml) ---------------------------------------
 RATE_NS = (1000, 2000, 4000, 8000, 16000, 32000)  # hydra.sweeper.params theory_rates/n
@@ -278,23 +279,26 @@ def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
 
 
 @lru_cache(maxsize=64)
-def _fit(n: tuple[float, ...], y: tuple[float, ...]) -> RateFit | None:
-    """:func:`fit_rate` of one curve (deterministic: its bootstrap has a fixed stream), kept
-    for the next call with the same values (2,000 bootstrap fits each)."""
-    return fit_rate(np.asarray(n), np.asarray(y))
+def _fit(n: tuple[float, ...], y: tuple[float, ...], boot: int = BOOT) -> RateFit | None:
+    """:func:`fit_rate` of one curve with ``boot`` bootstrap fits (deterministic: its bootstrap
+    has a fixed stream, whose first 2,000 draws are those of any larger B), kept for the next
+    call with the same values."""
+    return fit_rate(np.asarray(n), np.asarray(y), boot=boot)
 
 
-def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None) -> tuple[Estimate, RateFit] | None:
+def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None,
+                  level: float = LEVEL) -> tuple[Estimate, RateFit] | None:
     """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.evaluation.bounds.theory.fit_rate`,
     every run kept, weighted least squares on the per-n means) as an estimate with its
-    bootstrap percentile interval (:meth:`Estimate.resampled`; 2,000 resamples of the runs
-    within each n), and the fit; ``per_n`` runs per n (default: the median count over n).
+    bootstrap percentile interval (:meth:`Estimate.resampled`; resamples of the runs within
+    each n, as many as the interval at ``level`` needs: :func:`~kktheory.resampling.draws_for`,
+    2,000 at 95 %), and the fit; ``per_n`` runs per n (default: the median count over n).
     None when it cannot be fitted (fewer than 3 values of n). One implementation for the
     catalogue's rate checks (:func:`rate_checks`) and a user's claim file
     (:mod:`kktheory.judge.judging`)."""
     n, y = np.asarray(n, float), np.asarray(y, float)
     keep = np.isfinite(n) & np.isfinite(y)
-    fit = _fit(tuple(n[keep]), tuple(y[keep]))
+    fit = _fit(tuple(n[keep]), tuple(y[keep]), draws_for(level))
     if fit is None:
         return None
     if per_n is None:
@@ -324,7 +328,7 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
                   f"the shape {shape} has slope {fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, "
                   f"margin {RATE_MARGIN}")
         sub = rates[rates[SKETCH_COL] == name].dropna(subset=[col])
-        est, _ = rate_estimate(sub["n"].to_numpy(float), sub[col].to_numpy(float), per_n)
+        est, _ = rate_estimate(sub["n"].to_numpy(float), sub[col].to_numpy(float), per_n, level)
         checks.append(rule.check(est, detail, level=level))
     return checks
 
@@ -374,10 +378,10 @@ def _cell_failure(rule: Rule, check: Check, h: np.ndarray, level: float) -> Chec
     p = min(1.0, c * min(d.p_fail for d in decisions))
     if shown:
         return replace(check, p_fail=p, detail=f"{check.detail}; {len(shown)} of {c} cells shown below "
-                                                f"{rule.margin.value:g} on their own at level {100 * at:.4g}% (Bonferroni)")
+                                                f"{rule.margin.value:g} on their own at level {pct(at)} (Bonferroni)")
     return replace(check, passed=None, cause="inconclusive", cause_detail="", p_fail=p,
                    detail=f"{check.detail}; no cell's own share is shown below {rule.margin.value:g} at level "
-                          f"{100 * at:.4g}% (Bonferroni over {c} cells): the per-cell statement is not shown to fail")
+                          f"{pct(at)} (Bonferroni over {c} cells): the per-cell statement is not shown to fail")
 
 
 def _setting(rows: pd.DataFrame, paper: str, assumption: str) -> str:

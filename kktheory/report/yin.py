@@ -158,11 +158,13 @@ def _with_method(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _check(rule: Rule, est: Estimate, detail: str, level: float, name: str = "", fails: str = "") -> Check:
-    """``rule`` judged on ``est``; ``fails`` explains a failure (the cause's detail)."""
+def _check(rule: Rule, est: Estimate, detail: str, level: float, name: str = "", fails: str = "",
+           cause: str = "") -> Check:
+    """``rule`` judged on ``est``; ``fails`` explains a failure (the cause's detail), ``cause``
+    names it when it is not *claim fails*."""
     c = rule.check(est, detail, level=level, name=name)
-    return c if c.passed is not False or not fails else rule.check(est, detail, cause_detail=fails, level=level,
-                                                                   name=name)
+    return c if c.passed is not False or not fails else rule.check(est, detail, cause=cause, cause_detail=fails,
+                                                                   level=level, name=name)
 
 
 # -- speed claims --------------------------------------------------------------------------

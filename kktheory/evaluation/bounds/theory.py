@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from kktheory.resampling import percentile_interval
+from kktheory.resampling import BOOT, percentile_interval
 from kktheory.seeding import component_rng
 
 
@@ -212,7 +212,7 @@ def _filled(se: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se) if np.isfinite(se).any() else 1.0)
 
 
-def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = 2000,
+def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
              rng: np.random.Generator | None = None, level: float = 0.95) -> RateFit | None:
     """Decay of the mean of y in n, every run kept (negative values included).
 

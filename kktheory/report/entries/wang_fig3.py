@@ -88,7 +88,7 @@ from kktheory.report.verdicts import CAUSE_CLAIM, Check, Verdict, judge_checks, 
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.stats import mean_ci
 from kktheory.report.style import grid_ticks, pyplot, save_figure
-from kktheory.report.decide import FAIL, LEVEL, PASS, Estimate
+from kktheory.report.decide import FAIL, LEVEL, PASS, Estimate, pct
 from kktheory.report.entry import Entry
 from kktheory.report.wang import BETA_COL, FAIL_COL, PAPER_NMI_SD
 
@@ -276,7 +276,7 @@ def exact_text(df: pd.DataFrame, level: float = LEVEL) -> str:
             continue
         est, cmax = got
         ex = mean_ci(_cell(exact, ds, EXACT_BETA), DATASET_COL, "train_nmi", level).iloc[0]
-        parts.append(f"{ds}: KK(c = {cmax}) − exact = {_ci(est, level)} ({100 * level:.4g}% CI, {est.runs} seeds; "
+        parts.append(f"{ds}: KK(c = {cmax}) − exact = {_ci(est, level)} ({pct(level)} CI, {est.runs} seeds; "
                      f"exact NMI {ex['mean']:.3f} [{ex['lo']:.3f}, {ex['hi']:.3f}] over {int(ex['count'])} runs)")
     return f"{head}: " + "; ".join(parts)
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from kktheory.report.claims import EQUIVALENT, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import SKETCH_COL, DATASET_COL, by_seed, failed_rows, ok_rows, require_columns
 from kktheory.report.decide import LEVEL, Estimate
@@ -485,7 +485,7 @@ LIMITATION = (
 
 
 def _paired_check(rule: Rule, d: pd.DataFrame, ds: str, a: str, b: str, paper: str, level: float,
-                  fails: str = "") -> Check:
+                  fails: str = "", cause: str = "") -> Check:
     """``rule`` on the per-seed differences acc(a) − acc(b) on ``ds`` (:meth:`Estimate.paired`),
     over the seeds the rule may judge (:meth:`Rule.fresh`): the seeds seen before a
     re-declaration are shown, never judged; with none after it, the check waits for them
@@ -512,7 +512,7 @@ def _paired_check(rule: Rule, d: pd.DataFrame, ds: str, a: str, b: str, paper: s
     head = f"paired over {len(judged)} seed(s) {_seeds(judged.index)}"
     if rule.control:
         head += f"; shown, not counted: {UNINFORMATIVE_SHORT.get(ds, 'uninformative')}"
-    return _check(rule, est, "; ".join([head, *notes]), level, fails=fails)
+    return _check(rule, est, "; ".join([head, *notes]), level, fails=fails, cause=cause)
 
 
 def isometric_gap(d: pd.DataFrame, ds: str) -> tuple[float, int]:
@@ -524,20 +524,30 @@ def isometric_gap(d: pd.DataFrame, ds: str) -> tuple[float, int]:
     return (float((a[common] - b[common]).abs().max()) if len(common) else math.nan), len(common)
 
 
-def _one_arm(by_sketch: dict[str, Check], d: pd.DataFrame, ds: str) -> list[Check]:
+def _one_arm(by_sketch: dict[str, Check], d: pd.DataFrame, ds: str, paper: dict[str, str] | None = None
+             ) -> list[Check]:
     """The checks of one group on ``ds``, one per proposed sketch, with ROS's and Nyström
     (Ours)'s made one check "ROS ≡ Nyström (Ours)" when their rows on ``ds`` are equal on every
     seed both ran (:data:`~kktheory.report.yin.IDENTITY`: a quantity counted once). The one
     check keeps both declared rules' places in Holm's family (``also``: Nyström (Ours)'s rule),
-    so it decides exactly what the two declared checks decided; rows that differ keep both."""
+    so it decides exactly what the two declared checks decided; rows that differ keep both.
+    ``paper``: Table 2's difference per sketch as the checks quote it ("the paper's Table 2:
+    −0.08"); the one check quotes both cells, which the paper prints apart."""
     pair = [by_sketch.get(p) for p in ISOMETRIC]
     rest = [c for p, c in by_sketch.items() if p not in ISOMETRIC]
     gap, shared = isometric_gap(d, ds)
-    if None in pair or not shared or gap != 0:
+    on = d[d[DATASET_COL] == ds]
+    ran = [set(on.loc[on["method"] == p, "seed"]) for p in ISOMETRIC]
+    same = None not in pair and all(  # the same test on the same seeds: only the sketch's name differs
+        getattr(pair[0].rule, f) == getattr(pair[1].rule, f) for f in ("shape", "margin", "fresh_from", "control"))
+    if not same or not shared or gap != 0 or ran[0] != ran[1] or pair[0].runs != pair[1].runs:
         return [*rest, *(c for c in pair if c is not None)]
-    ros = pair[0]
+    ros, detail = pair[0], pair[0].detail
+    if paper:
+        detail = detail.replace(f"the paper's Table 2: {paper['ros']}", f"the paper's Table 2: {LABELS['ros']} "
+                                f"{paper['ros']}, {LABELS['yin_nystrom']} {paper['yin_nystrom']}")
     return [*rest, replace(ros, name=ros.name.replace(LABELS["ros"], ISOMETRIC_LABEL, 1), also=(pair[1].rule,),
-                           detail=f"{ros.detail}; one check for both: equal test accuracy on all {shared} seeds "
+                           detail=f"{detail}; one check for both: equal test accuracy on all {shared} seeds "
                                   f"both ran on {ds} ({LABELS['ros']}'s S = D·A is orthogonal on the rows "
                                   f"{LABELS['yin_nystrom']} samples), in Holm's family twice, as declared")]
 
@@ -548,6 +558,30 @@ def _seeds(index) -> str:
 
 
 CLOSE_FAILS = "Yin §5.2: 'these methods give a similar accuracy as the exact kernel k-means'"
+CLOSE_SETTING = ("'close to kernel k-means' is judged here against a kernel k-means the paper's setting does not "
+                 "reach, and no reading tried reaches the paper's (Setting): the failure is in our setting, not "
+                 "shown of the paper's")
+
+
+def _baseline(cells: pd.DataFrame, ds: str, meth: str) -> tuple[float, float, float] | None:
+    """A baseline's test accuracy on ``ds`` here, Table 2's, and the setting check's tolerance
+    (twice Table 2's printed sd of the cell); None where either is missing."""
+    paper = PAPER_TABLE2.get(ds, [None] * len(PAPER_METHODS))[PAPER_METHODS.index(meth)]
+    c = cells[(cells["status"] == "ok") & (cells["dataset"] == ds) & (cells["method"] == meth)] if len(cells) else cells
+    if paper is None or c.empty:
+        return None
+    return float(c["accuracy"].iloc[0]), paper[1], 2 * paper[2]
+
+
+def _kernel_kmeans_differs(cells: pd.DataFrame, ds: str) -> str:
+    """What differs when kernel k-means' test accuracy on ``ds`` lies outside the setting
+    check's tolerance of Table 2's (:func:`setting_table2`), else ''. "Close to kernel k-means"
+    is a claim relative to that baseline: where the baseline is not the paper's, a failure of
+    it is attributed to the setting (*setting*), not to the paper."""
+    b = _baseline(cells, ds, "exact")
+    if b is None or abs(b[0] - b[1]) <= b[2]:
+        return ""
+    return f"kernel k-means {b[0]:.3f} here vs {b[1]:.2f} ± {b[2]:.2f} in Table 2 on {ds}"
 
 
 def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
@@ -589,19 +623,23 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
 
     close, tracks = [], []
     for ds in datasets:
-        close_ds, tracks_ds = {}, {}
+        close_ds, tracks_ds, papers = {}, {}, {}
         for p in PROPOSED:
             if (ds, p) not in have:
                 continue
             if (ds, p) in CLOSE_RULES and (ds, "exact") in have:
                 gap = _paper_gap(ds, p)[0]
+                differs = _kernel_kmeans_differs(cells, ds)
+                papers[p] = f"{gap:+.2f}"
                 close_ds[p] = _paired_check(CLOSE_RULES[(ds, p)], d, ds, p, "exact",
-                                            f"the paper's Table 2: {gap:+.2f}", level, fails=CLOSE_FAILS)
+                                            f"the paper's Table 2: {papers[p]}", level,
+                                            fails=f"{differs}: {CLOSE_SETTING}" if differs else CLOSE_FAILS,
+                                            cause=CAUSE_SETTING if differs else "")
             if (ds, p) in TRACKS_RULES:
                 rule = TRACKS_RULES[(ds, p)]
                 tracks_ds[p] = (_paired_check(rule, d, ds, p, TARGET, "Thm 2's argument: 0", level)
                                 if (ds, TARGET) in have else _no_target(rule))
-        close += _one_arm(close_ds, d, ds)
+        close += _one_arm(close_ds, d, ds, papers)
         tracks += _one_arm(tracks_ds, d, ds)
     both = [ds for ds in datasets if (ds, TARGET) in have and (ds, "exact") in have]
     prop1 = [_paired_check(TABLE2_PROP1[ds], d, ds, TARGET, "exact", "the paper's Prop. 1 (eq. 6) says they are "
@@ -669,13 +707,11 @@ def setting_table2(df: pd.DataFrame) -> str:
             continue
         bits, fine = [], True
         for meth in ("exact", "gaussian", "nystrom_liu"):
-            paper = PAPER_TABLE2[ds][PAPER_METHODS.index(meth)]
-            c = ok[(ok["dataset"] == ds) & (ok["method"] == meth)]
-            if paper is None or c.empty:
+            if (b := _baseline(ok, ds, meth)) is None:
                 continue
-            here, tol = float(c["accuracy"].iloc[0]), 2 * paper[2]
-            fine &= abs(here - paper[1]) <= tol
-            bits.append(f"{LABELS[meth]} {here:.3f} vs {paper[1]:.2f} ± {tol:.2f}")
+            here, paper, tol = b
+            fine &= abs(here - paper) <= tol
+            bits.append(f"{LABELS[meth]} {here:.3f} vs {paper:.2f} ± {tol:.2f}")
         (matched if fine else parts).append(f"{ds} {'matches' if fine else 'differs'} ({'; '.join(bits)})")
     if not parts and not matched:
         return ""
