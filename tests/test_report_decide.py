@@ -262,6 +262,25 @@ def test_checks_judged_again_with_more_added_are_corrected_once_over_all():
     assert judge_checks(set_aside.checks[:1]).checks[0].passed is False  # alone again: its own failure
 
 
+def test_runs_needed_for_an_equivalence_count_both_of_its_boundaries():
+    """An undecided equivalence passes only when its interval excludes both boundaries: the runs
+    planned against the nearer one alone (9 for a centred estimate of sd 0.037 within ±0.04)
+    pass 61 % of the time; planned against both, the judge's own pass rate reaches 80 %."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1, 4)
+    x = (x - x.mean()) / x.std(ddof=1) * 0.037
+    d = within(Estimate.mean_of(x), -0.04, 0.04)
+    near = runs_needed(Estimate.mean_of(x), -0.04)
+    assert d.status == UNDECIDED and near == 9 and d.runs_needed > near
+
+    def pass_rate(r: int) -> float:
+        return float(np.mean([within(Estimate.mean_of(rng.normal(0, 0.037, r)), -0.04, 0.04).status == PASS
+                              for _ in range(4000)]))
+
+    limit = 3 * math.sqrt(0.8 * 0.2 / 4000)
+    assert pass_rate(near) < 0.8 - limit and pass_rate(d.runs_needed) >= 0.8 - limit
+
+
 def test_sanity_checks_are_shown_not_counted():
     sanity = Rule("ratio ≥ 1", "trace ratio", AT_LEAST, Margin(1.0, "linear algebra", "Thm 1"), sanity=True)
     failing_sanity = sanity.check(Estimate.mean_of([0.5, 0.6, 0.55]))

@@ -108,10 +108,10 @@ def runs_per_setting(rows: pd.DataFrame) -> str:
 def scale_label(entry: Entry, scale: str, runs: str) -> str:
     """The overview's scale column: what the data and n are against the paper's — the
     entry's label, else the first clause of what the scale changes — and the runs per
-    setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 of 10 runs")."""
+    setting against the paper's run count (e.g. "MNIST 60k for MNIST8M; 10 runs, the paper's 10")."""
     parts = [entry.label.get(scale) or entry.changes.get(scale, scale).split(";")[0].strip()]
     if runs and entry.paper_runs:
-        parts.append(f"{runs} of {entry.paper_runs} runs")
+        parts.append(f"{runs} runs, the paper's {entry.paper_runs}")
     elif runs:
         parts.append(f"{runs} runs (the paper states none)")
     return "; ".join(parts)

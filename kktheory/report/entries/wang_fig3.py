@@ -352,9 +352,11 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
                 axes[r, 0].axhspan(e["lo"], e["hi"], color=f"C{j}", alpha=0.12, lw=0)
         nfail = int((failed[DATASET_COL] == ds).sum())
         ntot = nfail + int(((sub[SKETCH_COL] == SC)).sum())
-        axes[r, 0].set_title(f"{ds} (n = {int(sub['n'].iloc[0])}, k = {int(sub['k'].iloc[0])}, "
-                             f"{sub['seed'].nunique()} runs): NMI vs c"
-                             + (f"; SC failed in {nfail}/{ntot} trials" if nfail else ""))
+        per_beta = sub.groupby(BETA_COL)["seed"].nunique()
+        runs = (f"{per_beta.iloc[0]} runs" if per_beta.nunique() == 1 else
+                "runs " + ", ".join(f"{n} at β = {b:g}" for b, n in per_beta.items()))
+        axes[r, 0].set_title(f"{ds} (n = {int(sub['n'].iloc[0])}, k = {int(sub['k'].iloc[0])}): NMI vs c\n{runs}"
+                             + (f"; SC failed in {nfail}/{ntot} trials" if nfail else ""), fontsize=9.5)
         axes[r, 1].set_title(f"{ds}: NMI vs time (means)")
         axes[r, 0].set_xlabel("sketch size c (log scale)")
         axes[r, 0].set_xscale("log")

@@ -157,8 +157,7 @@ def _draw45(d: pd.DataFrame, col: str, ylabel: str, out_dir: Path, name: str, ti
                 ax.set_ylabel(ylabel)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, -0.02))
-    runs = held["seed"].nunique()
-    fig.suptitle(title + (f", {runs} runs per box" if runs else f" — no run holds {col} yet"), fontsize=10)
+    fig.suptitle(title + (f", {runs_per_cell(held, 'box')}" if len(held) else f" — no run holds {col} yet"), fontsize=10)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return save_figure(fig, out_dir, name)
 
@@ -455,14 +454,21 @@ def _before_declaration(rule: Rule) -> Check:
                  p_fail=1.0)
 
 
+def runs_per_cell(d: pd.DataFrame, cell: str = "cell") -> str:
+    """"N runs per cell", or the count per data set where they differ (the seeds of a data set)."""
+    n = d.groupby(DATASET_COL)["seed"].nunique()
+    if n.nunique() == 1:
+        return f"{n.iloc[0]} runs per {cell}"
+    return f"runs per {cell}: " + ", ".join(f"{ds} {k}" for ds, k in n.items())
+
+
 def _observed(d: pd.DataFrame) -> str:
     """The data sets and runs per cell behind the checks, and the rows that hold Fig. 5's objective."""
     held = d[d[OBJ_COL].notna()] if OBJ_COL in d else d.iloc[:0]
-    objective = (f"{held['seed'].nunique()} runs per cell hold §5.2's objective over the kernel columns "
+    objective = (f"{runs_per_cell(held)} hold §5.2's objective over the kernel columns "
                  f"({', '.join(dict.fromkeys(held[DATASET_COL]))})" if len(held) else
                  f"no row holds §5.2's objective over the kernel columns ({OBJ_COL}) yet")
-    return (f"data sets {', '.join(dict.fromkeys(d[DATASET_COL]))}; {d['seed'].nunique()} runs per cell; "
-            f"{objective}")
+    return f"data sets {', '.join(dict.fromkeys(d[DATASET_COL]))}; {runs_per_cell(d)}; {objective}"
 
 
 def judge_fig45(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
