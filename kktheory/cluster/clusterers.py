@@ -166,8 +166,8 @@ GRAM_CHUNK_BYTES = 64 * 2**20
 #: from this feature dimension on, and for features no more than :data:`LANCZOS_TALL` times
 #: taller than wide, :func:`kmeans_lower_bound` finds its k − 1 eigenvalues by Lanczos on
 #: F_cᵀF_c applied as two products with F, without forming the d × d Gram: at d = n = 5,245
-#: (Yin's kernel columns on PenDigits) forming it and its dense ``eigh`` took 15 s and 51 s of
-#: a 228 s job (benchmarks/lower_bound.py). For much taller F the Gram's GEMM, at BLAS-3
+#: (Yin's kernel columns on PenDigits) 0.42 s against the dense path's 11.0 s on the idle machine
+#: (benchmarks/lower_bound.py; 66 s of a 228 s job under load). For much taller F the Gram's GEMM, at BLAS-3
 #: speed, costs about what the Lanczos products read again and again, and ``eigh`` is small.
 LANCZOS_MIN_D = 1024
 LANCZOS_TALL = 8
