@@ -158,6 +158,27 @@ def test_kmeans_lower_bound_is_the_dense_formula_in_chunks_and_float32(monkeypat
     assert cluster.kmeans_lower_bound(F, 10) == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.parametrize("d", [60, 200])
+def test_kmeans_lower_bound_by_lanczos_is_the_dense_formula(monkeypatch, d):
+    """From LANCZOS_MIN_D features on, the k − 1 eigenvalues come from Lanczos on x ↦ F_cᵀF_c x
+    (no d × d Gram): the same bound as a dense SVD of the centred rows, for kernel columns
+    (d = n, a fast-decaying spectrum) and for wide features (d > n), in chunks and in float32."""
+    from kktheory.cluster import clusterers as cluster
+
+    monkeypatch.setattr(cluster, "LANCZOS_MIN_D", 50)
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(200, 3)) + np.repeat(np.eye(3) * 4, [70, 70, 60], axis=0)
+    F = np.exp(-0.1 * ((X[:, None] - X[None]) ** 2).sum(-1)) if d == 200 else rng.normal(size=(40, d)) + 5
+    Fc = F - F.mean(0)
+    s2 = np.linalg.svd(Fc, compute_uv=False) ** 2
+    for k in (1, 2, 4):
+        dense = ((Fc**2).sum() - s2[: k - 1].sum()) / len(F)
+        assert cluster.kmeans_lower_bound(F, k) == pytest.approx(dense, rel=1e-10)
+        assert cluster.kmeans_lower_bound(F.astype(np.float32), k) == pytest.approx(dense, rel=1e-4)
+    monkeypatch.setattr(cluster, "GRAM_CHUNK_BYTES", 7 * d * 8)  # chunks of 7 rows
+    assert cluster.kmeans_lower_bound(F, 3) == pytest.approx(((Fc**2).sum() - s2[:2].sum()) / len(F), rel=1e-10)
+
+
 def test_kmeanspp_records_the_seeding_cost():
     from kktheory.cluster.clusterers import kmeanspp_init
 

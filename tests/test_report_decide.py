@@ -1,6 +1,7 @@
 """Confidence-interval decisions (kktheory.report.decide) against hand-computed intervals."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -221,6 +222,22 @@ def test_a_lone_failure_that_holm_sets_aside_is_undecided():
     assert v.status == INCONCLUSIVE and "Holm" in v.checks[0].detail
     strong = Check("a", False, "x", p_fail=0.001)
     assert judge_checks([strong, *others]).status == NOT_REPRODUCED
+
+
+def test_a_check_standing_for_identical_rules_keeps_their_places_in_holms_family():
+    """Checks identical by construction made once (``also``) decide exactly what the declared
+    family decided: the one check enters Holm once per rule it stands for. Here p = 0.012 is
+    rejected in a family of four (0.05/4 = 0.0125) but not in the five that count the twin."""
+    twin = Rule("twin", "q", AT_LEAST, Margin(0.0, "stated", "test"))
+    fail = Check("a", False, "x", p_fail=0.012)
+    others = [Check(f"b{i}", True, "y", p_fail=0.9) for i in range(3)]
+    merged = replace(fail, also=(twin,))
+    declared = judge_checks([fail, replace(fail, name="a twin"), *others])
+    assert [c.passed for c in declared.checks[:2]] == [None, None]
+    v = judge_checks([merged, *others])
+    assert v.checks[0].passed is None and "over 5 checks" in v.checks[0].detail
+    assert judge_checks([fail, *others]).checks[0].passed is False  # without its twin's place: a failure
+    assert merged.rules == (twin,) and replace(merged, rule=twin).rules == (twin, twin)
 
 
 def test_sanity_checks_are_shown_not_counted():

@@ -25,6 +25,7 @@ from kktheory.report.paper_numbers import PaperNumber, paper_table
 from kktheory.reproduce import plan as reproduce_plan
 from kktheory.reproduce import sweep as reproduce_sweep
 from kktheory.run.config import build_spec
+from kktheory.reproduce.committed import COMMITTED_ROWS
 from tests.report_tables import failure
 
 N = 2000
@@ -553,6 +554,40 @@ def test_table2_redeclared_checks_judge_only_seeds_after_the_declaration():
     assert "seen before it, not judged: seeds 0–4, mean -0.200" in dna.detail
     assert len(rule.fresh(seen)) == 0 and set(rule.fresh(fresh)["seed"]) == set(range(10, 10 + TABLE2_RUNS))
     assert v.observed.count(f"judge seeds ≥ 10 only: {TABLE2_RUNS} so far (10–{9 + TABLE2_RUNS})") == 1
+
+
+def test_table2_ros_and_nystrom_ours_are_one_check_where_their_rows_are_equal():
+    """ROS ≡ Nyström (Ours) (:data:`kktheory.report.yin.IDENTITY`): where their rows on a data
+    set are equal seed by seed, each group has one check for both, standing for both declared
+    rules (Holm counts each), as decided as either alone; rows that differ keep two checks. The
+    committed rows are equal on every (data set, seed) both ran."""
+    def equal_rows(rows: pd.DataFrame, shift: float = 0.0) -> pd.DataFrame:
+        """Nyström (Ours)'s accuracies made ROS's, seed by seed (+ ``shift`` on dna)."""
+        rows = rows.copy()
+        ros, ours = (rows["sketch.name"] == s for s in yin.ISOMETRIC)
+        rows.loc[ours, "test_accuracy"] = (rows[ros].set_index(["dataset.name", "seed"])["test_accuracy"]
+                                           .reindex(pd.MultiIndex.from_frame(rows.loc[ours, ["dataset.name", "seed"]]))
+                                           .to_numpy() + shift * (rows.loc[ours, "dataset.name"] == "dna").to_numpy())
+        return rows
+
+    rows = equal_rows(table_from({ds: PAPER[ds] for ds in ("dna", "segment")}))
+    d = yin_table2._with_method(rows)
+    assert yin_table2.isometric_gap(d, "dna") == (0.0, TABLE2_RUNS)
+    v = yin_table2.judge_table2(rows)
+    (one,) = named(v, "close to kernel k-means: ROS ≡ Nyström (Ours) − kernel k-means [dna]")
+    assert [r.name for r in one.rules] == [yin_table2.CLOSE_RULES[("dna", p)].name for p in ("ros", "yin_nystrom")]
+    assert "one check for both" in one.detail and one.passed
+    assert not named(v, "close to kernel k-means: ROS − kernel k-means [dna]")
+    assert not named(v, "close to kernel k-means: Nyström (Ours) − kernel k-means [dna]")
+    assert len(named(v, "tracks its target: ROS ≡ Nyström (Ours)")) == 2
+    v = yin_table2.judge_table2(equal_rows(table_from({ds: PAPER[ds] for ds in ("dna", "segment")}), shift=-0.01))
+    assert named(v, "close to kernel k-means: Nyström (Ours) − kernel k-means [dna]")
+    assert not named(v, "close to kernel k-means: ROS ≡ Nyström (Ours) − kernel k-means [dna]")
+    assert named(v, "close to kernel k-means: ROS ≡ Nyström (Ours) − kernel k-means [segment]")
+    committed = yin_table2._with_method(pd.read_parquet(COMMITTED_ROWS / "yin_table2.parquet"))
+    for ds in committed["dataset.name"].unique():
+        gap, shared = yin_table2.isometric_gap(committed, ds)
+        assert shared >= 5 and gap == 0.0, ds
 
 
 def test_table2_design_run_counts_are_the_first_to_reach_power():

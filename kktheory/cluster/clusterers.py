@@ -163,6 +163,14 @@ def kmeanspp_init(X: np.ndarray, n_clusters: int, random_state: RandomState,
 
 #: bytes of F per chunk of :func:`kmeans_lower_bound`'s Gram accumulation
 GRAM_CHUNK_BYTES = 64 * 2**20
+#: from this feature dimension on, and for features no more than :data:`LANCZOS_TALL` times
+#: taller than wide, :func:`kmeans_lower_bound` finds its k − 1 eigenvalues by Lanczos on
+#: F_cᵀF_c applied as two products with F, without forming the d × d Gram: at d = n = 5,245
+#: (Yin's kernel columns on PenDigits) forming it and its dense ``eigh`` took 15 s and 51 s of
+#: a 228 s job (benchmarks/lower_bound.py). For much taller F the Gram's GEMM, at BLAS-3
+#: speed, costs about what the Lanczos products read again and again, and ``eigh`` is small.
+LANCZOS_MIN_D = 1024
+LANCZOS_TALL = 8
 
 
 def kmeans_lower_bound(F: np.ndarray, k: int) -> float:
@@ -171,25 +179,48 @@ def kmeans_lower_bound(F: np.ndarray, k: int) -> float:
     For any partition, (1/n) Σ_j Σ_{i∈C_j} ‖F_i − μ_j‖² = (1/n)[‖F_c‖_F² − tr(YᵀF_cF_cᵀY)]
     with F_c the centred rows and Y's k orthonormal columns the normalised indicators, one
     of them ∝ 1 (which F_c annihilates); relaxing Y to any orthonormal frame gives
-    ≥ (1/n)[‖F_c‖_F² − Σ_{i<k} σ_i²(F_c)] (Zha et al. 2001; Ding & He 2004). Computed from
-    the d × d matrix F_cᵀF_c: each row chunk (about 64 MiB) centred and multiplied in F's
-    dtype (one GEMM per chunk; float32 features need no float64 copy), the chunks' products
-    summed in float64; then only the k − 1 largest eigenvalues (``scipy.linalg.eigh``
-    with ``subset_by_index``). O(n·d² + d²·k) time, memory one chunk plus d × d.
-    """
-    from scipy.linalg import eigh
+    ≥ (1/n)[‖F_c‖_F² − Σ_{i<k} σ_i²(F_c)] (Zha et al. 2001; Ding & He 2004).
 
+    Below :data:`LANCZOS_MIN_D` features, from the d × d matrix F_cᵀF_c: each row chunk
+    (about 64 MiB) centred and multiplied in F's dtype (one GEMM per chunk; float32 features
+    need no float64 copy), the chunks' products summed in float64; then only the k − 1
+    largest eigenvalues (``scipy.linalg.eigh`` with ``subset_by_index``). O(n·d² + d³)
+    time, memory one chunk plus d × d. From it on, for F at most :data:`LANCZOS_TALL` times
+    taller than wide (e.g. kernel columns, d = n), the k − 1 largest eigenvalues of F_cᵀF_c
+    by Lanczos (``scipy.sparse.linalg.eigsh``, ``tol=0``: to machine precision, a fixed
+    start vector) with x ↦ F_cᵀ(F_c x) applied as
+    Fᵀ(Fx − (μ·x)1) − μ·1ᵀ(Fx − (μ·x)1), μ the mean row, and ‖F_c‖_F² summed over chunks:
+    O(n·d) per product, memory O(n + d)."""
     n, d = F.shape
     dt = F.dtype if F.dtype in (np.float32, np.float64) else np.dtype(np.float64)
     mean = np.asarray(F.mean(axis=0, dtype=np.float64)).astype(dt)
-    G = np.zeros((d, d))
-    step = max(1, GRAM_CHUNK_BYTES // (dt.itemsize * max(d, 1)))
-    for s in range(0, n, step):
-        C = np.asarray(F[s:s + step], dtype=dt) - mean
-        G += C.T @ C
     top = min(k - 1, d)
-    largest = eigh(G, eigvals_only=True, subset_by_index=[d - top, d - 1]).sum() if top > 0 else 0.0
-    return max(0.0, float(np.trace(G) - largest) / n)
+    step = max(1, GRAM_CHUNK_BYTES // (dt.itemsize * max(d, 1)))
+    if d < LANCZOS_MIN_D or n > LANCZOS_TALL * d or top >= d - 1:
+        from scipy.linalg import eigh
+
+        G = np.zeros((d, d))
+        for s in range(0, n, step):
+            C = np.asarray(F[s:s + step], dtype=dt) - mean
+            G += C.T @ C
+        largest = eigh(G, eigvals_only=True, subset_by_index=[d - top, d - 1]).sum() if top > 0 else 0.0
+        return max(0.0, float(np.trace(G) - largest) / n)
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    trace = sum(float(np.sum(np.square(np.asarray(F[s:s + step], dtype=np.float64) - mean))) for s in range(0, n, step))
+    if top == 0:
+        return max(0.0, trace / n)
+    mu = mean.astype(np.float64)
+
+    def gram(x: np.ndarray) -> np.ndarray:
+        x = np.ravel(x).astype(dt)
+        y = np.asarray(F @ x, dtype=np.float64) - float(mu @ x)  # F_c x
+        return np.asarray(F.T @ y.astype(dt), dtype=np.float64) - mu * y.sum()  # F_cᵀ y
+
+    v0 = np.random.default_rng(0).standard_normal(d)  # a fixed start: the bound is a function of F
+    largest = eigsh(LinearOperator((d, d), matvec=gram, dtype=np.float64), k=top, which="LA", tol=0,
+                    v0=v0, return_eigenvectors=False).sum()
+    return max(0.0, (trace - float(largest)) / n)
 
 
 def count_empty(labels: np.ndarray, k: int) -> int:

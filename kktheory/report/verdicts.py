@@ -127,6 +127,12 @@ class Check:
     decision: Decision | None = field(default=None, compare=False, repr=False)  # the test, to redraw at a level
     note: str = ""  # what the detail adds to the decision's text
     beyond: str = ""  # undecided, and more than this machine can decide: what it needs (kktheory.report.cost)
+    also: tuple[DeclaredRule, ...] = ()  # further declared rules it stands for: rows identical by construction, one check
+
+    @property
+    def rules(self) -> tuple[DeclaredRule, ...]:
+        """The declared rules this check applies: its own and those it stands for (``also``)."""
+        return ((self.rule,) if self.rule is not None else ()) + self.also
 
     def __post_init__(self) -> None:
         if self.passed is not None:  # numpy booleans are not the singletons True / False
@@ -239,21 +245,25 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
 
     A counted check's failure stands only when Holm's correction at family-wise level
     1 − ``level`` over the counted checks' failure p-values rejects it; a failure that does
-    not survive becomes undecided, saying so. A check without a p-value (a share of cells,
+    not survive becomes undecided, saying so. A check standing for further declared rules
+    (``also``: checks whose rows are identical by construction, made once) enters Holm's family
+    once per rule, so merging them decides exactly what the declared family decided. A check without a p-value (a share of cells,
     a vacuous bound) keeps its own status. Sanity checks never change the verdict.
     """
     if not checks:
         return not_run("no check could be evaluated")
     counted = [i for i, c in enumerate(checks) if c.counted]
     tested = [i for i in counted if math.isfinite(checks[i].p_fail)]
-    p = [checks[i].p_fail for i in tested]
-    keep = dict(zip(tested, holm(p, 1 - level)))
+    slot = [i for i in tested for _ in range(1 + len(checks[i].also))]  # a merged check keeps each declared place
+    p = [checks[i].p_fail for i in slot]
+    rejected = holm(p, 1 - level)
+    keep = {i: all(r for j, r in zip(slot, rejected) if j == i) for i in tested}
     stop = _holm_stop(p, 1 - level)
     out = list(checks)
     for i in tested:
         c = checks[i]
         if c.passed is False and not keep[i]:
-            alone = f"fails alone (p = {c.p_fail:.2g}) but not after Holm's correction over {len(tested)} checks"
+            alone = f"fails alone (p = {c.p_fail:.2g}) but not after Holm's correction over {len(p)} checks"
             d = c.decision
             if d is not None and math.isfinite(d.p_pass) and d.p_pass < 1 - d.level:
                 # an exceeds check whose interval clears 0 and lies short of δ: with the failure set

@@ -97,6 +97,12 @@ PROPOSED = ("subgaussian", "ros", "yin_nystrom")
 #: the target of the proposed sketches (Yin Prop. 1: k-means on the kernel columns k_i)
 TARGET = "kernel_columns"
 ORDER = ("exact", TARGET, "gaussian", "nystrom_liu", "subgaussian", "ros", "yin_nystrom")
+#: ROS (S = D·A, orthogonal) and Nyström (Ours) (S = I) on the same sampled rows: equal rows, one arm
+ISOMETRIC = ("ros", "yin_nystrom")
+ISOMETRIC_LABEL = f"{LABELS['ros']} ≡ {LABELS['yin_nystrom']}"
+IDENTITY = (f"{LABELS['ros']}'s S = D·A is orthogonal and acts on the rows {LABELS['yin_nystrom']} samples (S = I) "
+            "from the same seed: its features are those rotated, every distance and the seed's k-means partition "
+            "the same, so the two rows are equal run by run")
 
 # -- margins, spreads and selections, declared before the data -------------------------------
 SIMILAR_MARGIN = Margin(

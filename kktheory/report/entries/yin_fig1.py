@@ -40,7 +40,7 @@ from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_f
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 from kktheory.report.yin import (
-    FASTER_WHY, LABELS, ORDER, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _absent, _check, _no_target, _with_method,
+    FASTER_WHY, IDENTITY, ISOMETRIC, ISOMETRIC_LABEL, LABELS, ORDER, PROP1_FAILS, PROP1_RULE, PROPOSED, SIMILAR, SIMILAR_MARGIN, TARGET, TIMING_ROUNDS, TIMING_SD, TIMING_SD_SOURCE, _absent, _check, _no_target, _with_method,
 )
 
 
@@ -70,14 +70,9 @@ FRESH_FROM = 10
 FRESH = ("the committed seeds 0–9 shared one data draw (data_seed = 0) and were seen before the declaration; "
          "each seed ≥ 10 draws its own data (Yin §5.1 generates its samples for each repeat)")
 
-#: ROS (S = D·A, orthogonal) and Nyström (Ours) (S = I) on the same sampled rows: equal rows, one arm
-ISOMETRIC = ("ros", "yin_nystrom")
 #: the arms the accuracy checks judge (by their first method), with the methods whose rows each reads
 ARMS = {"subgaussian": ("subgaussian",), "ros": ISOMETRIC}
-ARM_LABELS = {"subgaussian": LABELS["subgaussian"], "ros": f"{LABELS['ros']} ≡ {LABELS['yin_nystrom']}"}
-IDENTITY = (f"{LABELS['ros']}'s S = D·A is orthogonal and acts on the rows {LABELS['yin_nystrom']} samples (S = I) "
-            "from the same seed: its features are those rotated, every distance and the seed's k-means partition "
-            "the same, so the two rows are equal run by run")
+ARM_LABELS = {"subgaussian": LABELS["subgaussian"], "ros": ISOMETRIC_LABEL}
 
 #: sd over seeds of the per-seed difference of test accuracy on the committed rows
 #: (paper_figs/rows/yin_fig1.parquet, seeds 0–9 on one data draw), rounded up: (close, tracks,
