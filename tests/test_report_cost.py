@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from kktheory.report.cost import MACHINE_HOURS, priced, seed_seconds
@@ -46,6 +48,9 @@ def test_a_check_without_rows_is_priced_at_its_design_only_where_its_jobs_are_kn
     assert priced(v, 3600.0, without_rows=False) == v
     named = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule, runs_needed=12),))
     assert priced(named, 3600.0, without_rows=False) == named  # a design's runs named by the entry: still no rows
+    parted = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration",
+                                              rule=replace(rule, part=("pass=c1600",))),))
+    assert priced(parted, 3600.0, without_rows=False).checks[0].beyond == "needs about 12 runs, 12 hours"  # its part's seed
 
 
 def test_each_check_is_priced_at_one_seed_of_the_jobs_it_reads():

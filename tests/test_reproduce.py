@@ -88,6 +88,19 @@ def test_missing_data_is_reported_as_not_run_with_the_files(tmp_path, capsys, mo
     assert run_files(tmp_path / "results") == []
 
 
+@pytest.mark.parametrize("every, calls", [(0.0, 3), (3600.0, 1)])
+def test_rows_are_saved_as_jobs_finish_at_most_every_save_interval(tmp_path, monkeypatch, every, calls):
+    """``after_job`` reads and saves the rows so far: after a job once SAVE_EVERY_S has passed
+    since the last save, and after the last job — three jobs give three saves with no interval
+    and one with an hour's, each holding every row run so far."""
+    monkeypatch.setattr(reproduce_sweep, "SAVE_EVERY_S", every)
+    saved = []
+    job = ["n=200", "n_test=200", "seed=0,1,2", "yin/method=subgaussian", "m_sqrt_n=x1"]
+    sweep = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path / "results", job, log=lambda _: None,
+                                      after_job=lambda rows: saved.append(len(rows)))
+    assert sweep.ran == 3 and saved == ([1, 2, 3] if calls == 3 else [3])
+
+
 def test_failure_rows_carry_the_job_config(tmp_path):
     sweep = reproduce_sweep.run_sweep("yin_fig1_small", tmp_path / "results",
                                 ["n=200", "n_test=200", "seed=0", "yin/method=subgaussian", "m_sqrt_n=x1",

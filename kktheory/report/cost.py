@@ -107,12 +107,13 @@ def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float 
     ``seconds[name]`` per seed, or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
     not decidable here (``Check.beyond``), else its hours added to the line; a check without
     rows is priced at its design's runs at ``level`` (:func:`design_runs`) — unless not
-    ``without_rows`` (a price per seed of the whole sweep says nothing of the jobs a check
-    without rows will read: a re-declared rule's own sweep). A check priced already keeps its
-    price."""
+    ``without_rows`` and its rule names no part (a price per seed of the whole sweep says
+    nothing of the jobs a check without rows will read: a re-declared rule's own sweep; a rule
+    naming the part it reads, ``Rule.part``, is priced at that part's seed). A check priced
+    already keeps its price."""
     out = []
     for c in verdict.checks:
-        if c.runs == 0 and not without_rows:  # its jobs are not known here: not priced
+        if c.runs == 0 and not without_rows and not getattr(c.rule, "part", ()):  # its jobs are not known here
             out.append(c)
             continue
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None

@@ -147,19 +147,29 @@ def paired_spreads(df: pd.DataFrame) -> dict[object, float]:
     return out
 
 
+#: the sweep axis of the passes (experiments/wang_fig2.yaml): a check reads the jobs of its values of c
+PASS_AXIS = "+wang_fig2/pass"
+
+
+def passes(*c: int) -> tuple[str, ...]:
+    """The part of the sweep holding the passes at these c (:attr:`Rule.part`)."""
+    return (f"{PASS_AXIS}={','.join(f'c{x}' for x in c)}",)
+
+
 def _paired_rule(key: tuple[int, ...], name: str, quantity: str, effect: float, selection: str, source: str,
-                 control: bool = False, fresh: bool = False) -> Rule:
+                 control: bool = False, fresh: bool = False, part: tuple[str, ...] = passes(TABLE6_C)) -> Rule:
     """An *exceeds* rule on the mean of the per-seed NMI differences, designed at the paper's
     effect and the paired spread of :data:`PAIRED_SD`; its run count is the paper's 10 or, when
     10 runs give power below 0.8, the count that reaches it (:data:`DESIGN_RUNS`). ``fresh``: a
-    rule declared after the rows were seen, judged on seeds ≥ :data:`FRESH_FROM` only."""
+    rule declared after the rows were seen, judged on seeds ≥ :data:`FRESH_FROM` only. ``part``:
+    the passes its rows come from (Table 6's c = 1600 unless said)."""
     runs = max(DESIGN_RUNS[key], PAPER_RUNS)
     source += f"; per-run sd of the paired difference {PAIRED_SD[key]:g} measured on {PLANNING}"
     if runs != PAPER_RUNS:
         source += f"; {runs} runs reach power 0.8"
     return Rule(name, quantity, EXCEEDS, NMI_DELTA, Design("paired", effect, 0.0, (PAIRED_SD[key],), runs, source),
                 selection, control=control, fresh_from=FRESH_FROM if fresh else None,
-                declared=DECLARED if fresh else "")
+                declared=DECLARED if fresh else "", part=part)
 
 
 PAIRING = ("per seed (a seed's runs share one permutation of the landmarks, c = 100 ⊂ 400 ⊂ 1600, and its s are "
@@ -172,7 +182,7 @@ def _rise_rule(s: int, lo: int, hi: int) -> Rule:
         (s, lo, hi), f"NMI rises with c (s = {s}, c = {lo} → {hi})",
         f"mean over seeds of NMI(c = {hi}) − NMI(c = {lo}) at s = {s}, {PAIRING}; t interval",
         round(m_hi - m_lo, 4), f"s = {s}, c = {lo} and {hi}: Table 5's grid",
-        f"effect: Table 5, {m_lo} ± {sd_lo} → {m_hi} ± {sd_hi}, 10 runs")
+        f"effect: Table 5, {m_lo} ± {sd_lo} → {m_hi} ± {sd_hi}, 10 runs", part=passes(lo, hi))
 
 
 RISE_RULES = {step: _rise_rule(*step) for step in C_STEPS}
@@ -206,7 +216,7 @@ SD_RULE = Rule(
     selection=f"s = {SD_S}, c = {SD_C[0]} and {SD_C[1]}: Table 5's widest span. The paper's own s = 80 row rises "
               "(0.0101 → 0.0131, a factor 1.3), against its claim, so the claim is read where the paper shows it, "
               "on s = 20",
-    sign=-1.0)
+    sign=-1.0, part=passes(*SD_C))
 
 
 OVER_LARGE_RULE_NAME = f"s = {PAPER_BEST_S} ≈ √(kc/μ), μ > 1, beats over-large s = {S_LARGE} (c = {TABLE6_C})"
