@@ -281,6 +281,14 @@ def test_runs_needed_for_an_equivalence_count_both_of_its_boundaries():
     assert pass_rate(near) < 0.8 - limit and pass_rate(d.runs_needed) >= 0.8 - limit
 
 
+def test_an_undecided_interval_never_prints_an_end_as_its_boundary():
+    """An upper end of 1.0001 against "≤ 1" printed at 3 digits reads [0.72, 1]: decided to the
+    eye, undecided to the test; the line gets the digits that show which side it lies on."""
+    d = at_most(Estimate.known(0.86, 0.04083), 1.0, 0.9994)
+    assert d.status == UNDECIDED and "[0.71989, 1.0001] (99.94% CI)" in d.text
+    assert "[0.721, 0.999]" in at_most(Estimate.known(0.86, 0.0406), 1.0, 0.9994).text  # decided: 3 digits
+
+
 def test_sanity_checks_are_shown_not_counted():
     sanity = Rule("ratio ≥ 1", "trace ratio", AT_LEAST, Margin(1.0, "linear algebra", "Thm 1"), sanity=True)
     failing_sanity = sanity.check(Estimate.mean_of([0.5, 0.6, 0.55]))

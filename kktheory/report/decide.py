@@ -463,10 +463,24 @@ class Decision:
 
     @property
     def text(self) -> str:
-        s = f"{self.estimate.text(level=self.level)} ({pct(self.level)} CI), claim {self.claim}"
+        s = f"{self.estimate.text(self.digits, level=self.level)} ({pct(self.level)} CI), claim {self.claim}"
         if self.status == INCONCLUSIVE:
             s += f"; undecided: {self.undecided_text}"
         return s
+
+    @property
+    def digits(self) -> int:
+        """Significant digits of the printed interval: 3, or as many more (up to 8) as an
+        undecided check's interval needs so that no end prints as the boundary it straddles
+        ([0.734, 1] for an upper end 1.0003 against "≤ 1" would read as decided)."""
+        if self.status != INCONCLUSIVE or not self.estimate.decidable:
+            return 3
+        ends = self.estimate.interval(self.level)
+        bounds = [b for b in (self.toward, self.other) if b is not None and math.isfinite(b)]
+        digits = 3
+        while digits < 8 and any(_g(e, digits) == _g(b, digits) and e != b for e in ends for b in bounds):
+            digits += 1
+        return digits
 
     @property
     def undecided_text(self) -> str:
