@@ -20,7 +20,7 @@ import pytest
 from scipy import stats
 
 from kktheory.report import theory
-from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Estimate, at_least, exceeds, look_level
+from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Estimate, at_least, exceeds, look_level, runs_needed
 from kktheory.report.entries import theory_rates_calandriello, wang_fig3, wang_fig4_5, wang_table2, yin_fig1
 from kktheory.report.verdicts import NOT_RUN
 
@@ -250,6 +250,24 @@ def test_e_shared_arm_cells_and_their_test_by_hand():
     assert k == 3 and a_pass == pytest.approx(0.05 / 2) and a_fail == pytest.approx(0.05 / 3)
     # the cell without rows is neither a win nor shown short: missing rows never fail the claim
     assert wins.tolist() == [True, True, False, False] and short.tolist() == [False, False, True, False]
+
+
+def test_a_share_failure_holm_sets_aside_says_the_runs_it_needs():
+    """A share of cells without one interval: its failure needs C − K + 1 cells shown short at
+    1 − α/K; ``fail_runs`` is the (C − K + 1)-th smallest of the cells' own runs toward the margin
+    (a cell already shown short: the runs it has; one beyond the margin: never)."""
+    rng = np.random.default_rng(4)
+    means = [0.0, 0.0, 0.002, 0.004, 0.03, 0.03]  # NMI cells; the smallest effect that counts 0.01
+    diffs = np.array([m + 0.01 * rng.standard_normal(20) for m in means])
+    missing = np.zeros(len(means), bool)
+    rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.RFM, wang_fig4_5.TWO)]
+    check = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(6)], diffs, missing, "train_nmi", 0.95)
+    k = wang_fig4_5.needed(6, rule.margin.value)
+    level = 0.999
+    by_hand = sorted(20 if exceeds(Estimate.mean_of(d), 0.01, 1 - 0.001 / k).status == "fail" else
+                     (runs_needed(Estimate.mean_of(d), 0.01, 1 - 0.001 / k) if d.mean() < 0.01 else math.inf)
+                     for d in diffs)
+    assert check.fail_runs(level) == by_hand[6 - k] and math.isfinite(by_hand[6 - k])
 
 
 def test_e_table2_bootstrap_resamples_seeds_jointly_and_in_seed_order():
