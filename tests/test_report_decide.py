@@ -600,3 +600,14 @@ def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
     assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, level).status != PASS
     plain = replace(rule, value_range=None).check(est, level=level)
     assert plain.runs_needed is None and "no spread to plan from" in plain.detail
+
+
+def test_a_pass_below_the_smallest_effect_says_it_shows_the_sign_only():
+    """exceeds passes when the interval clears 0 and is not wholly short of δ: an estimate below
+    δ that passes says so; one at or beyond δ does not."""
+    short = exceeds(Estimate.known(0.0072, 0.003), 0.01)
+    assert short.status == PASS and "a pass on the sign only" in short.text and "(0.01)" in short.text
+    full = exceeds(Estimate.known(0.02, 0.003), 0.01)
+    assert full.status == PASS and "sign only" not in full.text
+    fall = exceeds(Estimate.known(-0.007, 0.003), 0.01, sign=-1.0)
+    assert fall.status == PASS and "(-0.01)" in fall.text
