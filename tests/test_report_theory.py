@@ -316,3 +316,18 @@ def test_prop3_is_a_mean_over_seeds():
     d = table(-0.6, seeding=2.0)
     (c,) = theory_rates_calandriello.seeding_check(theory.parts(d)[0])
     assert c.runs == 5 and "5 seeds × 30 (sketch, n) rows" in c.detail
+
+
+def test_the_judged_rates_with_wstar_lowered_by_its_overshoot_are_shown():
+    """Where exact kernel k-means' mean population excess is negative, ŵ* overshoots W*(μ) by at
+    least that much: the note refits each judged sketch's excess raised by it (every excess grows
+    by the same amount) and prints the slopes beside their margins, not judged."""
+    d = table(-0.6)
+    exact_big = (d["sketch.name"] == "exact") & (d["n"] == 32000)
+    d.loc[exact_big, "excess_pop_risk"] = -0.001
+    rates, _, _ = theory.parts(d)
+    note = theory_rates_yin.exact_note(rates)
+    sub = rates[rates["sketch.name"] == "subgaussian"]
+    b = fit_rate(sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float) + 0.001, boot=0).slope
+    assert "were W*(μ) 0.001 below ŵ*" in note and f"subgaussian b = {b:.3g}" in note
+    assert "were W*(μ)" not in theory_rates_yin.exact_note(theory.parts(table(-0.6))[0])

@@ -289,7 +289,8 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     resampling the runs within each n (``boot`` resamples; the draws are kept, sorted, so
     that an interval at another level is read from them). Order-free: the runs are sorted
     by (n, y) before the fixed stream resamples them, so the same runs in another order give
-    the same interval. None with fewer than 3 values of n.
+    the same interval. None with fewer than 3 values of n; ``boot`` 0: the point fit alone (no
+    interval).
     """
     n = np.asarray(n, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -312,6 +313,8 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     a0, b0 = fit([g[None, :] for g in groups])
     if not np.isfinite(b0[0]):
         return None
+    if boot == 0:  # the point fit alone
+        return RateFit(float(b0[0]), float(a0[0]), math.nan, math.nan, math.nan, int(len(y)), 0)
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
     draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
     b = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])[1]  # each boot × |group|

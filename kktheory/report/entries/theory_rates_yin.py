@@ -11,7 +11,7 @@ import math
 from dataclasses import replace
 import numpy as np
 import pandas as pd
-from kktheory.evaluation.bounds.theory import yin_implied_eps
+from kktheory.evaluation.bounds.theory import fit_rate, yin_implied_eps
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
 from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import SKETCH_COL, by_seed
@@ -237,7 +237,24 @@ def exact_note(rates: pd.DataFrame) -> str:
                  f"the excess the check would have to resolve")
     if fit is not None:
         text += f"; fitted b = {fmt(fit.slope, 3)} [{fmt(fit.ci_low, 3)}, {fmt(fit.ci_high, 3)}] (shown only)"
+    if len(neg):
+        text += wstar_sensitivity(rates, float(-neg.min()))
     return text
+
+
+def wstar_sensitivity(rates: pd.DataFrame, shift: float) -> str:
+    """How far the judged rates move if W*(μ) lies ``shift`` below ŵ* (the exact minimiser's
+    most negative mean excess: how much ŵ* overshoots at least): each judged sketch's fitted b
+    of its excess + ``shift`` (every excess grows by it), beside its margin; shown, not judged."""
+    parts_ = []
+    for rule, sketch in zip(REMARK1_RULES, REMARK1_SKETCHES):
+        sub = rates[rates[SKETCH_COL] == sketch].dropna(subset=["excess_pop_risk"])
+        fit = fit_rate(sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float) + shift, boot=0) \
+            if len(sub) else None
+        if fit is not None:
+            parts_.append(f"{sketch} b = {fmt(fit.slope, 3)} (margin {fmt(rule.margin.value, 3)})")
+    return (f"; were W*(μ) {fmt(shift, 2)} below ŵ* (the exact minimiser's most negative mean excess), the judged "
+            f"rates would read {', '.join(parts_)} (point fits, shown only)" if parts_ else "")
 
 
 def setting_yin(rows: pd.DataFrame) -> str:
