@@ -104,3 +104,19 @@ def test_rate_fit_is_curve_fits_weighted_least_squares():
     assert fit.se == pytest.approx(slopes.std(ddof=1), rel=1e-6) and fit.boot == boot
     again = fit_rate(n, y, boot=boot, rng=np.random.default_rng(7))  # the same runs in file order
     assert (again.ci_low, again.ci_high, again.slope) == (fit.ci_low, fit.ci_high, fit.slope)
+
+
+def test_a_fit_beyond_the_grid_is_an_infinite_draw_not_a_dropped_one():
+    """A curve whose least squares lie beyond the searched exponents (−8 … 4) is b = ∓∞ (a NaN
+    scale): a bootstrap keeps such draws as the extremes they are — dropping them would narrow
+    its interval — and a point fit beyond the grid is no fit."""
+    from kktheory.evaluation.bounds.theory import _fit_power, fit_rate
+
+    levels = np.array([1000.0, 2000, 4000, 8000])
+    x = levels / 1000
+    means = np.stack([x ** -10.0, x ** 6.0, 0.3 * x ** -0.5])
+    a, b = _fit_power(levels, means, np.full_like(means, 0.01))
+    assert b[0] == -np.inf and b[1] == np.inf and np.isnan(a[:2]).all()
+    assert b[2] == pytest.approx(-0.5, abs=1e-8) and a[2] == pytest.approx(0.3 * 1000 ** 0.5, rel=1e-8)
+    n = np.repeat(levels, 3)
+    assert fit_rate(n, np.repeat(x ** -10.0, 3) * (1 + 0.01 * np.tile([-1, 0, 1], 4)), boot=20) is None

@@ -594,7 +594,8 @@ def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
     bounded = Estimate.bounded_mean([0.0] * 5, -1.0, 1.0)
     want = max(runs_needed(bounded, 0.08, level), runs_needed(bounded, -0.08, level))
     assert c.passed is None and c.runs_needed == want and 1000 < want < 5000
-    assert f"Hoeffding–Bentkus, every run in [-1, 1]) decides with about {want} runs" in c.detail
+    assert f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs" in c.detail
+    assert "the declared t test never decides while they agree" in c.detail
     # at that many agreeing runs the bound does decide, one run fewer it does not
     assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, level).status == PASS
     assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, level).status != PASS

@@ -157,8 +157,8 @@ class Rule:
     sweep: str = ""  # the further sweep (config) whose rows it reads; "" the entry's own
     part: tuple[str, ...] = ()  # overrides picking the jobs of that sweep it reads; () all of them
     #: the range every run's value lies in (a difference of accuracies: (−1, 1)), for planning
-    #: only: runs that all agree give no t interval, and :meth:`check` says how many runs a test
-    #: needing no spread would take (it decides nothing; left out of the rules' hash)
+    #: only: an equivalence whose runs all agree has no t interval, and :meth:`check` says how
+    #: many runs a re-plan needing no spread would take (it decides nothing; not in the rules' hash)
     value_range: tuple[float, float] | None = None
 
     @property
@@ -191,24 +191,24 @@ class Rule:
         the rule (its margin and selection as declared, not as the rows would suggest)."""
         check = Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
         if check.passed is None and check.runs_needed is None and self.value_range and est.kind == T \
-                and est.runs > 1 and est.unit_sd == 0.0:
+                and est.runs > 1 and est.unit_sd == 0.0 and self.shape in (EQUIVALENT, PLATEAU):
             return self._without_spread(check, est, level)
         return check
 
     def _without_spread(self, check: Check, est: Estimate, level: float) -> Check:
-        """An undecided check whose runs all agree: no t interval however many agree, so the
-        runs it names are those of a test that needs no spread — the Hoeffding–Bentkus bound
-        of a mean of values in :attr:`value_range` (:meth:`Estimate.bounded_mean`), if every
-        further run agrees too, against the nearer boundary (both for an equivalence)."""
+        """An undecided equivalence whose runs all agree: its t test never decides while they
+        agree, so the runs it names are those of the re-plan that would — a test that needs no
+        spread, the Hoeffding–Bentkus bound of a mean of values in :attr:`value_range`
+        (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too.
+        The text says the price is that re-plan's, not the declared test's."""
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        ends = [-b, b] if self.shape in (EQUIVALENT, PLATEAU) else [b]
-        runs = [runs_needed(bounded, e, level) for e in ends]
+        runs = [runs_needed(bounded, e, level) for e in (-b, b)]
         need = None if None in runs else max(runs)
-        said = (f"all {est.runs} runs equal: no t interval, however many more agree; a test that needs no spread "
-                f"(Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) decides with about {need} runs if they all "
-                "agree" if need else "")
+        said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
+                f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "
+                f"about {need} runs if they all agree, the runs priced here" if need else "")
         text = check.detail.replace(
             f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ", said) \
             if said else check.detail

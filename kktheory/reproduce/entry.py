@@ -91,7 +91,7 @@ def _without_title(markdown: str) -> str:
 
 
 #: the columns that tell one plotted setting from another (those a sweep's rows carry)
-SETTING = ("dataset.name", "n", "m", "sketch.name", "sketch.P", "sketch.s", "centroids", "kernel.beta")
+SETTING = ("dataset.name", "n", "k", "m", "sketch.name", "sketch.P", "sketch.s", "centroids", "kernel.beta")
 
 
 def runs_per_setting(rows: pd.DataFrame) -> str:

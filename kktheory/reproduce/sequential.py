@@ -221,6 +221,10 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
     added: Part | None = read_pending(committed.COMMITTED_ROWS, entry.name)
+    if added and looks and (looks[-1].sweep or _own_config(entry), tuple(looks[-1].part)) == \
+            (added[0], tuple(added[1])):  # recorded, and stopped before the note was removed: judged already
+        write_pending(out_dir / "rows", entry.name, None)
+        added = None
     if added:  # a look stopped part-way: its seeds are run to the end before it is judged
         log(f"{entry.name}: look {len(looks) + 1} was stopped part-way: running what is left of "
             f"{' '.join(added[1])} before judging it")

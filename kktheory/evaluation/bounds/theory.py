@@ -201,8 +201,9 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[np.ndar
     to 1e-10 (the step 0.05 shrinks by 0.618 per step) on the first form. The same minimum as
     ``curve_fit(model, x, mean, p0, sigma=se)`` from that start where the two agree on the
     basin (tests/test_bounds_theory.py; the judged curves of the committed rows to 6 digits),
-    for every curve of a bootstrap at once; a minimum at an end of the grid (b beyond −8 or 4:
-    a runaway exponent on very noisy means) is no fit."""
+    for every curve of a bootstrap at once. A minimum at an end of the grid (a runaway exponent
+    on very noisy means) is b = −∞ or +∞ with a NaN: a bootstrap keeps it as the extreme draw
+    it is (dropping it would narrow the interval), a point fit is none."""
     mean = np.atleast_2d(np.asarray(mean, float))
     se = np.broadcast_to(np.asarray(se, float), mean.shape)
     lx = np.log(n / n.min())
@@ -250,12 +251,13 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[np.ndar
         b = (left + right) / 2.0
         a = residual(b)[0]
         ok = inside & np.isfinite(a) & np.isfinite(b)
+        runaway = ~inside & np.isfinite(f).all(axis=1)  # the least squares beyond an end of the grid
         a_out[lo:lo + _CHUNK] = np.where(ok, a, np.nan)
-        b_out[lo:lo + _CHUNK] = np.where(ok, b, np.nan)
+        b_out[lo:lo + _CHUNK] = np.where(ok, b, np.where(runaway, np.where(best == 0, -np.inf, np.inf), np.nan))
     with np.errstate(over="ignore", invalid="ignore"):
         a_out = a_out * float(n.min()) ** (-b_out)
     bad = ~np.isfinite(a_out)
-    a_out[bad], b_out[bad] = np.nan, np.nan
+    a_out[bad], b_out[bad & np.isfinite(b_out)] = np.nan, np.nan
     return a_out, b_out
 
 
@@ -311,19 +313,20 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
         return _fit_power(levels, means, _filled(ses))
 
     a0, b0 = fit([g[None, :] for g in groups])
-    if not np.isfinite(b0[0]):
+    if not (np.isfinite(b0[0]) and np.isfinite(a0[0])):
         return None
     if boot == 0:  # the point fit alone
         return RateFit(float(b0[0]), float(a0[0]), math.nan, math.nan, math.nan, int(len(y)), 0)
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
     draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
     b = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])[1]  # each boot × |group|
-    b = np.sort(b[np.isfinite(b)])
+    b = np.sort(b[~np.isnan(b)])  # a runaway draw (±∞) is kept: the interval reads it as the extreme it is
     if len(b) < boot // 2:
         return None
     lo, hi = percentile_interval(b, level)
-    return RateFit(float(b0[0]), float(a0[0]), float(b.std(ddof=1)), float(lo), float(hi), int(len(y)), int(len(b)),
-                   tuple(map(float, b)))
+    finite = b[np.isfinite(b)]
+    return RateFit(float(b0[0]), float(a0[0]), float(finite.std(ddof=1)) if len(finite) > 1 else math.nan,
+                   float(lo), float(hi), int(len(y)), int(len(b)), tuple(map(float, b)))
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:
