@@ -245,14 +245,14 @@ def exact_note(rates: pd.DataFrame) -> str:
 def wstar_sensitivity(rates: pd.DataFrame, shift: float) -> str:
     """How far the judged rates move if W*(μ) lies ``shift`` below ŵ* (the exact minimiser's
     most negative mean excess: how much ŵ* overshoots at least): each judged sketch's fitted b
-    of its excess + ``shift`` (every excess grows by it), beside its margin; shown, not judged."""
+    of its excess + ``shift`` (every excess grows by it), beside its rule's bound; shown, not judged."""
     parts_ = []
     for rule, sketch in zip(REMARK1_RULES, REMARK1_SKETCHES):
         sub = rates[rates[SKETCH_COL] == sketch].dropna(subset=["excess_pop_risk"])
         fit = fit_rate(sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float) + shift, boot=0) \
             if len(sub) else None
         if fit is not None:
-            parts_.append(f"{sketch} b = {fmt(fit.slope, 3)} (margin {fmt(rule.margin.value, 3)})")
+            parts_.append(f"{sketch} b = {fmt(fit.slope, 3)} (its bound {fmt(rule.margin.value, 3)})")
     return (f"; were W*(μ) {fmt(shift, 2)} below ŵ* (the exact minimiser's most negative mean excess), the judged "
             f"rates would read {', '.join(parts_)} (point fits, shown only)" if parts_ else "")
 

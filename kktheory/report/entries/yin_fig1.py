@@ -466,7 +466,10 @@ def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict) -> Check:
         return check
     ks = ", ".join(str(k_of[o.rule]) for o in passed)
     return replace(check, cause=CAUSE_SETTING, cause_detail=f"k = {k_of[check.rule]} is ours (§5.1 does not state k): "
-                                                            f"at k = {ks} the same check passes")
+                                                            f"at k = {ks} the same check passes; this attribution "
+                                                            f"was declared on {K_DECLARED}, after the k = {FIG1_K} "
+                                                            "failure was seen: it can keep a failure from being the "
+                                                            "paper's, never make a pass")
 
 
 def setting_fig1(df: pd.DataFrame) -> str:
