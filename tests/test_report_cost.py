@@ -106,3 +106,19 @@ def test_every_rule_names_a_sweep_of_its_entry_and_a_part_its_sweep_has():
                 assert all(override_value(v) in axis for v in want.split(",")), (entry.name, rule.name, key, want, axis)
             named += 1
     assert named > 60  # yin_table2's, wang_fig3's, wang_fig4_5's and theory_rates' checks name theirs
+
+
+def test_a_failure_holm_set_aside_is_priced_after_the_whole_family_is_judged():
+    """A failure that Holm's correction over the whole family (timing checks added last) sets
+    aside is undecided with its runs; priced after that correction, its line carries its hours
+    (priced before it, the second correction rewrote the line and the hours were lost)."""
+    from kktheory.report.claims import AT_LEAST, Margin, Rule
+    from kktheory.report.decide import Estimate
+    from kktheory.report.verdicts import judge_checks
+
+    rule = Rule("r", "a mean", AT_LEAST, Margin(0.45, "why", "src"))
+    x = [0.40, 0.44, 0.41, 0.43, 0.42, 0.46, 0.39, 0.445]  # below 0.45 at 95 %, not after Holm over 5
+    first = judge_checks([rule.check(Estimate.mean_of(x)), Check("b", True, "y", p_fail=0.9)])
+    whole = judge_checks([*first.checks, *(Check(f"t{i}", True, "z", p_fail=0.9) for i in range(3))])
+    (c,) = priced(whole, {"r": 10.0}).checks[:1]
+    assert c.passed is None and "Holm" in c.detail and "h of this machine" in c.detail

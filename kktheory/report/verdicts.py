@@ -262,7 +262,8 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     timing checks) are corrected once, over the whole family: a failure set aside before is
     judged as it was before the correction. A check standing for further declared rules
     (``also``: checks whose rows are identical by construction, made once) enters Holm's family
-    once per rule, so merging them decides exactly what the declared family decided. A check without a p-value (a share of cells,
+    once per rule, so merging them decides exactly what the declared family decided. A check
+    without a p-value (a share of cells,
     a vacuous bound) keeps its own status. Sanity checks never change the verdict.
     """
     if not checks:
