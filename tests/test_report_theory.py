@@ -265,6 +265,24 @@ def test_overlap_rate_fails_when_slower_and_waits_for_fresh_seeds():
     assert c.passed is None and "no runs after the declaration" in c.detail
 
 
+def test_a_rate_is_fitted_over_the_declared_grid_or_not_at_all():
+    """A sweep stopped part-way (seeds 3–7 reached n = 4,000 only) leaves a shorter grid; the
+    rate on it would be another claim's slope: the check waits, and names the seeds left out.
+    Seeds that ran the whole grid are judged, the others are left out by name."""
+    d = table(-0.6)
+    over = theory._overlapping(d)
+    first = theory_rates_calandriello.OVERLAP_FRESH_FROM
+    short = d[~(over & (d["n"] > 4000))]
+    c = by_name(theory_rates_calandriello.judge_calandriello(short))[OVERLAP_NYSTROM]
+    assert c.passed is None and c.decision is None
+    assert f"no seed ran every n of the grid n = 1000 … 32000" in c.detail and f"{first}–{first + 4}" in c.detail
+    one_short = d[~(over & (d["n"] == 32000) & (d["seed"] == first + 4))]
+    c = by_name(theory_rates_calandriello.judge_calandriello(one_short))[OVERLAP_NYSTROM]
+    assert c.passed and f"4 per n; left out for lacking an n of the grid: 1 seed(s) {first + 4}" in c.detail
+    kept, left = theory.covering(theory.overlap_rates(one_short), NS)
+    assert set(kept["seed"]) == set(range(first, first + 4)) and "1 seed(s)" in left
+
+
 def test_lemma5_scaling_passes_on_the_lemmas_own_curve_and_fails_on_a_flat_one():
     """The lemma's own ε(m) (constant 1, slope −0.65 over the grid) passes; a distortion that
     does not fall with m fails — counted, as the claim's failure."""

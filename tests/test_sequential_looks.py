@@ -31,7 +31,8 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
+    JUDGING, Look, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    write_looks, write_pending,
 )
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
 from kktheory.reproduce import committed
@@ -501,6 +502,31 @@ def test_a_resumed_decision_runs_only_the_seeds_it_added(tmp_path, monkeypatch):
     ran.clear()  # a first decision (no run_only) runs what every sweep lacks
     reproduce_entry.reproduce(entry, "paper", tmp_path, tmp_path, (), True, lambda _: None, parts=[old])
     assert ran == [("wang_fig4_5", ()), ("wang_fig4_5_objective", ()), old]
+
+
+def test_a_look_stopped_part_way_runs_the_rest_of_its_seeds_before_it_is_judged(tmp_path, monkeypatch):
+    """A session that ends during a look leaves its seeds half-run; the look's part was named
+    before they ran, so the resumed decision runs the rest of them and judges the look on
+    the seeds it planned (not on those done when it stopped), then forgets the note."""
+    entry = catalogue()["theory_rates_calandriello"]
+    part = ("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))
+    monkeypatch.setattr(committed, "COMMITTED_ROWS", tmp_path / "rows")
+    write_looks(tmp_path / "rows", entry.name, [Look(1, 5, LEVEL, 1, "inconclusive", "t", [], "h", "r")])
+    write_pending(tmp_path / "rows", entry.name, part)
+    assert read_pending(tmp_path / "rows", entry.name) == part
+    assert [p.name for p in (tmp_path / "rows" / "looks").glob("*.json")] == [f"{entry.name}.json"]
+    calls = []
+
+    def fake_judge(entry, results_dir, out_dir, looks, parts, execute, log, added=None, start=False, run_only=None):
+        calls.append((execute, added, run_only, list(parts)))
+        return Verdict("reproduced", "", ()), [*looks, Look(len(looks) + 1, 10, look_level(2), 0, "reproduced", "t",
+                                                            list(added[1]) if added else [], "h2", "r")]
+    monkeypatch.setattr(reproduce_sequential, "judge", fake_judge)
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda *a: (pd.DataFrame(), 0))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, log=lambda _: None)
+    execute, added, run_only, parts = calls[0]
+    assert execute and added == part and run_only == part and part in parts
+    assert read_pending(tmp_path / "rows", entry.name) is None and len(calls) == 1
 
 
 def test_seeds_added_to_a_further_sweep_are_numbered_on_and_recorded_with_it(tmp_path, monkeypatch):

@@ -218,6 +218,33 @@ def write_looks(folder: Path, name: str, looks: Sequence[Look]) -> Path:
     return path
 
 
+def pending_path(folder: Path, name: str) -> Path:
+    """Where a look's seeds are named before they run (``<entry>.pending``, JSON, beside the looks)."""
+    return folder / "looks" / f"{name}.pending"
+
+
+def read_pending(folder: Path, name: str) -> tuple[str, tuple[str, ...]] | None:
+    """The part (sweep, overrides) of a look whose seeds started and were not all judged:
+    a decision stopped part-way resumes by running what is left of it before it judges,
+    so that a look is judged on the seeds it planned, not on those that were done when the
+    run stopped."""
+    path = pending_path(folder, name)
+    if not path.exists():
+        return None
+    d = json.loads(path.read_text())
+    return d["sweep"], tuple(d["part"])
+
+
+def write_pending(folder: Path, name: str, part: tuple[str, tuple[str, ...]] | None) -> None:
+    """Name the part a look is about to run (None: the look was judged; the note is removed)."""
+    path = pending_path(folder, name)
+    if part is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"sweep": part[0], "part": list(part[1])}, ensure_ascii=False) + "\n")
+
+
 def looks_text(looks: Sequence[Look], rules: str = "") -> str:
     """INDEX's line: the design, every look, and whether the rules (hash ``rules``) changed
     after a recorded look."""

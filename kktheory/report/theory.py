@@ -66,6 +66,7 @@ checks' details.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from dataclasses import replace
 from pathlib import Path
@@ -306,29 +307,61 @@ def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None,
     return Estimate.resampled(fit.slope, fit.draws, per_n), fit
 
 
+def covering(rates: pd.DataFrame, grid: Sequence[float]) -> tuple[pd.DataFrame, str]:
+    """The rows of the seeds that ran every n of ``grid`` (a sweep's declared n), and in words
+    which seeds were left out for lacking one ("" when none was). A rate is fitted over the
+    declared grid or not at all: fitted over the n some seeds reached — the first values of
+    a sweep stopped part-way — it would be the slope of a shorter range, a selection made by
+    the run's progress, not before the data."""
+    want = set(map(float, grid))
+    have = rates.groupby("seed")["n"].agg(lambda n: want <= set(map(float, n)))
+    left = sorted(int(s) for s in have.index[~have])
+    out = rates[rates["seed"].isin(have.index[have]) & rates["n"].astype(float).isin(want)]
+    if not left:
+        return out, ""
+    return out, f"left out for lacking an n of the grid: {len(left)} seed(s) {_seed_list(left)}"
+
+
+def _seed_list(seeds: Sequence[int]) -> str:
+    """Seeds in words: a run of consecutive seeds as a range (3–7), others listed."""
+    runs: list[list[int]] = []
+    for s in seeds:
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+
+
 def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches: tuple[str, ...],
-                shape: str, level: float = LEVEL) -> list[Check]:
-    """Each declared rate rule on its own sketch's fitted exponent (bootstrap interval)."""
+                shape: str, level: float = LEVEL, grid: Sequence[float] | None = None) -> list[Check]:
+    """Each declared rate rule on its own sketch's fitted exponent (bootstrap interval), over
+    the seeds that ran every n of ``grid`` (:func:`covering`; default: every n in the rows)."""
     if rates.empty:
         return []
     if col not in rates or rates[col].isna().all():
         return [Check(rule.name, None, f"no {col} in the rows (population evaluation off)", rule=rule) for rule in rules]
-    fits = rate_fits(rates)
+    grid = sorted(set(rates["n"].astype(float))) if grid is None else sorted(map(float, grid))
     checks = []
     for rule, name in zip(rules, sketches):
+        sub, left = covering(rates[rates[SKETCH_COL] == name].dropna(subset=[col]), grid)
+        if sub.empty and left:
+            checks.append(Check(rule.name, None, f"no seed ran every n of the grid n = {int(grid[0])} … "
+                                f"{int(grid[-1])} ({left})", rule=rule, runs_needed=getattr(rule.design, "runs", None)))
+            continue
+        fits = rate_fits(sub)
         if (name, col) not in fits:
             continue
         fit = fits[(name, col)]
         if fit is None:
             checks.append(Check(rule.name, None, "the decay could not be fitted (too few values of n)", rule=rule))
             continue
-        ns = rates.loc[rates[SKETCH_COL] == name, "n"]
+        ns = sub["n"]
         per_n = int(ns.value_counts().median())
-        detail = (f"fitted exponent b over n = {int(ns.min())}–{int(ns.max())}, all {fit.runs} runs ({per_n} per n); "
-                  f"the shape {shape} has slope {fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, "
-                  f"margin {RATE_MARGIN}")
-        sub = rates[rates[SKETCH_COL] == name].dropna(subset=[col])
-        est, _ = rate_estimate(sub["n"].to_numpy(float), sub[col].to_numpy(float), per_n, level)
+        detail = (f"fitted exponent b over n = {int(ns.min())}–{int(ns.max())}, all {fit.runs} runs ({per_n} per n"
+                  f"{'; ' + left if left else ''}); the shape {shape} has slope "
+                  f"{fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, margin {RATE_MARGIN}")
+        est, _ = rate_estimate(ns.to_numpy(float), sub[col].to_numpy(float), per_n, level)
         checks.append(rule.check(est, detail, level=level))
     return checks
 

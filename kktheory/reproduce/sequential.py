@@ -44,7 +44,8 @@ from kktheory.report import Entry, catalogue
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, looks_text, next_look, next_runs, read_looks, rows_hash, rules_hash, waiting, write_looks,
+    UNRECORDED, Look, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict
 from kktheory.report.rows import ok_rows
@@ -213,13 +214,18 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     cfg = sweep or _own_config(entry)
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
-    added: Part | None = None
+    added: Part | None = read_pending(committed.COMMITTED_ROWS, entry.name)
+    if added:  # a look stopped part-way: its seeds are run to the end before it is judged
+        log(f"{entry.name}: look {len(looks) + 1} was stopped part-way: running what is left of "
+            f"{' '.join(added[1])} before judging it")
+        parts.append(added)
     while True:
         t0 = time.perf_counter()
         had = len(looks)
         verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True,
                                run_only=None if execute else added)
         left -= time.perf_counter() - t0
+        write_pending(out_dir / "rows", entry.name, None)
         if added and len(looks) == had:
             log(f"{entry.name}: the seeds added ({' '.join(added[1])}) gave no new rows: stopped")
             break
@@ -258,6 +264,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
         log(f"{entry.name}: look {j + 1} with {nxt} runs ({jobs} jobs of {cfg}, predicted {cost / 60:.0f} min)")
         added = (cfg, over)
         parts.append(added)
+        write_pending(out_dir / "rows", entry.name, added)
     return verdict
 
 

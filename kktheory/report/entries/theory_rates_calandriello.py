@@ -124,13 +124,16 @@ CALANDRIELLO_RULES = (*THM1_OVERLAP_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RUL
 
 def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
     """Thm 1's rate on the overlapping mixture (:data:`THM1_OVERLAP_RULES`), on the seeds run
-    after the declaration only (:meth:`Rule.fresh`); a sketch without them: undecided, with the
-    design's runs."""
-    fresh = THM1_OVERLAP_RULES[0].fresh(overlap_rates(df))
+    after the declaration only (:meth:`Rule.fresh`) that ran every n of the rates' grid (the n
+    of the sweep's rate rows, both mixtures: the two sweeps declare one grid); a sketch
+    without them: undecided, with the design's runs."""
+    overlap = overlap_rates(df)
+    fresh = THM1_OVERLAP_RULES[0].fresh(overlap)
+    grid = sorted({*parts(df)[0].get("n", pd.Series(dtype=float)).astype(float), *overlap.get("n", [])})
     checks = []
     for rule, sketch in zip(THM1_OVERLAP_RULES, THM1_SKETCHES):
         rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
-        checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level) or [Check(
+        checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [Check(
             rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from}): "
             f"{rule.design.runs} runs per n reach power 0.8 (the design)", cause_detail="no runs after the declaration",
             runs_needed=rule.design.runs, rule=rule)]
