@@ -222,6 +222,13 @@ def test_a_lone_failure_that_holm_sets_aside_is_undecided():
     assert v.status == INCONCLUSIVE and "Holm" in v.checks[0].detail
     strong = Check("a", False, "x", p_fail=0.001)
     assert judge_checks([strong, *others]).status == NOT_REPRODUCED
+    # a failure without an interval (a share of cells) says what Holm's level asks of it
+    asked = []
+    shares = replace(fail, fail_runs=lambda level: asked.append(level) or (30 if level >= 0.99 else 12))
+    c = judge_checks([shares, *others]).checks[0]
+    assert asked == [pytest.approx(1 - 0.05 / 5)] and c.runs_needed == 30 and c.passed is None
+    assert "Holm's level 99% needs it shown with about 30 runs per arm" in c.detail
+    assert judge_checks([fail, *others]).checks[0].runs_needed is None
 
 
 def test_a_check_standing_for_identical_rules_keeps_their_places_in_holms_family():

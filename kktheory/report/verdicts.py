@@ -81,7 +81,7 @@ tests named check them by simulation or exact computation of the code's own func
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -141,6 +141,9 @@ class Check:
     beyond: str = ""  # undecided, and more than this machine can decide: what it needs (kktheory.report.cost)
     also: tuple[DeclaredRule, ...] = ()  # further declared rules it stands for: rows identical by construction, one check
     before_holm: Check | None = field(default=None, compare=False, repr=False)  # the failure Holm set aside
+    #: a failure without a Decision (a share of cells): runs per arm that would show it at a
+    #: stricter two-sided level — what Holm's correction asks of a failure it sets aside
+    fail_runs: Callable[[float], int | None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def rules(self) -> tuple[DeclaredRule, ...]:
@@ -293,8 +296,10 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
                 detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "
                           f"{pct(1 - stop)}; at the look's {pct(c.decision.level)} it excludes the boundary)")
                 runs = at.runs_needed
-            else:
-                detail, runs = f"{c.detail}; {alone}", None
+            else:  # a failure without an interval: the runs that would show it at Holm's level, if it says
+                runs = c.fail_runs(1 - stop) if c.fail_runs is not None else None
+                detail = f"{c.detail}; {alone}" + (f" (Holm's level {pct(1 - stop)} needs it shown with about {runs} "
+                                                   f"runs per arm)" if runs else "")
             out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="", detail=detail,
                              runs_needed=runs, before_holm=c)
     broken = [c.name for c in out if c.sanity and c.passed is False]

@@ -63,7 +63,7 @@ from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, Check, Verdict, judge_c
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.style import color_marker, pyplot, save_figure
-from kktheory.report.decide import LEVEL, Estimate, exceeds
+from kktheory.report.decide import FAIL, LEVEL, Estimate, exceeds, runs_needed
 from kktheory.report.entry import Entry
 from kktheory.report.wang import PAPER_NMI_SD, S_RULE_COL
 
@@ -434,12 +434,33 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
     p_share = min(1.0, k * float(np.sort(fail_p)[total - k]))
     if wins.sum() >= k:
         return Check(rule.name, True, detail, rule=rule, p_fail=p_share, runs=seeds)
+
+    def fail_runs(level_: float) -> int | None:
+        """Runs per arm at which C − K + 1 cells would be shown short at 1 − (1 − level_)/K,
+        the cells that need fewest first (plug-in, each cell's own :func:`runs_needed`;
+        a cell without rows counts as shown): the failure at p_share < 1 − level_."""
+        runs = sorted(seeds if m else _short_runs(sign * diffs[i], margin, 1 - (1 - level_) / k, seeds)
+                      for i, m in enumerate(missing))
+        r = runs[total - k]
+        return int(r) if math.isfinite(r) else None
+
     if short.sum() >= total - k + 1:
-        return Check(rule.name, False, detail, rule=rule, p_fail=p_share, runs=seeds)
+        return Check(rule.name, False, detail, rule=rule, p_fail=p_share, runs=seeds, fail_runs=fail_runs)
     detail += (f"; undecided cells need up to {max(need)} runs per arm" if need and not hopeless else "")
     detail += ("; even if every undecided cell won, fewer than the cells needed would" if hopeless else "")
     return Check(rule.name, None, detail, runs_needed=max(need) if need and not hopeless else None, rule=rule,
                  p_fail=p_share, runs=seeds)
+
+
+def _short_runs(diff: np.ndarray, margin: float, level: float, seeds: int) -> float:
+    """Runs at which one cell's paired differences are shown short of ``margin`` at ``level``:
+    the runs it has when they already are, the plug-in :func:`runs_needed` toward the margin
+    when its estimate lies short of it, else never (∞)."""
+    est = Estimate.mean_of(diff[np.isfinite(diff)])
+    if exceeds(est, margin, level).status == FAIL:
+        return float(seeds)
+    r = runs_needed(est, margin, level) if est.value < margin else None
+    return float(r) if r else math.inf
 
 
 def _before_declaration(rule: Rule) -> Check:
