@@ -61,7 +61,12 @@ what it would cost ("look j needs N runs (J jobs), predicted M min > L min left"
 same command again with a larger ``B`` — e.g. ``python -m kktheory.reproduce wang_fig2 --scale
 paper --decide --budget-min 600 +wang_fig2/pass=c100,c400`` — and the decision resumes from the recorded
 looks: the committed rows are judged at the last look's level (nothing spent when they did not
-change), and the next size of the schedule is added while the budget lasts. A check re-declared after its rows
+change), and the next size of the schedule is added while the budget lasts. A decision stopped
+part-way through a look (a session's end) is resumed by the same command: the look's seeds were
+named in ``rows/looks/<entry>.pending`` before they ran, so the rest of them run first and the
+look is judged on the seeds it planned — never on those that happened to be done when it
+stopped (a rate fit over the n that the first seeds reached would be another claim's slope;
+:func:`kktheory.report.theory.covering` also refuses one). A check re-declared after its rows
 were seen reads the seeds run after its declaration, often in a further sweep of its own
 (wang_fig4_5's objective over the kernel columns: experiments/wang_fig4_5_objective.yaml);
 ``--sweep NAME`` gives the seeds to that sweep — ``python -m kktheory.reproduce wang_fig4_5

@@ -103,6 +103,12 @@ ISOMETRIC_LABEL = f"{LABELS['ros']} ≡ {LABELS['yin_nystrom']}"
 IDENTITY = (f"{LABELS['ros']}'s S = D·A is orthogonal and acts on the rows {LABELS['yin_nystrom']} samples (S = I) "
             "from the same seed: its features are those rotated, every distance and the seed's k-means partition "
             "the same, so the two rows are equal run by run")
+#: why the identity is the paper's, not a reading of ours (Yin et al. 2022, Algorithm 1 and eq. 12)
+AS_PRINTED = ("ROS ≡ Nyström (Ours) is the paper's Algorithm 1 as printed (steps 1–4: Q samples m points, then "
+              "K̃ = S·Q·K with S ∈ ℝ^{m×m}, eq. 12), not a reading of ours; Table 2's different cells for the two "
+              "(segment 0.49 ± 0.01 against 0.42 ± 0.01) cannot come from that algorithm with any seeds, so they "
+              "come from a computation the paper does not describe (an SRHT mixing all n coordinates before it "
+              "samples is one; kktheory runs it as sketch.order=mix_first, not judged)")
 
 # -- margins, spreads and selections, declared before the data -------------------------------
 SIMILAR_MARGIN = Margin(
