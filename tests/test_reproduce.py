@@ -363,6 +363,9 @@ def test_paper_scale_commits_the_points_its_figure_plots(tmp_path, monkeypatch, 
     first = rows[rows["seed"] == 0]
     points = pd.read_parquet(out / "rows" / "figures" / "pourkamali_table1_fig2.parquet")
     assert len(rows) == 4 and len(first) == 2 and not list(out.rglob("*.npz"))
+    # of the entry's committed rows, only the planned jobs' are copied to the store (here none:
+    # n = 300 is not the paper's), not one file for each of the thousands committed
+    assert len(run_files(tmp_path / "r1")) == 4
     assert sorted(points["run_id"].unique()) == sorted(first["run_id"]) and len(points) == 2 * 300
     for rid in first["run_id"]:  # the points are the runs' stored features and classes
         a = load_arrays(rid, tmp_path / "r1")

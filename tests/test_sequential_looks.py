@@ -490,7 +490,7 @@ def test_a_resumed_decision_runs_only_the_seeds_it_added(tmp_path, monkeypatch):
             ran.append((name, tuple(over)))
         return SweepResult(rows=pd.DataFrame())
 
-    monkeypatch.setattr(reproduce_entry, "plan_sweep", lambda *a, **k: None)
+    monkeypatch.setattr(reproduce_entry, "plan_sweep", lambda *a, **k: types.SimpleNamespace(jobs=[]))
     monkeypatch.setattr(reproduce_entry, "run_sweep", fake_run)
     monkeypatch.setattr(reproduce_entry, "import_committed", lambda *a, **k: None)
     monkeypatch.setattr(reproduce_entry, "export_rows", lambda *a, **k: None)

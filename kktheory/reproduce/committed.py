@@ -36,15 +36,19 @@ def committed_figure_path(name: str, folder: Path | None = None) -> Path:
     return (COMMITTED_ROWS if folder is None else folder) / "figures" / f"{name}.parquet"
 
 
-def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print) -> int:
-    """Copy an entry's committed rows into the store (rows already there are kept)."""
+def import_committed(name: str, results_dir: Path, log: Callable[[str], None] = print,
+                     ids: set[str] | None = None) -> int:
+    """Copy an entry's committed rows into the store (rows already there are kept): those of
+    the runs ``ids`` (the jobs about to run; all of them when None). One file per run is
+    written, so a run of a few jobs does not write the thousands the entry has committed."""
     from kktheory.run.store import Store
 
     path = committed_rows_path(name)
     if not path.exists():
         return 0
     store = Store(results_dir)
-    written = store.import_rows(pd.read_parquet(path))
+    rows = pd.read_parquet(path)
+    written = store.import_rows(rows if ids is None else rows[rows["run_id"].isin(ids)])
     if written:
         log(f"{name}: {written} committed row(s) from {path} added to the store")
     import_committed_timing(name, results_dir, log)

@@ -228,8 +228,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     save = None
     committed = None
     if scale == "paper":  # paper-scale rows are committed: start from them, save as jobs finish
-        if execute:
-            import_committed(entry.sweep_name, results_dir, log)
+        if execute:  # the committed rows of the jobs planned, so that they are not run again
+            import_committed(entry.sweep_name, results_dir, log, {i for plan in plans for job in plan.jobs
+                                                                  for i in job.ids})
         else:
             committed = read_committed(entry.sweep_name, results_dir, log)
         # overrides that only pick values of the sweep (e.g. seed=0) run a part of it: its rows
