@@ -578,3 +578,36 @@ def test_a_pass_stands_when_holm_sets_its_failure_aside():
     assert c.p_fail > 0.01 / 7  # Holm's first threshold: the failure is set aside
     assert v.checks[0].passed is True and "its pass stands" in v.checks[0].detail
     assert v.status == REPRODUCED
+
+
+def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
+    """Five equal paired differences give no t interval, however many more agree; a rule that
+    declares its values' range names the runs at which the Hoeffding–Bentkus bound of a mean
+    in that range decides (both ends of an equivalence), if every run agrees; without a range
+    it names none."""
+    from kktheory.report.claims import EQUIVALENT
+
+    rule = Rule("same", "a − b", EQUIVALENT, Margin(0.08, "stated", "test"), value_range=(-1.0, 1.0))
+    est = Estimate.paired([0.893] * 5, [0.893] * 5)
+    level = look_level(9)
+    c = rule.check(est, level=level)
+    bounded = Estimate.bounded_mean([0.0] * 5, -1.0, 1.0)
+    want = max(runs_needed(bounded, 0.08, level), runs_needed(bounded, -0.08, level))
+    assert c.passed is None and c.runs_needed == want and 1000 < want < 5000
+    assert f"Hoeffding–Bentkus, every run in [-1, 1]) decides with about {want} runs" in c.detail
+    # at that many agreeing runs the bound does decide, one run fewer it does not
+    assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, level).status == PASS
+    assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, level).status != PASS
+    plain = replace(rule, value_range=None).check(est, level=level)
+    assert plain.runs_needed is None and "no spread to plan from" in plain.detail
+
+
+def test_a_pass_below_the_smallest_effect_says_it_shows_the_sign_only():
+    """exceeds passes when the interval clears 0 and is not wholly short of δ: an estimate below
+    δ that passes says so; one at or beyond δ does not."""
+    short = exceeds(Estimate.known(0.0072, 0.003), 0.01)
+    assert short.status == PASS and "a pass on the sign only" in short.text and "(0.01)" in short.text
+    full = exceeds(Estimate.known(0.02, 0.003), 0.01)
+    assert full.status == PASS and "sign only" not in full.text
+    fall = exceeds(Estimate.known(-0.007, 0.003), 0.01, sign=-1.0)
+    assert fall.status == PASS and "(-0.01)" in fall.text

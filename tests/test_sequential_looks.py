@@ -696,3 +696,17 @@ def test_a_sweep_not_run_yet_gets_its_seeds_from_the_first_its_checks_judge(tmp_
                         lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 5, LEVEL, 1, "inconclusive")]))
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None)
     assert planned == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))]
+
+
+def test_a_timing_pass_made_after_the_last_look_is_a_new_look():
+    """Speed claims are judged on a timing pass, not on the rows: timing them again (more rounds)
+    is new data and spends a look; the same pass, or one older than a look recorded before the
+    stamps were, spends nothing."""
+    stamped = [Look(1, 10, LEVEL, 1, "inconclusive", "2026-11-27 18:00", [], "h", "r", timing="2026-11-27T10:00:00")]
+    assert next_look(stamped, 10, "h", "r", timing="2026-11-27T10:00:00") is None
+    again = next_look(stamped, 10, "h", "r", timing="2026-11-28T09:00:00")
+    assert (again.look, again.level, again.timing) == (2, look_level(2), "2026-11-28T09:00:00")
+    old = [replace(stamped[0], timing="")]  # recorded before the stamps: the pass's date against the look's
+    assert next_look(old, 10, "h", "r", timing="2026-11-27T17:48:23") is None
+    assert next_look(old, 10, "h", "r", timing="2026-11-27T18:30:00").look == 2
+    assert next_look(old, 10, "h", "r") is None  # an entry without a pass

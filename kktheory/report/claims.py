@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -49,7 +49,7 @@ from scipy import integrate, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, Decision, Estimate, at_least, at_most, exceeds, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, runs_needed, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -156,6 +156,10 @@ class Rule:
     declared: str = ""  # when (a date), for a rule declared after its rows were seen
     sweep: str = ""  # the further sweep (config) whose rows it reads; "" the entry's own
     part: tuple[str, ...] = ()  # overrides picking the jobs of that sweep it reads; () all of them
+    #: the range every run's value lies in (a difference of accuracies: (−1, 1)), for planning
+    #: only: runs that all agree give no t interval, and :meth:`check` says how many runs a test
+    #: needing no spread would take (it decides nothing; left out of the rules' hash)
+    value_range: tuple[float, float] | None = None
 
     @property
     def counted(self) -> bool:
@@ -185,7 +189,30 @@ class Rule:
               level: float = LEVEL, name: str = "") -> Check:
         """The rule judged on ``est``: a :class:`~kktheory.report.verdicts.Check` that carries
         the rule (its margin and selection as declared, not as the rows would suggest)."""
-        return Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
+        check = Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
+        if check.passed is None and check.runs_needed is None and self.value_range and est.kind == T \
+                and est.runs > 1 and est.unit_sd == 0.0:
+            return self._without_spread(check, est, level)
+        return check
+
+    def _without_spread(self, check: Check, est: Estimate, level: float) -> Check:
+        """An undecided check whose runs all agree: no t interval however many agree, so the
+        runs it names are those of a test that needs no spread — the Hoeffding–Bentkus bound
+        of a mean of values in :attr:`value_range` (:meth:`Estimate.bounded_mean`), if every
+        further run agrees too, against the nearer boundary (both for an equivalence)."""
+        lo, hi = self.value_range
+        bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
+        b = self.margin.value
+        ends = [-b, b] if self.shape in (EQUIVALENT, PLATEAU) else [b]
+        runs = [runs_needed(bounded, e, level) for e in ends]
+        need = None if None in runs else max(runs)
+        said = (f"all {est.runs} runs equal: no t interval, however many more agree; a test that needs no spread "
+                f"(Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) decides with about {need} runs if they all "
+                "agree" if need else "")
+        text = check.detail.replace(
+            f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ", said) \
+            if said else check.detail
+        return replace(check, detail=text, runs_needed=need)
 
     @property
     def shape_text(self) -> str:

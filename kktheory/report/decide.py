@@ -452,6 +452,7 @@ class Decision:
     against: bool = False
     level: float = LEVEL
     other: float | None = None  # an equivalence on its claim's side: the far boundary, excluded too for a pass
+    smallest: float | None = None  # an exceeds test: the smallest effect that counts (signed)
 
     @cached_property
     def runs_needed(self) -> int | None:
@@ -466,6 +467,9 @@ class Decision:
         s = f"{self.estimate.text(self.digits, level=self.level)} ({pct(self.level)} CI), claim {self.claim}"
         if self.status == INCONCLUSIVE:
             s += f"; undecided: {self.undecided_text}"
+        elif self.status == PASS and self.smallest is not None and abs(self.estimate.value) < abs(self.smallest):
+            s += (f"; a pass on the sign only: the estimate lies short of the smallest effect that counts "
+                  f"({_g(self.smallest)})")
         return s
 
     @property
@@ -549,7 +553,8 @@ def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 
     side, other = ("above", "below") if up else ("below", "above")
     on_side = est.value > smallest / 2 if up else est.value < -smallest / 2
     claim = f"{'>' if up else '<'} 0, fails {'below' if up else 'above'} {_g(edge)}"
-    return _decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level, edge)
+    return replace(_decision(est, claim, 2 * est.tail(0.0, side), 2 * est.tail(edge, other), 0.0, on_side, level,
+                             edge), smallest=edge)
 
 
 def within(est: Estimate, lo: float, hi: float, level: float = LEVEL) -> Decision:

@@ -66,7 +66,10 @@ part-way through a look (a session's end) is resumed by the same command: the lo
 named in ``rows/looks/<entry>.pending`` before they ran, so the rest of them run first and the
 look is judged on the seeds it planned — never on those that happened to be done when it
 stopped (a rate fit over the n that the first seeds reached would be another claim's slope;
-:func:`kktheory.report.theory.covering` also refuses one). A check re-declared after its rows
+:func:`kktheory.report.theory.covering` also refuses one). A speed claim is decided by its timing
+pass, not by seeds: ``python -m kktheory.timing NAME --scale paper --rounds R`` on an idle machine
+times it again with R rounds, and the next judgement is a new look (the pass's creation stamp is
+recorded with each look), so a pass timed again spends its level like seeds added. A check re-declared after its rows
 were seen reads the seeds run after its declaration, often in a further sweep of its own
 (wang_fig4_5's objective over the kernel columns: experiments/wang_fig4_5_objective.yaml);
 ``--sweep NAME`` gives the seeds to that sweep — ``python -m kktheory.reproduce wang_fig4_5
@@ -126,6 +129,7 @@ class Look:
     compute_s: float = 0.0  # compute stored in the rows of the seeds added before this look, seconds
     checks: dict[str, str] = field(default_factory=dict)  # each counted check after this look: mark, estimate
     sweep: str = ""  # the config the seeds were added to, where it is one of the entry's further sweeps
+    timing: str = ""  # the newest creation stamp of the timing pass judged ("" none, or not recorded)
 
 
 def waiting(verdict: Verdict, apart: Collection[Rule] = ()) -> list[Check]:
@@ -149,18 +153,24 @@ def next_runs(checks: Sequence[Check], first: int, have: int) -> int | None:
 
 
 def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = (),
-              sweep: str = "") -> Look | None:
+              sweep: str = "", timing: str = "") -> Look | None:
     """The look that judging rows with ``runs`` runs per setting and hash ``rows`` adds to
     ``looks``: None when they are the last look's rows (same run count, and same hash where
     one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
     :func:`~kktheory.report.decide.look_level` (j + 1), whoever added the rows; with no look
     yet, look 1 (the fixed judgement at 95 %). Rows judged after seeds were added (``part``)
     are always a new look, even when the most seeds of a setting did not grow (seeds added to
-    the settings that had fewer); ``sweep`` names the further sweep they were added to."""
-    if looks and not part and runs == looks[-1].runs and (not looks[-1].rows_hash or rows == looks[-1].rows_hash):
+    the settings that had fewer); ``sweep`` names the further sweep they were added to. A
+    timing pass (``timing``: its newest creation stamp) made after the last look is new data
+    too — a speed claim timed again with more rounds spends a look like a check given more
+    seeds (a look recorded before the stamps were: a pass created after its time)."""
+    last = looks[-1] if looks else None
+    same_pass = last is not None and (timing == last.timing or (
+        not last.timing and timing <= last.when.replace(" ", "T")))
+    if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass:
         return None
-    j = looks[-1].look + 1 if looks else 1
-    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep)
+    j = last.look + 1 if last else 1
+    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing)
 
 
 def rows_hash(rows: pd.DataFrame) -> str:

@@ -138,7 +138,7 @@ PROP1_RULE = Rule(
     "test accuracy of k-means on the kernel columns − that of exact kernel k-means, Welch over seeds",
     EQUIVALENT, SIMILAR_MARGIN,
     _similar_design(source=f"the paper's Prop. 1 (eq. 6): they are the same, effect 0; {PLAN_SD_SOURCE}; 5 repeats"),
-    selection="both ignore m (one row per seed)")
+    selection="both ignore m (one row per seed)", value_range=(-1.0, 1.0))
 
 PROP1_FAILS = ("Yin Prop. 1: k-means on the kernel columns optimises the K² geometry ‖k_i − k_j‖², "
                "not kernel k-means")

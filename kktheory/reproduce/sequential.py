@@ -40,7 +40,7 @@ import pandas as pd
 from kktheory.run.sweeps import (
     config_name,
 )
-from kktheory.report import Entry, catalogue
+from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
@@ -102,7 +102,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         if not rows.empty and (before or start):
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
-                            "" if cfg in ("", _own_config(entry)) else cfg)
+                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir))
             if added:
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
@@ -117,6 +117,12 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
+
+
+def _timing_stamp(entry: Entry, results_dir: Path) -> str:
+    """The newest creation stamp of the entry's timing pass in the store ("" without one)."""
+    table = speed.load(results_dir, entry.name) if entry.timing is not None else None
+    return "" if table is None or table.empty or "created" not in table else str(table["created"].max())
 
 
 def check_marks(verdict: Verdict) -> dict[str, str]:

@@ -469,7 +469,7 @@ def _prop1_rule(ds: str) -> Rule:
                 f"difference ({PAIRING}), Student t", EQUIVALENT, SIMILAR_MARGIN,
                 Design("paired", 0.0, -SIMILAR, (round(math.sqrt(2) * sd, 4),), PAPER_RUNS, source),
                 selection="Prop. 1 is an identity the paper asserts for every data set: one check per data set",
-                part=(f"{DATA_AXIS}={ds}",))
+                part=(f"{DATA_AXIS}={ds}",), value_range=(-1.0, 1.0))
 
 
 TABLE2_PROP1 = {ds: _prop1_rule(ds) for ds in DATASETS}
