@@ -143,6 +143,8 @@ def test_fig1_a_closeness_failure_only_at_our_k_is_the_settings():
     assert all(c.passed is False and c.cause == CAUSE_SETTING and "at k = 2 the same check passes" in c.cause_detail
                for c in close)
     assert [c.passed for c in named(only_ours, "close to kernel k-means at k = 2")] == [True, True]
+    assert all(c.passed is False and c.cause == CAUSE_SETTING and "k = 5 is ours" in c.cause_detail
+               for c in named(only_ours, "close to kernel k-means at k = 5"))  # fails too, but passes at k = 2
     everywhere = yin_fig1.judge_fig1(fig1_table(low))
     assert all(c.passed is False and c.cause == CAUSE_CLAIM for c in named(everywhere, "close to kernel k-means"))
     no_k = yin_fig1.judge_fig1(fig1_table(low).query("k == 10"))  # the k sweep not run: the failure stands
