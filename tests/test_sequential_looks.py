@@ -38,6 +38,15 @@ from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_R
 from kktheory.reproduce import committed
 from kktheory.reproduce import sequential as reproduce_sequential
 
+@pytest.fixture(autouse=True)
+def _no_committed_pending(monkeypatch):
+    """A look the repository's own decision left running (its committed ``.pending`` note) is
+    not these tests' business: read only from the folders the tests make."""
+    real, committed_rows = reproduce_sequential.read_pending, committed.COMMITTED_ROWS
+    monkeypatch.setattr(reproduce_sequential, "read_pending",
+                        lambda folder, name: None if folder == committed_rows else real(folder, name))
+
+
 FIRST, LOOKS = 10, 5  # look 1 with 10 runs per arm, at most 5 looks (10, 20, 40, 80, 160)
 BOUND = 0.0375  # a false decision per direction: 0.025 at look 1 + 0.0125 over all later looks
 SEQUENCES = 20_000
@@ -356,7 +365,7 @@ def _fake_reproduce(rows: pd.DataFrame, seen: list):
     """A stand-in for reproduce: hands ``rows`` to the look and records the level it gets."""
     def fake(entry, scale, results_dir, out_dir, overrides=(), execute=True, log=None, level=LEVEL, looks="",
              parts=(), look=None, run_only=None):
-        level, text = look(rows)
+        level, text, _ = look(rows)
         seen.append((level, text))
         check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), level),
                          rule=EXCEEDS_RULE)
@@ -710,3 +719,19 @@ def test_a_timing_pass_made_after_the_last_look_is_a_new_look():
     assert next_look(old, 10, "h", "r", timing="2026-11-27T17:48:23") is None
     assert next_look(old, 10, "h", "r", timing="2026-11-27T18:30:00").look == 2
     assert next_look(old, 10, "h", "r") is None  # an entry without a pass
+
+
+def test_speed_checks_keep_the_level_of_the_look_that_first_judged_their_pass():
+    """Seeds added to the sweep leave a timing pass as it was: its checks stay at the level of
+    the first look that judged it (stamped, or made after it where the looks predate the stamps),
+    and a pass timed again is judged at the level of the look that first saw it."""
+    from kktheory.reproduce.sequential import _timing_level
+
+    looks = [Look(1, 5, LEVEL, 1, "inconclusive", "", [], "h1", "r"),
+             Look(2, 10, look_level(2), 1, "inconclusive", "2026-11-27 20:13", [], "h2", "r"),
+             Look(3, 20, look_level(3), 1, "inconclusive", "2026-11-27 21:02", [], "h3", "r", timing="2026-11-27T21:00:00"),
+             Look(4, 40, look_level(4), 1, "inconclusive", "2026-11-27 23:00", [], "h4", "r", timing="2026-11-27T21:00:00")]
+    assert _timing_level(looks, "2026-11-23T07:56:51", look_level(4)) == look_level(2)  # older than look 2
+    assert _timing_level(looks, "2026-11-27T21:00:00", look_level(4)) == look_level(3)
+    assert _timing_level(looks, "2026-11-28T00:13:00", look_level(5)) == look_level(5)  # a pass no look has seen
+    assert _timing_level(looks, "", look_level(4)) == look_level(4)

@@ -201,7 +201,7 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
-              look: Callable[[pd.DataFrame], tuple[float, str]] | None = None,
+              look: Callable[[pd.DataFrame], tuple[float, str, float]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -211,8 +211,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     decision added to parts of the entry's sweeps (:data:`Part`: config, overrides; their
     rows join the sweep's).
     ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
-    rows about to be judged, returns the level and the looks' text in their place: the look
-    is decided on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
+    rows about to be judged, returns the level, the looks' text in their place and the level of
+    the speed checks (that of the look that first judged the timing pass): the look is decided
+    on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
     the seeds a resumed sequential decision added — and read every other sweep and part as
     stored."""
     t0 = time.perf_counter()
@@ -258,8 +259,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
     ok = ok_rows(rows)
+    timing_level = level  # the speed checks' level: the look's, or that of the look that first judged the pass
     if look is not None:
-        level, looks = look(ok)
+        level, looks, timing_level = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)
@@ -281,7 +283,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         seconds = check_seconds(verdict, ok, list(zip(sweeps, plans)), cfg_name) if scale == "paper" else None
         if entry.timing is not None:  # speed: judged on the entry's timing pass, at its own scale
             verdict = speed.add_checks(verdict, speed.judge(entry.timing, speed.load(results_dir, entry.name),
-                                                              entry.name, level), level)
+                                                              entry.name, timing_level), level)
             if save is not None and speed.path_of(results_dir, entry.name).exists():  # committed with the rows
                 dst = speed.path_of(out_dir / "rows", entry.name)
                 dst.parent.mkdir(parents=True, exist_ok=True)

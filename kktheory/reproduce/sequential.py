@@ -107,7 +107,8 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
-        return (shown[-1].level if shown else LEVEL), looks_text(shown, rules)
+        level = shown[-1].level if shown else LEVEL
+        return level, looks_text(shown, rules), _timing_level(shown, _timing_stamp(entry, results_dir), level)
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
@@ -117,6 +118,21 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
+
+
+def _timing_level(looks: Sequence[Look], stamp: str, level: float) -> float:
+    """The level the speed checks are judged at: that of the first look that judged the
+    timing pass ``stamp`` (its stamp recorded, or — a look recorded before the stamps were —
+    the first look made after the pass), else ``level``. A speed check's data is its pass, not
+    the sweep's seeds: looks that added seeds and left the pass as it was spend nothing of it,
+    so its decision at the look that first judged the pass stands (each pass a look of its
+    own: a pass timed again is judged at the level of the look that first saw it)."""
+    if not stamp:
+        return level
+    for x in looks:
+        if x.timing == stamp or (not x.timing and x.when and stamp <= x.when.replace(" ", "T")):
+            return x.level
+    return level
 
 
 def _timing_stamp(entry: Entry, results_dir: Path) -> str:
