@@ -12,6 +12,7 @@ import sys
 import time
 
 import numpy as np
+import psutil
 import pytest
 
 from kktheory.machine import memory
@@ -218,6 +219,12 @@ def test_sweep_orphans_removes_only_dead_writers_files(tmp_path):
     assert store.sweep_orphans() == 3
     left = {p.name for p in store.runs.iterdir()}
     assert left == {files["alive_here"], files["other_host_fresh"]}
+    # a live process whose pid a dead writer had: it started after the file's last write
+    reused = store.runs / f".f.parquet.{HOST}-{os.getpid()}.0000ffff.tmp"
+    reused.write_bytes(b"partial")
+    before = psutil.Process().create_time() - 60
+    os.utime(reused, (before, before))
+    assert store.sweep_orphans() == 1 and not reused.exists()
 
 
 def test_a_bad_job_does_not_stop_the_sweep(tmp_path):

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import psutil
 
 from kktheory.atomic import HOST, atomic_write, write_npz
 
@@ -71,14 +72,16 @@ def read_rows(path: str | os.PathLike) -> pd.DataFrame:
     return upgrade(pd.read_parquet(path))
 
 
-def _pid_alive(pid: int) -> bool:
+def _writer_alive(pid: int, written: float) -> bool:
+    """Whether the writer of a temporary file last written at ``written`` (epoch seconds) still
+    runs: a process ``pid`` exists and started before that write — one started after it reuses
+    the pid of a writer that died (a busy machine recycles pids within minutes)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return psutil.Process(pid).create_time() <= written + 1.0  # create_time is rounded to clock ticks
+    except psutil.NoSuchProcess:
         return False
-    except PermissionError:
+    except psutil.AccessDenied:
         return True
-    return True
 
 
 class Store:
@@ -103,7 +106,10 @@ class Store:
             if not pid.isdigit():
                 continue
             if host in ("", HOST):
-                dead = not _pid_alive(int(pid))
+                try:
+                    dead = not _writer_alive(int(pid), tmp.stat().st_mtime)
+                except FileNotFoundError:  # its writer finished meanwhile
+                    continue
             else:
                 try:
                     dead = time.time() - tmp.stat().st_mtime > ORPHAN_AGE

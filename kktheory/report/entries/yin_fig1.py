@@ -236,8 +236,8 @@ def draw_fig1(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     ax.set_title("(a) test accuracy, 95% CI over seeds (sweep rows); shaded: √n ≤ m ≤ 4√n", fontsize=9.5)
     gap, shared = identity_gap(d)
     if shared and gap <= IDENTITY_RULE.margin.value:
-        ax.text(0.0, -0.2, "ROS as printed (S = D·A on the sampled rows) is an isometry of Nyström (Ours):\n"
-                "the same accuracies, its line hides the other",  # below the axes: no curve under it
+        ax.text(0.0, -0.2, "ROS as printed (S = D·A on the sampled rows) is an\n"
+                "isometry of Nyström (Ours): the same accuracies,\nits line hides the other",  # below the axes
                 transform=ax.transAxes, ha="left", va="top", fontsize=7.5, color="0.3")
     _draw_fig1_times(axes[1], timing_pass, d, n)
     seeds = d["seed"].nunique()
