@@ -19,7 +19,7 @@ from kktheory.report.stats import fmt
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.theory import (
-    DELTA, LEMMA5_M_MIN, LEMMA5_SWEEP, LEMMA_N, PART_AXIS, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
+    DELTA, LEMMA5_M_MIN, LEMMA5_SWEEP, LEMMA_N, PART_AXIS, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share, covering, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
 )
 
 
@@ -249,6 +249,7 @@ def wstar_sensitivity(rates: pd.DataFrame, shift: float) -> str:
     parts_ = []
     for rule, sketch in zip(REMARK1_RULES, REMARK1_SKETCHES):
         sub = rates[rates[SKETCH_COL] == sketch].dropna(subset=["excess_pop_risk"])
+        sub = covering(sub, sorted(set(rates["n"].astype(float))))[0] if len(sub) else sub  # the judged seeds
         fit = fit_rate(sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float) + shift, boot=0) \
             if len(sub) else None
         if fit is not None:
