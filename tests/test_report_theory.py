@@ -283,6 +283,22 @@ def test_a_rate_is_fitted_over_the_declared_grid_or_not_at_all():
     assert set(kept["seed"]) == set(range(first, first + 4)) and "1 seed(s)" in left
 
 
+def test_the_figure_fits_the_overlap_rate_on_the_seeds_the_check_keeps(tmp_path, monkeypatch):
+    """Panel (a)'s fitted line of the overlapping mixture is the judged one: over the seeds that
+    ran every n of the grid, not the first values of a sweep stopped part-way."""
+    d = table(-0.6)
+    over = theory._overlapping(d)
+    first = theory_rates_calandriello.OVERLAP_FRESH_FROM
+    one_short = d[~(over & (d["n"] == 32000) & (d["seed"] == first + 4))]
+    fitted = []
+    monkeypatch.setattr(theory, "rate_fits", lambda rows: fitted.append(rows) or {})
+    theory.draw(one_short, tmp_path)
+    (rows,) = fitted
+    curve = rows[rows["sketch.name"] == f"nystrom (std {theory.OVERLAP_STD:g})"]
+    assert first + 4 not in set(curve["seed"]) and set(curve["n"]) == set(NS)
+    assert len(rows[rows["sketch.name"] == "nystrom"]) == len(theory.parts(one_short)[0].query("`sketch.name` == 'nystrom'"))
+
+
 def test_lemma5_scaling_passes_on_the_lemmas_own_curve_and_fails_on_a_flat_one():
     """The lemma's own ε(m) (constant 1, slope −0.65 over the grid) passes; a distortion that
     does not fall with m fails — counted, as the claim's failure."""

@@ -735,3 +735,8 @@ def test_speed_checks_keep_the_level_of_the_look_that_first_judged_their_pass():
     assert _timing_level(looks, "2026-11-27T21:00:00", look_level(4)) == look_level(3)
     assert _timing_level(looks, "2026-11-28T00:13:00", look_level(5)) == look_level(5)  # a pass no look has seen
     assert _timing_level(looks, "", look_level(4)) == look_level(4)
+    # one group timed again (its stamp the pass's newest): a new look for it, the others keep theirs
+    looks.append(Look(5, 40, look_level(5), 1, "inconclusive", "2026-11-28 02:00", [], "h4", "r",
+                      timing="2026-11-28T01:40:00"))
+    assert _timing_level(looks, "2026-11-28T01:40:00", look_level(5)) == look_level(5)
+    assert _timing_level(looks, "2026-11-27T21:00:00", look_level(5)) == look_level(3)

@@ -4,6 +4,7 @@ clocks and loads are injected, and the one real pass only checks what it records
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -148,6 +149,21 @@ def test_yin_table2_speed_reproduced_on_the_papers_times():
     assert len(claims) == 6 * 9 and all(c.passed for c in claims), "\n".join(c.detail for c in claims)
     controls = [c for c in checks if c.name.startswith("control")]  # Nyström (Liu) at m = 150: not in the paper
     assert len(controls) == 3 * 9 and all(c.passed is None for c in controls)
+
+
+def test_each_group_of_a_pass_is_judged_at_the_level_its_own_stamp_maps_to():
+    """A group timed again is new data; the other groups keep the level of the look that first
+    judged them (``level`` a function of the group's creation stamp)."""
+    times = {"a": jitter(1), "b": jitter(2, shift=3), "base": jitter(4, shift=5)}
+    old = pass_table(times, group="old")
+    new = pass_table(times, group="new").assign(created="2026-02-01T00:00:00")
+    levels = {"2026-01-01T00:00:00": 0.99, "2026-02-01T00:00:00": 0.999}
+    plan = dataclasses.replace(PLAN, group="dataset.name")
+    checks = speed.judge(plan, pd.concat([old, new], ignore_index=True), "e", levels.__getitem__)
+    assert {c.name: c.decision.level for c in checks} == {
+        "faster: a and b than base [old]": 0.99, "faster: a and b than base [new]": 0.999}
+    (fixed, _) = speed.judge(plan, pd.concat([old, new], ignore_index=True), "e", 0.97)
+    assert fixed.decision.level == 0.97
 
 
 def test_add_checks_rejudges_the_verdict():

@@ -14,7 +14,7 @@ during it. Times of ordinary sweep rows are drawn in figures, never judged.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -49,8 +49,11 @@ def load_limit(cpus: int) -> float:
     return LOAD_PER_CPU * cpus
 
 
-def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str, level: float = LEVEL) -> list[Check]:
-    """The plan's speed claims judged on a stored pass (one check per claim and group).
+def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str,
+          level: float | Callable[[str], float] = LEVEL) -> list[Check]:
+    """The plan's speed claims judged on a stored pass (one check per claim and group), at
+    ``level``, or — a function of a group's creation stamp — at each group's own level (a
+    group timed again is new data, the others are not).
 
     No pass: one inconclusive check saying how to run it. A pass whose load exceeded the
     limit: inconclusive checks (the numbers shown, not judged). A pass below the paper's
@@ -66,7 +69,8 @@ def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str, level: float 
     checks = []
     for group, g in table.groupby("group", sort=False):
         for claim in plan.claims:
-            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else "", level))
+            at = level(str(g["created"].max())) if callable(level) else level
+            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else "", at))
     return checks
 
 

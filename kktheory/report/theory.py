@@ -322,6 +322,12 @@ def covering(rates: pd.DataFrame, grid: Sequence[float]) -> tuple[pd.DataFrame, 
     return out, f"left out for lacking an n of the grid: {len(left)} seed(s) {_seed_list(left)}"
 
 
+def rates_grid(rates: pd.DataFrame, overlap: pd.DataFrame) -> list[float]:
+    """The declared grid of n of the rate sweeps: the n of the rate rows of both mixtures
+    (the well-separated and the overlapping one declare one grid)."""
+    return sorted({*rates.get("n", pd.Series(dtype=float)).astype(float), *overlap.get("n", pd.Series(dtype=float))})
+
+
 def _seed_list(seeds: Sequence[int]) -> str:
     """Seeds in words: a run of consecutive seeds as a range (3–7), others listed."""
     runs: list[list[int]] = []
@@ -479,8 +485,12 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     plt = pyplot()
     rates, lemma2, bvm = parts(df)
     over = overlap_rates(df)
-    with_over = pd.concat([rates, over.assign(**{SKETCH_COL: over[SKETCH_COL] + f" (std {OVERLAP_STD:g})"})])
-    fits = rate_fits(with_over)
+    def labelled(rows: pd.DataFrame) -> pd.DataFrame:
+        return rows.assign(**{SKETCH_COL: rows[SKETCH_COL] + f" (std {OVERLAP_STD:g})"})
+
+    with_over = pd.concat([rates, labelled(over)])
+    covered = covering(over, rates_grid(rates, over))[0] if len(over) else over  # fitted as judged: the seeds that ran the grid
+    fits = rate_fits(pd.concat([rates, labelled(covered)]))
     fig, axes = plt.subplots(2, 3, figsize=(16, 9))
     for ax, col, drawn, title in (
             (axes[0, 0], "excess_erm_risk", with_over, "(a) excess over the empirical minimiser C_n"

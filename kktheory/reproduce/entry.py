@@ -198,10 +198,15 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
     return out
 
 
+def _fixed(level: float) -> Callable[[str], float]:
+    """Every group of a timing pass at one ``level`` (the fixed design's)."""
+    return lambda stamp: level
+
+
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
-              look: Callable[[pd.DataFrame], tuple[float, str, float]] | None = None,
+              look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -212,7 +217,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     rows join the sweep's).
     ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
     rows about to be judged, returns the level, the looks' text in their place and the level of
-    the speed checks (that of the look that first judged the timing pass): the look is decided
+    a group of the timing pass from its creation stamp (that of the look that first judged it): the look is decided
     on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
     the seeds a resumed sequential decision added — and read every other sweep and part as
     stored."""
@@ -259,7 +264,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         save(sweep.rows)  # a redraw leaves the committed rows as they are
     rows = sweep.rows
     ok = ok_rows(rows)
-    timing_level = level  # the speed checks' level: the look's, or that of the look that first judged the pass
+    timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
     if look is not None:
         level, looks, timing_level = look(ok)
     files: list[Path] = []

@@ -108,7 +108,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
-        return level, looks_text(shown, rules), _timing_level(shown, _timing_stamp(entry, results_dir), level)
+        return level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level)
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
@@ -121,16 +121,17 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
 
 
 def _timing_level(looks: Sequence[Look], stamp: str, level: float) -> float:
-    """The level the speed checks are judged at: that of the first look that judged the
-    timing pass ``stamp`` (its stamp recorded, or — a look recorded before the stamps were —
-    the first look made after the pass), else ``level``. A speed check's data is its pass, not
-    the sweep's seeds: looks that added seeds and left the pass as it was spend nothing of it,
-    so its decision at the look that first judged the pass stands (each pass a look of its
-    own: a pass timed again is judged at the level of the look that first saw it)."""
+    """The level a group of the timing pass created at ``stamp`` is judged at: that of the
+    first look that judged it — the first whose recorded pass is as new as it (a look records
+    its pass's newest stamp, so it saw every group created before), or, a look recorded before
+    the stamps were, the first made after it — else ``level``. A speed check's data is its
+    group of the pass, not the sweep's seeds: looks that added seeds, or timed another group
+    again, left it as it was and spend nothing of it, so its decision at the look that first
+    judged it stands (a group timed again is judged at the level of the look that first saw it)."""
     if not stamp:
         return level
     for x in looks:
-        if x.timing == stamp or (not x.timing and x.when and stamp <= x.when.replace(" ", "T")):
+        if (x.timing and stamp <= x.timing) or (not x.timing and x.when and stamp <= x.when.replace(" ", "T")):
             return x.level
     return level
 

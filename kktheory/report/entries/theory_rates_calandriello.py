@@ -17,7 +17,7 @@ from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
     DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share,
-    _share_design, draw, overlap_rates, parts, rate_checks, seed_mean, thm1_slope,
+    _share_design, draw, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
 
@@ -129,7 +129,7 @@ def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
     without them: undecided, with the design's runs."""
     overlap = overlap_rates(df)
     fresh = THM1_OVERLAP_RULES[0].fresh(overlap)
-    grid = sorted({*parts(df)[0].get("n", pd.Series(dtype=float)).astype(float), *overlap.get("n", [])})
+    grid = rates_grid(parts(df)[0], overlap)
     checks = []
     for rule, sketch in zip(THM1_OVERLAP_RULES, THM1_SKETCHES):
         rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
