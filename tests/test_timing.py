@@ -166,6 +166,37 @@ def test_each_group_of_a_pass_is_judged_at_the_level_its_own_stamp_maps_to():
     assert fixed.decision.level == 0.97
 
 
+def test_a_pass_of_fewer_methods_leaves_the_fuller_pass_for_the_claims_it_did_not_time(tmp_path):
+    """A claim is judged on the newest pass of its group that timed all its methods: a second
+    pass of only a and base decides "a faster than base" on its rounds and leaves "b faster
+    than base" on the first pass, which it does not replace; a pass of every method does."""
+    plan = dataclasses.replace(PLAN, claims=(report_entry.SpeedClaim("a than base", ("a",), ("base",)),
+                                             report_entry.SpeedClaim("b than base", ("b",), ("base",))))
+    full = pass_table({"a": jitter(5), "b": jitter(1, shift=3), "base": jitter(4, shift=5)})
+    timing.store(tmp_path, "e", full)
+    few = pass_table({"a": jitter(1), "base": jitter(4, shift=5)}).assign(created="2026-02-01T00:00:00")
+    timing.store(tmp_path, "e", few)
+    stored = speed.load(tmp_path, "e")
+    assert sorted(stored["created"].unique()) == ["2026-01-01T00:00:00", "2026-02-01T00:00:00"]
+    a, b = speed.judge(plan, stored, "e")
+    assert a.passed and "of 2026-02-01T00:00:00" in a.detail  # the new pass's rounds
+    assert b.passed and "of 2026-01-01T00:00:00" in b.detail  # the only pass that timed b
+    drawn = speed.newest(stored)
+    assert dict(drawn.groupby("method")["created"].first()) == {
+        "a": "2026-02-01T00:00:00", "b": "2026-01-01T00:00:00", "base": "2026-02-01T00:00:00"}
+    timing.store(tmp_path, "e", full.assign(created="2026-03-01T00:00:00"))
+    assert list(speed.load(tmp_path, "e")["created"].unique()) == ["2026-03-01T00:00:00"]
+    _, lacking = speed.judge(plan, few, "e")  # no pass timed b: the check names it
+    assert lacking.passed is None and "not in the pass: b" in lacking.detail
+
+
+def test_methods_outside_the_plan_get_one_line_and_nothing_is_written(tmp_path, capsys):
+    assert timing.main(["yin_fig1", "--methods", "subgaussian,nope", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("config error: methods=nope: each one of")
+    assert not (tmp_path / "timing").exists()
+
+
 def test_add_checks_rejudges_the_verdict():
     v = yin_table2.judge_table2(table_from(PAPER))
     assert v.status == REPRODUCED
@@ -188,6 +219,9 @@ def test_a_real_pass_alternates_the_methods_and_stores_config_machine_threads_an
     assert s["machine"].iloc[0] and s["host"].iloc[0] and s["cpu_count"].iloc[0] >= 1
     assert "n: 200" in s["config"].iloc[0] and "yin/method=exact" in s["job"].iloc[0]
     assert s["m"].nunique() == 1  # m = √n for every method (kernel k-means ignores it)
+    few = timing.run_pass("yin_fig1", plan, "small", tmp_path / "few", rounds=2, warmup=0, threads=1,
+                          overrides=["n=200", "n_test=50"], log=lambda _: None, methods=["subgaussian", "exact"])
+    assert list(few.sort_values("order")["method"]) == ["exact", "subgaussian"] * 2  # in the plan's order
 
     # reproduce judges the entry's speed on this pass (here: too few rounds to decide)
     from kktheory.reproduce import cli as reproduce_cli

@@ -37,6 +37,7 @@ from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import by_seed, require_columns
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, color_marker, grid_ticks, pyplot, save_figure, sqrt_n_line
+from kktheory.report.speed import newest
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry, SpeedClaim, TimingPlan
 from kktheory.report.yin import (
@@ -263,7 +264,8 @@ def _draw_fig1_times(ax, timing: pd.DataFrame | None, d: pd.DataFrame, n: int) -
         ax.text(0.5, 0.5, "no timing pass committed\n(python -m kktheory.timing yin_fig1)", ha="center",
                 va="center", transform=ax.transAxes)
         return
-    ok = timing[timing["status"] == "ok"]
+    ok = newest(timing)
+    ok = ok[ok["status"] == "ok"]
     jitter = {"subgaussian": 0.93, "ros": 1.0, "yin_nystrom": 1.07}  # the three share m = √n
     lines = []
     for i, meth in enumerate(ORDER):
