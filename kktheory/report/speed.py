@@ -29,7 +29,7 @@ from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import SpeedClaim, TimingPlan
 from kktheory.report.stats import fmt
 from kktheory.report.verdicts import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, judge_checks,
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_READING, CAUSE_SCALE, Check, Verdict, judge_checks,
 )
 
 #: a pass is judged only when its 1-minute load stayed at or below this many per CPU
@@ -126,7 +126,8 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
     stopped_fast = [m for m in fast if m in status]
     running_slow = [m for m in slow if m not in status]
     scale = str(g["scale"].iloc[0])
-    cause = (CAUSE_CLAIM, "") if scale == "paper" else (CAUSE_SCALE, f"timing pass at the {scale} scale")
+    cause = ((CAUSE_READING, claim.reading) if claim.reading else (CAUSE_CLAIM, "")) if scale == "paper" else (
+        CAUSE_SCALE, f"timing pass at the {scale} scale")
     if stopped_fast:  # a claimed faster method stopped at the cut-off or refused by the memory budget
         text = ", ".join(f"{plan.label(m)} {status[m]}" for m in stopped_fast)
         return Check(title, False, f"{text}; {pass_text}", *cause)

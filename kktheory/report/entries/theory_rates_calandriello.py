@@ -219,7 +219,7 @@ RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m =
         f"overlapping mixture (std = {OVERLAP_STD:g}; declared {OVERLAP_DECLARED} after a pilot on its seeds 0–2: "
         f"judged on seeds ≥ {OVERLAP_FRESH_FROM}), the same check on Yin's mixture shown, not counted (its excess "
         f"vanishes, issue 42); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = {1 - DELTA:g} (exact "
-        f"95% interval over seeds); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
+        f"Clopper–Pearson interval over seeds at the look's level); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
         f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2) (t interval over seeds); "
         f"one family (Holm); {_SHARED}")
 
@@ -229,8 +229,9 @@ CHANGES = {
              "parts as at paper scale with 3 seeds",
     "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
              "5 runs per n for the rates (46 per n would reach power 0.8 at the theorem's own slope: shown only), "
-             f"and {OVERLAP_RUNS} per n on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
-             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml); n = 2000 for "
+             f"and {OVERLAP_RUNS} per n declared on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
+             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml; the seeds run so far "
+             "are in its checks' lines); n = 2000 for "
              "Lemma 2, 5 seeds, each with all 16 (γ, m) cells (54 seeds reach power 0.8)",
 }
 

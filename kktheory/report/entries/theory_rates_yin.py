@@ -289,8 +289,8 @@ RULE = (f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log �
         f"declared {LEMMA5_DECLARED} after seeds 0–39 were seen: judged on seeds ≥ {LEMMA5_FRESH_FROM}), with the "
         f"constant read as 1 shown, not counted; Lemma 6 as stated with the Ω's constant 1, on the runs whose "
         f"ε(m) < 1 (the premise ε ∈ (0, 1): m ≥ {LEMMA5_M_MIN} at n = {LEMMA_N}): share of seeds where the "
-        f"kernel-column gap ≤ 2ε(m)/(1 − ε(m)) at every such m ≥ 1 − δ = {1 - DELTA:g} (exact 95% interval over "
-        f"seeds); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: negative excess at "
+        f"kernel-column gap ≤ 2ε(m)/(1 − ε(m)) at every such m ≥ 1 − δ = {1 - DELTA:g} (exact Clopper–"
+        f"Pearson interval over seeds at the look's level); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: negative excess at "
         f"n ≥ 16,000); one family (Holm); {_SHARED}")
 
 #: what each scale changes against the paper
