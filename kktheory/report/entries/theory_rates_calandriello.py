@@ -16,7 +16,7 @@ from kktheory.report.decide import LEVEL
 from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
-    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share,
+    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
     _share_design, draw, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
@@ -146,7 +146,7 @@ def lemma2_check(lemma2: pd.DataFrame, level: float = LEVEL) -> list[Check]:
         return []
     ratio = (lemma2["lemma2_gap"] / lemma2["lemma2_bound"]).median()
     cent = ", ".join(sorted(lemma2["centroids"].astype(str).unique())) if "centroids" in lemma2 else "?"
-    return [_share(LEMMA2_RULE, lemma2, lemma2["lemma2_holds"], ["gamma_value", "m_rule"],
+    return [share_check(LEMMA2_RULE, lemma2, lemma2["lemma2_holds"], ["gamma_value", "m_rule"],
                    f"{cent} centroids; observed/bound median {fmt(ratio, 2)}", level)]
 
 
