@@ -92,6 +92,8 @@ def percentile_interval(draws: np.ndarray, level: float, tail: Tail = plain_tail
     b, alpha = len(draws), 1 - level
     if not 2 * tail(0, b) < alpha:
         return -math.inf, math.inf
-    counts = np.arange(1, (b + 1) // 2)  # k + 1 < b/2
-    k = int(np.sum(2 * tail(counts, b) < alpha))  # the tail increases in the count
+    k, top = 0, (b + 1) // 2 - 1  # k + 1 < b/2; the tail increases in the count: bisect for the last below
+    while k < top:
+        mid = (k + top + 1) // 2
+        k, top = (mid, top) if 2 * tail(mid, b) < alpha else (k, mid - 1)
     return float(draws[k]), float(draws[b - 1 - k])

@@ -613,3 +613,21 @@ def test_a_pass_below_the_smallest_effect_says_it_shows_the_sign_only():
     assert full.status == PASS and "sign only" not in full.text
     fall = exceeds(Estimate.known(-0.007, 0.003), 0.01, sign=-1.0)
     assert fall.status == PASS and "(-0.01)" in fall.text
+
+
+def test_the_percentile_interval_is_the_largest_count_whose_tail_is_below_the_level():
+    """The bisection over the counts equals counting every count whose two-sided tail is
+    below 1 − level (the tail increases in the count), for the plain, expanded and add-one
+    tails, from 2 draws to 36,001 and levels up to 0.99999."""
+    from kktheory.resampling import add_one, expanded_tail, percentile_interval, plain_tail
+
+    rng = np.random.default_rng(0)
+    for b in (2, 3, 5, 20, 101, 2000, 36001):
+        d = np.sort(rng.normal(size=b))
+        for level in (0.5, 0.95, 0.9917, 0.9995, 0.99999):
+            for tail in (plain_tail, expanded_tail(10), expanded_tail(3), add_one(plain_tail)):
+                if not 2 * tail(0, b) < 1 - level:
+                    assert percentile_interval(d, level, tail) == (-math.inf, math.inf)
+                    continue
+                k = int(np.sum(2 * tail(np.arange(1, (b + 1) // 2), b) < 1 - level))
+                assert percentile_interval(d, level, tail) == (d[k], d[b - 1 - k])
