@@ -2,7 +2,7 @@
 judged from it (a speed claim is judged only on such a dedicated timing pass).
 
     python -m kktheory.timing NAME [--scale paper|small] [--rounds R] [--warmup W]
-                                   [--threads T] [--results-dir DIR] [OVERRIDE ...]
+                                   [--threads T] [--methods A,B] [--results-dir DIR] [OVERRIDE ...]
 
 Why: the times in sweep rows were taken one job after another, minutes apart, with other
 jobs sharing the CPUs; a ratio of two such times measures the load as much as the methods.
@@ -23,7 +23,8 @@ Here, for an entry with a speed claim (its :class:`TimingPlan`):
 4. the pass is stored as ``<results_dir>/timing/<entry>.parquet``: one row per (group,
    method, round) with the seconds, both loads, the job's config and overrides, n, the
    thread count, the host, the machine and the CPU count (a new pass of a group replaces
-   that group's rows).
+   the group's passes that timed none but its methods; ``--methods`` times a subset, e.g.
+   the two an undecided claim compares, and leaves the group's fuller pass for the others).
 
 The pass is judged by the report (:mod:`kktheory.report.speed`), which reads the stored
 file; the printed verdict at the end of this command is that judgement.
@@ -103,12 +104,18 @@ def machine() -> str:
 
 
 def store(results_dir: Path, name: str, rows: pd.DataFrame) -> Path:
-    """Write a pass, replacing the stored rows of the groups it timed (atomic)."""
+    """Write a pass (atomic), replacing the stored passes of its groups that it supersedes:
+    those that timed no method it did not (a pass of fewer methods leaves an older pass of
+    more in place, for the claims on the methods it left out)."""
     p = path_of(results_dir, name)
     p.parent.mkdir(parents=True, exist_ok=True)
     old = load(results_dir, name)
     if old is not None:
-        rows = pd.concat([old[~old["group"].isin(set(rows["group"]))], rows], ignore_index=True)
+        timed = rows.groupby("group")["method"].agg(set)
+        gone = {key for key, methods in old.groupby(["group", "created"])["method"].agg(set).items()
+                if key[0] in timed and methods <= timed[key[0]]}
+        kept = [key not in gone for key in zip(old["group"], old["created"])]
+        rows = pd.concat([old[kept], rows], ignore_index=True)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     rows.to_parquet(tmp, index=False)
     os.replace(tmp, p)
@@ -117,12 +124,13 @@ def store(results_dir: Path, name: str, rows: pd.DataFrame) -> Path:
 
 def run_pass(name: str, plan: TimingPlan, scale: str, results_dir: Path, rounds: int = 10,
              warmup: int = 1, threads: int | None = 1, overrides: Sequence[str] = (),
-             log: Callable[[str], None] = print) -> pd.DataFrame:
+             log: Callable[[str], None] = print, methods: Sequence[str] = ()) -> pd.DataFrame:
     """Time the plan's methods on the entry's experiment config at ``scale`` and store the pass.
 
     The jobs are those of ``python run.py --config-dir experiments --config-name <config>
-    -m`` with the plan's ``fix``, the method group swept over ``plan.methods`` and the
-    command line's ``overrides`` (:func:`kktheory.run.sweeps.expand_jobs`). Per group, the
+    -m`` with the plan's ``fix``, the method group swept over ``methods`` (default
+    ``plan.methods``, in the plan's order) and the command line's ``overrides``
+    (:func:`kktheory.run.sweeps.expand_jobs`). Per group, the
     data are loaded once (every job of a group must draw the same data) and each method is
     :class:`kktheory.run.method.Method` of its job; a call is ``list(method.fit(X, kernel,
     ms))`` with the round's seed.
@@ -130,7 +138,8 @@ def run_pass(name: str, plan: TimingPlan, scale: str, results_dir: Path, rounds:
     from kktheory.machine.threads import current_threads, thread_limits
 
     cfg_name = config_name(name, scale)
-    sweep = [*plan.fix, f"{plan.method_key}={','.join(plan.methods)}", *overrides]
+    timed = [m for m in plan.methods if not methods or m in methods]
+    sweep = [*plan.fix, f"{plan.method_key}={','.join(timed)}", *overrides]
     jobs = expand_jobs(cfg_name, sweep)
     cfgs = compose_jobs(cfg_name, jobs, Path(results_dir).resolve())
     groups: dict[str, list[tuple[list[str], Any]]] = {}
@@ -239,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=10, help="timed rounds R (≥ 6 to judge; default 10)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed rounds first (default 1)")
     parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (default 1)")
+    parser.add_argument("--methods", default="", help="comma-separated: time only these of the plan's methods "
+                        "(default all; a claim is judged on the newest pass that timed all of its methods)")
     parser.add_argument("--results-dir", default="results", help="the results folder (default results/)")
     args = parser.parse_intermixed_args(argv)
     if (line := plugin_error()) is not None:
@@ -252,10 +263,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"config error: {field_name}={value}: an integer ≥ {lo}", file=sys.stderr)
             return 2
     entry = timed[args.name]
+    methods = [m for m in args.methods.split(",") if m]
+    if unknown := [m for m in methods if m not in entry.timing.methods]:
+        print(f"config error: methods={','.join(unknown)}: each one of {', '.join(entry.timing.methods)}",
+              file=sys.stderr)
+        return 2
     results_dir = Path(args.results_dir).resolve()
     try:
         run_pass(entry.name, entry.timing, args.scale, results_dir, args.rounds, args.warmup, args.threads,
-                 args.overrides, log=lambda s: print(s, flush=True))
+                 args.overrides, log=lambda s: print(s, flush=True), methods=methods)
     except UserError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -96,7 +96,7 @@ def test_rate_against_a_theorem_and_an_expression(known):
 
 
 def test_bound_by_column_and_formula(known):
-    ok = rows_of(lambda x: 0.5, sd=0.01, seeds=15).assign(lemma2_bound=1.0)
+    ok = rows_of(lambda x: 0.5, sd=0.01, seeds=40).assign(lemma2_bound=1.0)
     assert status(known, ok, "bound", 0.9, bound="lemma2_bound") == REPRODUCED
     half = ok.assign(lemma2_bound=np.where(ok["seed"] % 2 == 0, 1.0, 0.1))
     assert status(known, half, "bound", 0.9, bound="lemma2_bound") == NOT_REPRODUCED
@@ -104,6 +104,23 @@ def test_bound_by_column_and_formula(known):
     assert status(known, few, "bound", 0.9, bound="lemma2_bound") == INCONCLUSIVE  # 2/2 holds: CP lower < 0.9
     j = judge.judge_rows(claim(known, "bound", 0.9, bound="20*sqrt(k/n)"), ok)
     assert j.verdict.status == REPRODUCED and "observed/bound median" in j.verdict.text
+
+
+def test_the_seed_is_the_unit_of_a_claim_file(known):
+    """Rows of one seed share its data draw: 5 seeds × 16 values of x holding everywhere are 5
+    runs (Clopper–Pearson over seeds: 5/5 does not show 0.9), not 80; a difference to a
+    reference is paired by seed, so a seed's offset shared by both groups cancels."""
+    xs = tuple(500 + 100 * i for i in range(16))
+    many = rows_of(lambda x: 0.5, sd=0.01, seeds=5, xs=xs).assign(lemma2_bound=1.0)
+    j = judge.judge_rows(claim(known, "bound", 0.9, bound="lemma2_bound"), many)
+    assert j.verdict.status == INCONCLUSIVE and "holds in 5/5 seeds (16 cells each" in j.verdict.text
+    offset = {s: 3.0 * math.sin(7 * s) for s in range(10)}  # a large per-seed offset, both groups
+    rows = rows_of(lambda x: 1.0, seeds=10, sd=0.001)
+    rows["test_risk"] += rows["seed"].map(offset) + np.where(rows["sketch.name"] == "ros", 0.01, 0.0)
+    assert status(known, rows, "at_most", 0.05, reference="nystrom") == REPRODUCED  # ros − nystrom ≈ 0.01 ± 0.0014
+    dup = pd.concat([rows, rows.assign(test_risk=rows["test_risk"] + 1)])
+    j = judge.judge_rows(claim(known, "at_most", 0.05, reference="nystrom"), dup)
+    assert j.verdict.status == INCONCLUSIVE and "not one run per seed" in j.verdict.text
 
 
 # -- one decision code: a catalogue check judged both ways ----------------------------------------

@@ -177,11 +177,11 @@ def test_e_per_seed_share_by_hand():
     """Seed 0 holds in both cells, seed 1 fails one, seed 2 lacks a cell (left out): 1 of 2."""
     rows = pd.DataFrame({"seed": [0, 0, 1, 1, 2], "m": [179, 358, 179, 358, 179],
                          "holds": [True, True, True, False, True]})
-    check = theory._share(theory_rates_calandriello.LEMMA2_RULE, rows, rows["holds"], "m", "", 0.95)
+    check = theory.share_check(theory_rates_calandriello.LEMMA2_RULE, rows, rows["holds"], "m", "", 0.95)
     assert "holds in 1/2 seeds (2 cells each" in check.detail and "1 seed(s) lacking a cell" in check.detail
     lo, hi = stats.beta.ppf(0.025, 1, 2), stats.beta.ppf(0.975, 2, 1)  # Clopper–Pearson of 1/2
     assert theory.seed_share(np.array([[1, 1], [1, 0], [1, np.nan]])).interval() == pytest.approx((lo, hi))
-    dup = theory._share(theory_rates_calandriello.LEMMA2_RULE, rows.iloc[[0, 0, 1]], rows["holds"].iloc[[0, 0, 1]],
+    dup = theory.share_check(theory_rates_calandriello.LEMMA2_RULE, rows.iloc[[0, 0, 1]], rows["holds"].iloc[[0, 0, 1]],
                         "m", "", 0.95)
     assert dup.passed is None and "not one run per seed and cell" in dup.detail
 
@@ -309,7 +309,7 @@ def test_a_true_per_cell_lemma_is_not_failed_by_the_every_cell_event():
     for _ in range(200):
         z = _m.sqrt(rho) * rng.standard_normal((seeds, 1)) + _m.sqrt(1 - rho) * rng.standard_normal((seeds, cells))
         rows = pd.DataFrame([{"seed": s, "cell": j, "h": float(z[s, j] <= t)} for s in range(seeds) for j in range(cells)])
-        c = theory._share(rule, rows, rows["h"], "cell", "", 0.95)
+        c = theory.share_check(rule, rows, rows["h"], "cell", "", 0.95)
         fails += c.passed is False
     assert fails / 200 <= 0.025 + 3 * _m.sqrt(0.025 * 0.975 / 200)
 

@@ -31,7 +31,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, Look, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    JUDGING, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
@@ -365,7 +365,7 @@ def _fake_reproduce(rows: pd.DataFrame, seen: list):
     """A stand-in for reproduce: hands ``rows`` to the look and records the level it gets."""
     def fake(entry, scale, results_dir, out_dir, overrides=(), execute=True, log=None, level=LEVEL, looks="",
              parts=(), look=None, run_only=None):
-        level, text, _ = look(rows)
+        level, text, *_ = look(rows)
         seen.append((level, text))
         check = Check.of("a", EXCEEDS_RULE.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), level),
                          rule=EXCEEDS_RULE)
@@ -387,7 +387,7 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
-    assert after == looks and seen[-1][0] == LEVEL and not (tmp_path / "rows" / "looks").exists()
+    assert [replace(x, seen={}) for x in after] == looks and seen[-1][0] == LEVEL  # nothing spent, estimates noted
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(20), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
     assert seen[-1][0] == look_level(2) and "look 2: 20 runs per setting" in seen[-1][1]
@@ -740,3 +740,58 @@ def test_speed_checks_keep_the_level_of_the_look_that_first_judged_their_pass():
                       timing="2026-11-28T01:40:00"))
     assert _timing_level(looks, "2026-11-28T01:40:00", look_level(5)) == look_level(5)
     assert _timing_level(looks, "2026-11-27T21:00:00", look_level(5)) == look_level(3)
+
+
+def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_look_that_saw_it():
+    """Seeds added to other checks (or a shared sweep) leave a check's estimate as it was: it is
+    judged at the level of the first look that saw that estimate, not at the new look's; a
+    check whose estimate changed is judged at the new level (issue 41, the statistician's B:
+    an 80-of-80 share at 0.9004 would flip to 0.8984 at look 11 on unchanged data)."""
+    from kktheory.reproduce.entry import at_first_looks
+
+    share = Rule("share", "share of seeds", AT_LEAST, Margin(0.9, "1 − δ", "test"))
+    mean = Rule("mean", "mean", AT_LEAST, Margin(0.0, "stated", "test"))
+    kept = Estimate.proportion(80, 80)
+    grown = Estimate.mean_of([0.2, 0.1, 0.4, 0.3, 0.25, 0.15])
+
+    def judge(rows, level):
+        return judge_checks([share.check(kept, level=level), mean.check(grown, level=level)], "", level)
+
+    first = judge(None, look_level(10))
+    assert first.checks[0].passed is True  # 80 of 80 clear 0.9 at look 10's level
+    prints = fingerprints(first)
+    looks = [Look(9, 80, look_level(9), 0, "reproduced", "", [], "h9", "r", seen={"share": prints["share"]}),
+             Look(10, 80, look_level(10), 0, "reproduced", "", [], "h10", "r", seen=prints)]
+    assert first_levels(looks, prints) == {"share": look_level(9), "mean": look_level(10)}
+    assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
+    entry = types.SimpleNamespace(judge=judge)
+    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda p: first_levels(looks, p), look_level(11))
+    c = {x.name: x for x in v.checks}
+    assert c["share"].passed is True and c["share"].decision.level == look_level(9)
+    assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
+    changed = {**prints, "mean": "another estimate"}
+    assert first_levels(looks, changed) == {"share": look_level(9)}
+    assert first_levels([replace(looks[0], seen={}), looks[1]], prints)["share"] == look_level(10)
+
+
+def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():
+    rule = Rule("mean", "mean", AT_LEAST, Margin(0.0, "stated", "test"))
+    a = judge_checks([rule.check(Estimate.mean_of([0.1, 0.3, 0.2]), level=0.95)], "", 0.95)
+    b = judge_checks([rule.check(Estimate.mean_of([0.1, 0.3, 0.2]), level=0.999)], "", 0.999)
+    c = judge_checks([rule.check(Estimate.mean_of([0.1, 0.3, 0.25]), level=0.95)], "", 0.95)
+    assert fingerprints(a) == fingerprints(b) != fingerprints(c)
+    draws = np.linspace(-1, 1, 2001)
+    few = judge_checks([rule.check(Estimate.resampled(0.2, draws[::2], 10), level=0.95)], "", 0.95)
+    many = judge_checks([rule.check(Estimate.resampled(0.2, draws, 10), level=0.999)], "", 0.999)
+    assert fingerprints(few) == fingerprints(many)
+
+
+def test_a_redraw_of_the_last_looks_rows_records_its_checks_estimates_and_spends_nothing(tmp_path, monkeypatch):
+    entry = catalogue()["yin_fig1"]
+    rules = rules_hash(reproduce_sequential.declared_rules(entry))
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
+    seen: list = []
+    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
+    verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
+    assert [x.look for x in after] == [1] and after[0].seen == fingerprints(verdict) and after[0].seen
+    assert read_looks(tmp_path / "rows", entry.name) == after

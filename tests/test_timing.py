@@ -15,7 +15,7 @@ import pytest
 from kktheory import timing
 from kktheory.report import entry as report_entry, speed
 from kktheory.report.entries import yin_table2
-from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, REPRODUCED
+from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_READING, CAUSE_SCALE, REPRODUCED
 from kktheory.report.decide import Estimate
 from tests.test_report_yin import PAPER, table_from
 
@@ -166,6 +166,70 @@ def test_each_group_of_a_pass_is_judged_at_the_level_its_own_stamp_maps_to():
     assert fixed.decision.level == 0.97
 
 
+def test_a_pass_of_fewer_methods_leaves_the_fuller_pass_for_the_claims_it_did_not_time(tmp_path):
+    """A claim is judged on the newest pass of its group that timed all its methods: a second
+    pass of only a and base decides "a faster than base" on its rounds and leaves "b faster
+    than base" on the first pass, which it does not replace; a pass of every method does."""
+    plan = dataclasses.replace(PLAN, claims=(report_entry.SpeedClaim("a than base", ("a",), ("base",)),
+                                             report_entry.SpeedClaim("b than base", ("b",), ("base",))))
+    full = pass_table({"a": jitter(5), "b": jitter(1, shift=3), "base": jitter(4, shift=5)})
+    timing.store(tmp_path, "e", full)
+    few = pass_table({"a": jitter(1), "base": jitter(4, shift=5)}).assign(created="2026-02-01T00:00:00")
+    timing.store(tmp_path, "e", few)
+    stored = speed.load(tmp_path, "e")
+    assert sorted(stored["created"].unique()) == ["2026-01-01T00:00:00", "2026-02-01T00:00:00"]
+    a, b = speed.judge(plan, stored, "e")
+    assert a.passed and "of 2026-02-01T00:00:00" in a.detail  # the new pass's rounds
+    assert b.passed and "of 2026-01-01T00:00:00" in b.detail  # the only pass that timed b
+    drawn = speed.newest(stored)
+    assert dict(drawn.groupby("method")["created"].first()) == {
+        "a": "2026-02-01T00:00:00", "b": "2026-01-01T00:00:00", "base": "2026-02-01T00:00:00"}
+    timing.store(tmp_path, "e", full.assign(created="2026-03-01T00:00:00"))
+    assert list(speed.load(tmp_path, "e")["created"].unique()) == ["2026-03-01T00:00:00"]
+    _, lacking = speed.judge(plan, few, "e")  # no pass timed b: the check names it
+    assert lacking.passed is None and "not in the pass: b" in lacking.detail
+
+
+def test_methods_outside_the_plan_get_one_line_and_nothing_is_written(tmp_path, capsys):
+    assert timing.main(["yin_fig1", "--methods", "subgaussian,nope", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("config error: methods=nope: each one of")
+    assert not (tmp_path / "timing").exists()
+
+
+def test_a_failure_against_a_baseline_read_otherwise_than_the_paper_is_caused_by_our_reading():
+    """Yin's Nyström (Liu) runs here without the n²k term the paper states for it: a claim
+    against it that fails is ours (cause *reading*), one against Gaussian is the claim's."""
+    slower = pass_table({"a": jitter(5), "b": jitter(5, shift=3), "base": jitter(4, shift=5)})
+    (plain,) = speed.judge(PLAN, slower, "e")
+    assert plain.passed is False and plain.cause == CAUSE_CLAIM
+    read = dataclasses.replace(PLAN, claims=(dataclasses.replace(PLAN.claims[0], reading="ours differs"),))
+    (ours,) = speed.judge(read, slower, "e")
+    assert ours.passed is False and ours.cause == CAUSE_READING and ours.why == "reading (ours differs)"
+    liu = [c for c in yin_table2.TABLE2_TIMING.claims if "nystrom_liu" in c.slow[0]]
+    assert len(liu) == 6 and all(c.reading for c in liu)  # the three claims and the three controls
+    assert not any(c.reading for c in yin_table2.TABLE2_TIMING.claims if c.slow == ("gaussian",))
+
+
+def test_a_rule_judged_per_group_shows_its_power_at_each_groups_rounds_and_level():
+    """One speed rule, five data sets timed with 40 to 320 rounds and judged at their own
+    looks' levels: the declared-checks table gives the power at each, not one group's count."""
+    from kktheory.report.claims import rules_table
+    from kktheory.reproduce.entry import judged_at
+
+    plan = dataclasses.replace(PLAN, group="dataset.name")
+    old = pass_table({"a": jitter(1, 40), "b": jitter(2, 40, shift=3), "base": jitter(4, 40, shift=5)}, group="dna")
+    new = pass_table({"a": jitter(1, 8), "b": jitter(2, 8, shift=3), "base": jitter(4, 8, shift=5)},
+                     group="a8a").assign(created="2026-02-01T00:00:00")
+    levels = {"2026-01-01T00:00:00": 0.95, "2026-02-01T00:00:00": 0.99}
+    checks = speed.judge(plan, pd.concat([old, new], ignore_index=True), "e", levels.__getitem__)
+    verdict = speed.add_checks(yin_table2.judge_table2(table_from(PAPER)), checks)
+    assert judged_at(verdict, 0.999)[PLAN.claims[0].name] == {(40, 0.95), (8, 0.99)}
+    row = next(ln for ln in rules_table([PLAN.claims[0].rule], judged_at(verdict, 0.999), 0.999).splitlines()
+               if ln.startswith("| faster"))
+    assert " at 8 runs (99 % level), " in row and " at 40 runs (95 % level) (effect" in row
+
+
 def test_add_checks_rejudges_the_verdict():
     v = yin_table2.judge_table2(table_from(PAPER))
     assert v.status == REPRODUCED
@@ -188,6 +252,9 @@ def test_a_real_pass_alternates_the_methods_and_stores_config_machine_threads_an
     assert s["machine"].iloc[0] and s["host"].iloc[0] and s["cpu_count"].iloc[0] >= 1
     assert "n: 200" in s["config"].iloc[0] and "yin/method=exact" in s["job"].iloc[0]
     assert s["m"].nunique() == 1  # m = √n for every method (kernel k-means ignores it)
+    few = timing.run_pass("yin_fig1", plan, "small", tmp_path / "few", rounds=2, warmup=0, threads=1,
+                          overrides=["n=200", "n_test=50"], log=lambda _: None, methods=["subgaussian", "exact"])
+    assert list(few.sort_values("order")["method"]) == ["exact", "subgaussian"] * 2  # in the plan's order
 
     # reproduce judges the entry's speed on this pass (here: too few rounds to decide)
     from kktheory.reproduce import cli as reproduce_cli

@@ -81,6 +81,7 @@ from kktheory.report.verdicts import (
 from kktheory.report.rows import ok_rows
 from kktheory.report.stats import fmt
 from kktheory.report.decide import Estimate
+from kktheory.report.theory import share_check
 
 _RULE_SHAPE = {AT_LEAST: rc.AT_LEAST, AT_MOST: rc.AT_MOST, EQUIVALENT: rc.EQUIVALENT, PLATEAU: rc.PLATEAU,
                RATE: rc.AT_MOST, BOUND: rc.SHARE}
@@ -205,8 +206,20 @@ def _x_text(claim: Claim, x: float) -> str:
     return f"{claim.x} = {fmt(x)}"
 
 
+def per_seed(rows: pd.DataFrame, y: str) -> pd.Series | str:
+    """Each seed's value of ``y`` in ``rows`` (one cell): the seed is the unit — the rows of a
+    seed share its data draw and its sketch stream, so they are not independent runs. A
+    reason (str) where a seed has more than one row (the cell is not one run per seed)."""
+    d = rows.dropna(subset=[y])
+    if d["seed"].duplicated().any():
+        return (f"{int(d['seed'].duplicated().sum())} seed(s) with more than one row in the cell: the rows are not "
+                "one run per seed (narrow the claim's filter to one setting per seed)")
+    return d.set_index("seed")[y].astype(float)
+
+
 def _level_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
-    """at_least / at_most / equivalent: one check per group and x value."""
+    """at_least / at_most / equivalent: one check per group and x value, over seeds (against
+    a reference: the difference paired by seed, on the seeds both ran)."""
     m = claim.margin
     checks = []
     xs = sorted(d[claim.x].unique())
@@ -217,30 +230,36 @@ def _level_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
         if claim.reference and name == claim.reference:
             continue
         for x in xs:
-            a = sub.loc[sub[claim.x] == x, claim.y].to_numpy(float)
+            a = per_seed(sub[sub[claim.x] == x], claim.y)
+            b = per_seed(ref[ref[claim.x] == x], claim.y) if claim.reference else None
             if claim.reference:
-                b = ref.loc[ref[claim.x] == x, claim.y].to_numpy(float)
-                est = Estimate.difference(a, b)
-                what = f"mean {claim.y} of {name} − mean of {claim.reference} (Welch)"
+                what = f"mean over seeds of {claim.y} of {name} − {claim.reference}, paired by seed (Student t)"
             else:
-                est = Estimate.mean_of(a - (claim.target if claim.shape == EQUIVALENT else 0.0))
                 what = f"mean {claim.y}" + (f" − {claim.target:g}" if claim.shape == EQUIVALENT and claim.target
-                                             else "") + " over runs (Student t)"
-            null = m.value
+                                             else "") + " over seeds (Student t)"
             rule = Rule(f"{name} at {_x_text(claim, x)}" if claim.by else _x_text(claim, x), what,
                         _RULE_SHAPE[claim.shape], Margin(m.value, m.why, m.source),
-                        _design(claim, "welch" if claim.reference else "paired", null, est.runs),
+                        _design(claim, "paired", m.value, len(a) if not isinstance(a, str) else 0),
                         selection=_selection(claim, name, _x_text(claim, x)))
             out.rules.append(rule)
-            out.runs[rule.name] = est.runs
-            if not len(a):
+            bad = next((r for r in (a, b) if isinstance(r, str)), None)
+            if bad is not None:
+                checks.append(Check(rule.name, None, bad, cause_detail="rows not one per seed", rule=rule))
                 continue
-            checks.append(rule.check(est, f"{len(a)} runs", level=claim.level))
+            if claim.reference:
+                both = a.index.intersection(b.index)
+                est, said = Estimate.paired(a[both], b[both]), f"{len(both)} seeds paired"
+            else:
+                est = Estimate.mean_of(a.to_numpy() - (claim.target if claim.shape == EQUIVALENT else 0.0))
+                said = f"{len(a)} seeds"
+            out.runs[rule.name] = est.runs
+            if est.runs:
+                checks.append(rule.check(est, said, level=claim.level))
     return checks
 
 
 def _plateau_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
-    """Beyond the point: y(largest x) − y(beyond), Welch, inside ±margin; one per group."""
+    """Beyond the point: y(largest x) − y(beyond), paired by seed, inside ±margin; one per group."""
     m = claim.margin
     checks = []
     for name, sub in _groups(claim, d):
@@ -248,19 +267,23 @@ def _plateau_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
         start = xs[0] if claim.beyond is None else next((x for x in xs if x >= claim.beyond), None)
         last = xs[-1]
         rule = Rule(f"plateau of {name}" if claim.by else "plateau",
-                    f"mean {claim.y} at the largest {claim.x} − mean at the point (Welch)", rc.PLATEAU,
-                    Margin(m.value, m.why, m.source), _design(claim, "welch", m.value, 0),
+                    f"mean over seeds of {claim.y} at the largest {claim.x} − at the point, paired by seed "
+                    f"(Student t)", rc.PLATEAU, Margin(m.value, m.why, m.source), _design(claim, "paired", m.value, 0),
                     selection=_selection(claim, name, f"from {claim.x} = {fmt(start) if start is not None else '—'} "
                                                       f"to {fmt(last)}"))
         out.rules.append(rule)
         if start is None or start == last:
             checks.append(Check(rule.name, None, f"fewer than two values of {claim.x} beyond the point", rule=rule))
             continue
-        a = sub.loc[sub[claim.x] == last, claim.y].to_numpy(float)
-        b = sub.loc[sub[claim.x] == start, claim.y].to_numpy(float)
-        est = Estimate.difference(a, b)
+        a, b = per_seed(sub[sub[claim.x] == last], claim.y), per_seed(sub[sub[claim.x] == start], claim.y)
+        bad = next((r for r in (a, b) if isinstance(r, str)), None)
+        if bad is not None:
+            checks.append(Check(rule.name, None, bad, cause_detail="rows not one per seed", rule=rule))
+            continue
+        both = a.index.intersection(b.index)
+        est = Estimate.paired(a[both], b[both])
         out.runs[rule.name] = est.runs
-        checks.append(rule.check(est, f"{claim.x} = {fmt(start)} → {fmt(last)}, {len(b)} and {len(a)} runs",
+        checks.append(rule.check(est, f"{claim.x} = {fmt(start)} → {fmt(last)}, {len(both)} seeds paired",
                                  level=claim.level))
     return checks
 
@@ -273,7 +296,9 @@ def bound_values(claim: Claim, d: pd.DataFrame) -> np.ndarray:
 
 
 def _bound_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
-    """Share of runs with y ≤ bound, ≥ margin (Clopper–Pearson); observed/bound beside it."""
+    """Share of seeds in which y ≤ bound at every value of x, ≥ margin (Clopper–Pearson over
+    seeds; a failure stands where some x's own share is shown below it, Bonferroni over the
+    x: :func:`kktheory.report.theory.share_check`); observed/bound beside it."""
     m = claim.margin
     checks = []
     what = claim.bound_column or claim.expression.text
@@ -281,26 +306,25 @@ def _bound_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
         bound = bound_values(claim, sub)
         obs = sub[claim.y].to_numpy(float)
         ok = np.isfinite(bound)
-        holds = obs[ok] <= bound[ok]
+        seeds = int(sub.loc[ok, "seed"].nunique())
         effect = round(1 - (1 - m.value) / 10, 6)
-        runs = int(ok.sum())
         rule = Rule(f"bound for {name}" if claim.by else "bound",
-                    f"share of runs in which {claim.y} ≤ {what} (exact Clopper–Pearson interval)", rc.SHARE,
-                    Margin(m.value, m.why, m.source),
-                    _design(claim, "share", m.value, runs,
-                            Design("share", effect, m.value, (), max(runs, 2),
-                                   f"planning value: the bound failing in a tenth of the runs it may fail in "
+                    f"share of seeds in which {claim.y} ≤ {what} at every {claim.x} (exact Clopper–Pearson interval "
+                    f"over seeds)", rc.SHARE, Margin(m.value, m.why, m.source),
+                    _design(claim, "share", m.value, seeds,
+                            Design("share", effect, m.value, (), max(seeds, 2),
+                                   f"planning value: the bound failing in a tenth of the seeds it may fail in "
                                    f"({effect:g}); null: exactly {m.value:g}")),
                     selection=_selection(claim, name))
         out.rules.append(rule)
-        out.runs[rule.name] = runs
-        if not runs:
+        out.runs[rule.name] = seeds
+        if not seeds:
             checks.append(Check(rule.name, None, "no run with a finite bound", rule=rule))
             continue
         ratio = np.median(obs[ok] / bound[ok])
-        checks.append(rule.check(Estimate.proportion(int(holds.sum()), runs),
-                                 f"holds in {int(holds.sum())}/{runs} runs; observed/bound median {fmt(ratio, 3)}",
-                                 level=claim.level))
+        holds = pd.Series(np.where(ok, obs <= bound, np.nan), index=sub.index)
+        checks.append(share_check(rule, sub, holds, claim.x, f"observed/bound median {fmt(ratio, 3)}",
+                                  claim.level))
     return checks
 
 

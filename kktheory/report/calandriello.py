@@ -661,7 +661,8 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
             part = _centroids(d, rule)
             if not part.empty:
                 s = mean_ci(part, "m", "test_risk")
-                band(ax, s["m"].to_numpy(), s, label, key, i)
+                band(ax, s["m"].to_numpy(), s, label.replace(", judged", ", a control here") if spread else label,
+                     key, i)  # Fig. 2 judges its risk on held-out digits, not these
         ax.set_ylabel(r"test risk $W(C_{n,m}^{++}, \mu_{test})$" + f"\n({int(d['n_test'].iloc[0]):,} test points)")
         ax = axes[1]
         s = mean_ci(d.drop_duplicates(["seed", "m"]), "m", "train_nmi")  # one partition per (seed, m)

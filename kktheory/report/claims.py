@@ -40,7 +40,7 @@ t test of a paired mean, a normal estimate, a share, a median's sign test), else
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -271,23 +271,29 @@ class Rule:
             lo, hi = (lo, mid) if self.power(mid, reps) >= target else (mid, hi)
         return hi
 
-    def table_row(self, runs: int | None, level: float = LEVEL, power: bool = True) -> str:
+    def table_row(self, runs: int | Collection[tuple[int, float]] | None, level: float = LEVEL,
+                  power: bool = True) -> str:
         """A Markdown row for INDEX: name, shape, margin with why and source, selection,
-        and the design with its power at ``runs`` (the rows' run count) and ``level``
-        (``power`` False: the design only, no simulation)."""
+        and the design with its power at ``runs`` (the rows' run count) and ``level`` — or,
+        for a rule judged in several checks (one per data set), at each (runs, level) they
+        were judged at, the level named where it is not ``level`` (``power`` False: the
+        design only, no simulation)."""
         m = self.margin
         if self.design is None or not self.counted:
             text = ("— (sanity: holds by construction, not counted)" if self.sanity else
                     "— (control: shown, not counted)" if self.control else "—")
         else:
             d = self.design
-            r = runs or d.runs
-            text = (f"{self.power(r, reps=500, level=level):.2f} at {r} runs (effect {d.effect:.4g}, {d.source})"
+            judged = sorted(runs) if runs and not isinstance(runs, int) else [(runs or d.runs, level)]
+            at_runs = ", ".join(f"{self.power(r, reps=500, level=at):.2f} at {r} runs"
+                                + (f" ({100 * at:.4g} % level)" if at != level else "") for r, at in judged)
+            text = (("" if runs else "no runs judged yet: ") + f"{at_runs} (effect {d.effect:.4g}, {d.source})"
                     if power else f"design: effect {d.effect:.4g} at {d.runs} runs ({d.source})")
             if power and self.shape == EXCEEDS:  # a pass shows the sign, not the size: say how often half counts
                 half = self.sign * self.margin.value / 2
+                r, at = judged[0]
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
-                         f"{self.pass_rate(half, r, reps=500, level=level):.2f}")
+                         f"{self.pass_rate(half, r, reps=500, level=at):.2f}" + (f" at {r} runs" if len(judged) > 1 else ""))
         selection = self.selection or "—"
         if self.fresh_from is not None or self.fresh_column:
             selection += (f"; declared {self.declared} after the rows were seen: judged only on the runs made after "
@@ -385,11 +391,12 @@ RULES_HEADER = ("| check | claim's shape | margin: why (source) | selection fixe
                 "power at the rows' run count |\n|---|---|---|---|---|")
 
 
-def rules_table(rules: Sequence[Rule], runs: dict[str, int] | None = None, level: float = LEVEL,
-                power: bool = True) -> str:
+def rules_table(rules: Sequence[Rule], runs: Mapping[str, int | Collection[tuple[int, float]]] | None = None,
+                level: float = LEVEL, power: bool = True) -> str:
     """The declared checks of an entry as a Markdown table, with each check's power at the
-    rows' run count (``runs`` by rule name; the design's own count where absent) and level
-    (``power`` False: the designs only)."""
+    rows' run count (``runs`` by rule name: a count, or the (runs, level) of each check that
+    applied the rule; the design's own count where absent) and level (``power`` False: the
+    designs only)."""
     if not rules:
         return ""
     runs = runs or {}

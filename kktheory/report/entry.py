@@ -44,6 +44,9 @@ class SpeedClaim:
     design_rounds: int = 10
     design_source: str = "planning value: twice as fast, 20 % round-to-round spread"
     control: bool = False  # shown beside the claims to locate an effect (e.g. at equal m), not counted
+    #: where ours differs from what the paper timed (a baseline run without a cost the paper
+    #: states for it): a failure is then caused by our reading, not the claim's, and says why
+    reading: str = ""
 
     @property
     def rule(self) -> Rule:

@@ -74,7 +74,12 @@ were seen reads the seeds run after its declaration, often in a further sweep of
 (wang_fig4_5's objective over the kernel columns: experiments/wang_fig4_5_objective.yaml);
 ``--sweep NAME`` gives the seeds to that sweep — ``python -m kktheory.reproduce wang_fig4_5
 --scale paper --decide --sweep wang_fig4_5_objective`` — numbered on from its last seed, and
-the look records which sweep got them. INDEX's overview
+the look records which sweep got them. A look spends its level on the checks whose data it
+changed: each look records every counted check's estimate, level aside (:func:`fingerprints`),
+and a check whose estimate the last looks saw unchanged is judged at the level of the first of
+them (:func:`first_levels`) — seeds that another check's look added to other parts of the sweep,
+or to a sweep shared with another entry, leave its decision as it was (Holm's correction stays
+at the new look's level). INDEX's overview
 shows per entry the compute stored in its rows and, of it, the part its looks added; each
 look's line says the compute of the seeds it added.
 
@@ -95,7 +100,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -103,7 +108,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import Rule
-from kktheory.report.decide import look_level, pct
+from kktheory.report.decide import RESAMPLED, look_level, pct
 from kktheory.report.rows import CONFIG_COL
 from kktheory.report.verdicts import Check, Verdict
 
@@ -130,6 +135,43 @@ class Look:
     checks: dict[str, str] = field(default_factory=dict)  # each counted check after this look: mark, estimate
     sweep: str = ""  # the config the seeds were added to, where it is one of the entry's further sweeps
     timing: str = ""  # the newest creation stamp of the timing pass judged ("" none, or not recorded)
+    #: each counted check's estimate at this look, level aside (:func:`fingerprints`): a check whose
+    #: estimate a later look finds unchanged is judged at the level of the first look that saw it
+    seen: dict[str, str] = field(default_factory=dict)
+
+
+def fingerprints(verdict: Verdict) -> dict[str, str]:
+    """Each counted check's estimate, level aside: a hash of what its interval is computed
+    from at any level (value, standard error, runs, successes, the runs' values) — of a
+    bootstrap, its value and runs, not its draws, whose number follows the level — for the
+    checks judged on an
+    :class:`~kktheory.report.decide.Estimate`."""
+    out = {}
+    for c in verdict.checks:
+        if c.counted and c.decision is not None:
+            e = c.decision.estimate
+            drawn = e.kind == RESAMPLED  # its draws, and the standard error read from them, follow the level
+            key = (e.kind, e.value, e.dof, e.runs, e.successes) + (() if drawn else (e.se, e.data))
+            out[c.name] = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    return out
+
+
+def first_levels(looks: Sequence[Look], prints: Mapping[str, str]) -> dict[str, float]:
+    """For each check whose estimate (``prints``: :func:`fingerprints`) the last recorded
+    looks saw unchanged, the level of the first of them. The same data judged again at a
+    stricter level is a sub-event of that look's error, so its decision there stands: looks
+    that added seeds to other checks spend nothing of it (a check whose data changed is
+    judged at the new look's level)."""
+    out = {}
+    for name, fp in prints.items():
+        first = None
+        for x in reversed(looks):
+            if x.seen.get(name) != fp:
+                break
+            first = x
+        if first is not None:
+            out[name] = first.level
+    return out
 
 
 def waiting(verdict: Verdict, apart: Collection[Rule] = ()) -> list[Check]:

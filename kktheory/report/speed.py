@@ -9,6 +9,11 @@ load average during the pass exceeded ``LOAD_PER_CPU`` × CPUs (1.5 on 2 CPUs: t
 thread plus half a CPU of other work) the check is *inconclusive*, never failed: the timings
 measured the other jobs. Each check names its pass (file, date, n, threads) and the load
 during it. Times of ordinary sweep rows are drawn in figures, never judged.
+
+A group may hold several passes (a pass: the rows of one ``created`` stamp): a claim is
+judged on the newest pass of its group that timed every method it compares, since only
+within one pass do the rounds pair the methods (:func:`pass_for`) — so a pass of only the
+methods an undecided claim compares decides it without timing the others again.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import SpeedClaim, TimingPlan
 from kktheory.report.stats import fmt
 from kktheory.report.verdicts import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, Check, Verdict, judge_checks,
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_READING, CAUSE_SCALE, Check, Verdict, judge_checks,
 )
 
 #: a pass is judged only when its 1-minute load stayed at or below this many per CPU
@@ -69,9 +74,29 @@ def judge(plan: TimingPlan, table: pd.DataFrame | None, name: str,
     checks = []
     for group, g in table.groupby("group", sort=False):
         for claim in plan.claims:
-            at = level(str(g["created"].max())) if callable(level) else level
-            checks.append(_judge_claim(plan, claim, g, name, group if plan.group else "", at))
+            one = pass_for(g, (*claim.fast, *claim.slow))
+            at = level(str(one["created"].iloc[0])) if callable(level) else level
+            checks.append(_judge_claim(plan, claim, one, name, group if plan.group else "", at))
     return checks
+
+
+def passes(group: pd.DataFrame) -> list[pd.DataFrame]:
+    """The passes of one group's rows, newest first (a pass: the rows of one creation stamp)."""
+    return [p for _, p in sorted(group.groupby("created", sort=False), key=lambda kv: str(kv[0]), reverse=True)]
+
+
+def pass_for(group: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame:
+    """The newest pass of a group that timed every one of ``methods`` (a claim's rounds pair
+    its methods within one pass), else the newest pass (whose check then names the methods
+    it lacks)."""
+    every = passes(group)
+    return next((p for p in every if set(methods) <= set(p["method"])), every[0])
+
+
+def newest(table: pd.DataFrame) -> pd.DataFrame:
+    """Each (group, method)'s rows from the newest pass that timed it: what a figure draws."""
+    stamp = table.groupby(["group", "method"])["created"].transform("max")
+    return table[table["created"] == stamp]
 
 
 def _pass_text(g: pd.DataFrame, name: str) -> tuple[str, float, float]:
@@ -101,7 +126,8 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
     stopped_fast = [m for m in fast if m in status]
     running_slow = [m for m in slow if m not in status]
     scale = str(g["scale"].iloc[0])
-    cause = (CAUSE_CLAIM, "") if scale == "paper" else (CAUSE_SCALE, f"timing pass at the {scale} scale")
+    cause = ((CAUSE_READING, claim.reading) if claim.reading else (CAUSE_CLAIM, "")) if scale == "paper" else (
+        CAUSE_SCALE, f"timing pass at the {scale} scale")
     if stopped_fast:  # a claimed faster method stopped at the cut-off or refused by the memory budget
         text = ", ".join(f"{plan.label(m)} {status[m]}" for m in stopped_fast)
         return Check(title, False, f"{text}; {pass_text}", *cause)

@@ -21,7 +21,7 @@ on Yin's synthetic mixture with one distribution μ for every seed
 - Lemma 2: uniform Nyström with m a multiple of n/γ and projected centroids (the paper's
   C_{n,m} ⊂ H_m, eq. 2): the train-risk gap to exact kernel k-means ≤ min(k, d_eff)/(1−ε)·γ/n,
   which holds with probability ≥ 1 − δ: the share of seeds where it holds at every (γ, m) of
-  the grid ≥ 1 − δ (the seed is the unit: a seed's 16 cells share its data draw; :func:`_share`);
+  the grid ≥ 1 − δ (the seed is the unit: a seed's 16 cells share its data draw; :func:`share_check`);
 - Prop. 3 (Arthur & Vassilvitskii, the "++" of C_{n,m}^{++}): the k-means++ seeding's
   expected cost ≤ 8(log k + 2)·W(C_{n,m}, μ_n). OPT of the features' objective is unknown;
   the spectral lower bound ≤ OPT makes seeding/bound an over-estimate of the ratio, so the
@@ -372,7 +372,7 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
     return checks
 
 
-def _share(rule: Rule, rows: pd.DataFrame, holds: pd.Series, cells: str | list[str], detail: str,
+def share_check(rule: Rule, rows: pd.DataFrame, holds: pd.Series, cells: str | list[str], detail: str,
            level: float) -> Check:
     """The share of seeds in which the statement holds in every cell (``cells``: the columns
     that make a cell, e.g. γ and m), against 1 − δ (:func:`seed_share`).

@@ -284,13 +284,8 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
         c = checks[i]
         if c.passed is False and not keep[i]:
             alone = f"fails alone (p = {c.p_fail:.2g}) but not after Holm's correction over {len(p)} checks"
-            d = c.decision
-            if d is not None and math.isfinite(d.p_pass) and d.p_pass < 1 - d.level:
-                # an exceeds check whose interval clears 0 and lies short of δ: with the failure set
-                # aside, its pass at its own level stands (the family's intersection–union rule)
-                out[i] = replace(c, passed=True, cause="", cause_detail="",
-                                 detail=f"{c.detail}; its pass stands: it {alone}", before_holm=c)
-                continue
+            # (an exceeds check whose interval clears 0 but lies short of δ too: shown short of the effect
+            # that counts at its own level, it is no pass — undecided like any failure set aside)
             if c.decision is not None:  # shown at Holm's level for it, where its interval meets the boundary
                 at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop)
                 detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "

@@ -20,7 +20,8 @@ from kktheory.run.sweeps import (
 from kktheory.report import Entry, benchmark, catalogue, speed
 from kktheory.report.claims import rules_table
 from kktheory.report.decide import LEVEL
-from kktheory.report.verdicts import Verdict, attribute_shortfall, not_run
+from kktheory.report.sequential import fingerprints
+from kktheory.report.verdicts import Verdict, attribute_shortfall, judge_checks, not_run
 from kktheory.report.paper_numbers import paper_table
 from kktheory.report.rows import ERROR, failed_rows, ok_rows
 from kktheory.report.index import IndexRecord, update_index
@@ -198,6 +199,36 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
     return out
 
 
+def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
+                   first_levels: Callable[[Mapping[str, str]], Mapping[str, float]], level: float) -> Verdict:
+    """``verdict`` (judged at the look's ``level``) with each check whose estimate earlier
+    looks saw unchanged taken from the entry's judgement at the first of those looks' level
+    (:func:`~kktheory.report.sequential.first_levels`): its decision there, with the entry's own
+    causes; Holm's correction over the family at ``level``."""
+    levels = {name: at for name, at in first_levels(fingerprints(verdict)).items() if at != level}
+    if not levels:
+        return verdict
+    earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in set(levels.values())}
+    checks = [earlier[levels[c.name]].get(c.name, c) if c.name in levels else c for c in verdict.checks]
+    return judge_checks(checks, verdict.observed, level)
+
+
+def judged_at(verdict: Verdict, level: float) -> dict[str, set[tuple[int, float]]]:
+    """Each declared rule's (runs, level) in the checks that applied it: one pair for most
+    rules, one per data set for a rule judged on each (a speed claim on a timing pass whose
+    groups had their own rounds and looks)."""
+    out: dict[str, set[tuple[int, float]]] = {}
+    for c in verdict.checks:
+        for r in c.rules if c.runs else ():
+            out.setdefault(r.name, set()).add((c.runs, c.decision.level if c.decision else level))
+    return out
+
+
+def _no_looks(prints: Mapping[str, str]) -> dict[str, float]:
+    """The fixed design: no earlier look, every check at the one level."""
+    return {}
+
+
 def _fixed(level: float) -> Callable[[str], float]:
     """Every group of a timing pass at one ``level`` (the fixed design's)."""
     return lambda stamp: level
@@ -206,7 +237,8 @@ def _fixed(level: float) -> Callable[[str], float]:
 def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
-              look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float]]] | None = None,
+              look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float],
+                                    Callable[[Mapping[str, str]], Mapping[str, float]]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -265,8 +297,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     rows = sweep.rows
     ok = ok_rows(rows)
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
+    first_levels: Callable[[Mapping[str, str]], Mapping[str, float]] = _no_looks  # a check's earlier level
     if look is not None:
-        level, looks, timing_level = look(ok)
+        level, looks, timing_level, first_levels = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)
@@ -281,8 +314,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             drawn = rows.copy(deep=False)
             drawn.attrs = {**rows.attrs, "timing": speed.load(results_dir, entry.name)}
         files = entry.draw(drawn, out_dir)
-        verdict = attribute_shortfall(entry.judge(rows, level), entry.shortfall.get(scale),
-                                      entry.changes.get(scale, scale))
+        verdict = attribute_shortfall(at_first_looks(entry, rows, entry.judge(rows, level), first_levels, level),
+                                      entry.shortfall.get(scale), entry.changes.get(scale, scale))
         # what the undecided checks of the sweep would cost this machine (one more seed of the jobs each
         # reads; a speed check is decided by its timing pass, not by seeds, and is not priced)
         seconds = check_seconds(verdict, ok, list(zip(sweeps, plans)), cfg_name) if scale == "paper" else None
@@ -324,8 +357,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         compute_s=compute_time(ok),
         looks_compute_s=compute_time(ok[ok["run_id"].isin(_added_ids(plans, len(cfg_names)))]) if parts and not ok.empty else 0.0,
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
-        rules=rules_table(entry.rules, {r.name: c.runs for c in verdict.checks if c.runs for r in c.rules},
-                          level),
+        rules=rules_table(entry.rules, judged_at(verdict, level), level),
         looks=looks,
         setting=entry.setting(ok) if entry.setting is not None and not ok.empty else "",
         label=scale_label(entry, scale, runs_per_setting(ok)),

@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    UNRECORDED, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict
@@ -108,14 +108,20 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
-        return level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level)
+        return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
+                lambda prints: first_levels(before, prints))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
     if now is None:
+        if looks and looks[-1].rows_hash and not looks[-1].seen and looks[-1].rules_hash == rules:
+            # the last look's very rows judged again: its checks' estimates recorded, nothing spent
+            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict))]
+            write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
-                                 when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict))]
+                                 when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
+                                 seen=fingerprints(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 

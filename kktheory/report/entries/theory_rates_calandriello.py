@@ -16,7 +16,7 @@ from kktheory.report.decide import LEVEL
 from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
-    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share,
+    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
     _share_design, draw, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
@@ -146,7 +146,7 @@ def lemma2_check(lemma2: pd.DataFrame, level: float = LEVEL) -> list[Check]:
         return []
     ratio = (lemma2["lemma2_gap"] / lemma2["lemma2_bound"]).median()
     cent = ", ".join(sorted(lemma2["centroids"].astype(str).unique())) if "centroids" in lemma2 else "?"
-    return [_share(LEMMA2_RULE, lemma2, lemma2["lemma2_holds"], ["gamma_value", "m_rule"],
+    return [share_check(LEMMA2_RULE, lemma2, lemma2["lemma2_holds"], ["gamma_value", "m_rule"],
                    f"{cent} centroids; observed/bound median {fmt(ratio, 2)}", level)]
 
 
@@ -219,7 +219,7 @@ RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m =
         f"overlapping mixture (std = {OVERLAP_STD:g}; declared {OVERLAP_DECLARED} after a pilot on its seeds 0–2: "
         f"judged on seeds ≥ {OVERLAP_FRESH_FROM}), the same check on Yin's mixture shown, not counted (its excess "
         f"vanishes, issue 42); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = {1 - DELTA:g} (exact "
-        f"95% interval over seeds); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
+        f"Clopper–Pearson interval over seeds at the look's level); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
         f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2) (t interval over seeds); "
         f"one family (Holm); {_SHARED}")
 
@@ -229,8 +229,9 @@ CHANGES = {
              "parts as at paper scale with 3 seeds",
     "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
              "5 runs per n for the rates (46 per n would reach power 0.8 at the theorem's own slope: shown only), "
-             f"and {OVERLAP_RUNS} per n on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
-             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml); n = 2000 for "
+             f"and {OVERLAP_RUNS} per n declared on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
+             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml; the seeds run so far "
+             "are in its checks' lines); n = 2000 for "
              "Lemma 2, 5 seeds, each with all 16 (γ, m) cells (54 seeds reach power 0.8)",
 }
 

@@ -19,7 +19,7 @@ from kktheory.report.stats import fmt
 from kktheory.report.decide import LEVEL, Estimate
 from kktheory.report.entry import Entry
 from kktheory.report.theory import (
-    DELTA, LEMMA5_M_MIN, LEMMA5_SWEEP, LEMMA_N, PART_AXIS, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, _share, covering, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
+    DELTA, LEMMA5_M_MIN, LEMMA5_SWEEP, LEMMA_N, PART_AXIS, RATE_MARGIN, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check, covering, _share_design, draw, margin_why, parts, rate_checks, rate_fits, remark1_slope, seed_slopes,
 )
 
 
@@ -179,7 +179,7 @@ def _bound_slope() -> float:
 def lemma56_checks(bvm: pd.DataFrame, level: float = LEVEL) -> list[Check]:
     """Yin Lemma 5 by its scaling over every m (:func:`decay_check`, counted), then Lemmas 5
     (the Ω's constant read as 1: shown, not counted) and 6 as stated, per sketch, on the runs
-    whose ε(m) < 1: the share of seeds holding at every such m (:func:`kktheory.report.theory._share`)."""
+    whose ε(m) < 1: the share of seeds holding at every such m (:func:`kktheory.report.theory.share_check`)."""
     checks: list[Check] = []
     if "jl_eps" not in bvm or bvm["jl_eps"].isna().all():
         return checks
@@ -197,7 +197,7 @@ def lemma56_checks(bvm: pd.DataFrame, level: float = LEVEL) -> list[Check]:
                              rule=r) for r in (r5, r6)]
             continue
         ratio = (inside["jl_eps"] / inside["jl_eps_implied"]).median()
-        c5 = _share(r5, inside, inside["jl_eps"] <= inside["jl_eps_implied"], "m",
+        c5 = share_check(r5, inside, inside["jl_eps"] <= inside["jl_eps_implied"], "m",
                     f"observed ε / ε(m) median {fmt(ratio, 3)}; {span}", level)
         if c5.passed is False:  # the lemma's m = Ω(·) hides a constant, read here as 1
             c5 = replace(c5, cause=CAUSE_READING, cause_detail=(
@@ -214,7 +214,7 @@ def lemma56_checks(bvm: pd.DataFrame, level: float = LEVEL) -> list[Check]:
         step = inside["lemma6_holds_kc"][np.isfinite(inside["lemma6_bound"])] if "lemma6_holds_kc" in inside else []
         proof = (f"the proof's step with the run's observed ε (2ε/(1−ε), finite only for ε < 1): holds in "
                  f"{int(np.sum(step))}/{len(step)} runs with a finite bound, vacuous in {len(inside) - len(step)}")
-        checks.append(_share(r6, inside, gap <= bound, "m",
+        checks.append(share_check(r6, inside, gap <= bound, "m",
                              f"gap / bound median {fmt((gap / bound).median(), 2)}; {span}; {proof}", level))
     return checks
 
@@ -289,8 +289,8 @@ RULE = (f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log �
         f"declared {LEMMA5_DECLARED} after seeds 0–39 were seen: judged on seeds ≥ {LEMMA5_FRESH_FROM}), with the "
         f"constant read as 1 shown, not counted; Lemma 6 as stated with the Ω's constant 1, on the runs whose "
         f"ε(m) < 1 (the premise ε ∈ (0, 1): m ≥ {LEMMA5_M_MIN} at n = {LEMMA_N}): share of seeds where the "
-        f"kernel-column gap ≤ 2ε(m)/(1 − ε(m)) at every such m ≥ 1 − δ = {1 - DELTA:g} (exact 95% interval over "
-        f"seeds); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: negative excess at "
+        f"kernel-column gap ≤ 2ε(m)/(1 − ε(m)) at every such m ≥ 1 − δ = {1 - DELTA:g} (exact Clopper–"
+        f"Pearson interval over seeds at the look's level); exact kernel k-means' population excess shown, not judged (ŵ* not tight enough: negative excess at "
         f"n ≥ 16,000); one family (Holm); {_SHARED}")
 
 #: what each scale changes against the paper

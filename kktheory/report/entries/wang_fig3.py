@@ -445,7 +445,9 @@ def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         sc_estimate(shares.to_numpy()), detail, CAUSE_CLAIM,
         "the paper's data at its n, every β; no reading of the degrees fails often (probe on PenDigits and "
         f"Mushrooms, c = 5k and 10k, 20 seeds: {probe})", level=level))
-    runs = "; ".join(f"{ds} {n}" for ds, n in d.groupby(DATASET_COL)["seed"].nunique().items())
+    per_beta = d.groupby([DATASET_COL, BETA_COL])["seed"].nunique()  # the seeds of a (data set, β) panel
+    runs = "; ".join(f"{ds} " + (f"{g.iloc[0]}" if g.nunique() == 1 else ", ".join(
+        f"{n} at β = {float(b):g}" for (_, b), n in g.items())) for ds, g in per_beta.groupby(level=0))
     return judge_checks(checks, f"SC failed (a degree ≤ 0, trial discarded) in {len(failed)}/"
                                 f"{len(failed) + int((d[SKETCH_COL] == SC).sum())} trials; runs (seeds) per cell: "
                                 f"{runs}\n{exact_text(df, level)}", level)
