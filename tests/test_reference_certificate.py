@@ -21,12 +21,14 @@ def objective(K: np.ndarray, labels: np.ndarray) -> float:
     return float(total / len(K))
 
 
-def all_objectives(K: np.ndarray, k: int) -> list[float]:
-    out = []
-    for labels in itertools.product(range(k), repeat=len(K)):
-        if labels[0] == 0 and len(set(labels)) == k:  # one representative per relabelling suffices
-            out.append(objective(K, np.array(labels)))
-    return out
+def all_objectives(K: np.ndarray, k: int) -> np.ndarray:
+    """:func:`objective` of every partition into k non-empty clusters (one representative per
+    relabelling), all at once: the within-cluster sums z_jᵀ K z_j of the one-hot labels."""
+    labels = np.array([p for p in itertools.product(range(k), repeat=len(K))
+                       if p[0] == 0 and len(set(p)) == k])
+    Z = (labels[:, :, None] == np.arange(k)).astype(float)  # partitions × points × clusters
+    within = np.einsum("pak,ab,pbk->pk", Z, K, Z)
+    return (np.trace(K) - (within / Z.sum(axis=1)).sum(axis=1)) / len(K)
 
 
 KERNELS = [Kernel("gaussian", sigma=1.0), Kernel("linear"), Kernel("polynomial", degree=2, coef0=1.0)]

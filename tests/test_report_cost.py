@@ -78,7 +78,7 @@ def test_each_check_is_priced_at_one_seed_of_the_jobs_it_reads():
     got = check_seconds(Verdict(INCONCLUSIVE, "", checks), rows,
                         [(("s", ()), types.SimpleNamespace(jobs=own)), (("f", ()), types.SimpleNamespace(jobs=further))],
                         "s")
-    assert got == {"all": 111.0, "x": 1.0, "further": 11.0, "plain": 111.0}
+    assert got == {"all": (111.0, ""), "x": (1.0, ""), "further": (11.0, ""), "plain": (111.0, "")}
     assert seed_seconds(rows) == 61.0  # the entry's median seed, what every check was priced at before: neither
 
 
@@ -122,3 +122,27 @@ def test_a_failure_holm_set_aside_is_priced_after_the_whole_family_is_judged():
     whole = judge_checks([*first.checks, *(Check(f"t{i}", True, "z", p_fail=0.9) for i in range(3))])
     (c,) = priced(whole, {"r": 10.0}).checks[:1]
     assert c.passed is None and "Holm" in c.detail and "h of this machine" in c.detail
+
+
+def test_a_price_that_leaves_out_jobs_no_seed_has_run_says_it_is_a_lower_bound():
+    """The overlap sweep's seeds had run n ≤ 8,000 only: a seed's compute from its rows leaves out
+    n = 16,000 and 32,000, its costliest jobs — the price is a lower bound and names them."""
+    v = priced(_verdict(), {"a": (10.0, "theory_rates/n=n16000; theory_rates/n=n32000")})
+    assert v.checks[0].detail.endswith("; ≈ at least 0.25 h of this machine (90 more seeds × 10 s; not priced, no "
+                                       "seed has run them yet: theory_rates/n=n16000; theory_rates/n=n32000)")
+    assert priced(_verdict(), {"a": (10.0, "")}) == priced(_verdict(), 10.0)
+
+
+def test_check_seconds_names_the_planned_jobs_that_no_seed_has_run():
+    import types
+
+    from kktheory.reproduce.entry import check_seconds
+
+    def job(n: int, s: int) -> types.SimpleNamespace:
+        return types.SimpleNamespace(overrides=[f"n={n}", f"seed={s}"], ids=[f"r{n}-{s}"])
+
+    plan = types.SimpleNamespace(jobs=[job(n, s) for n in (1000, 2000, 4000) for s in range(3)])
+    rows = pd.DataFrame({"run_id": [f"r{n}-{s}" for n in (1000, 2000) for s in range(2)], "seed": [0, 1, 0, 1],
+                         "time_embed": [1.0, 1.0, 2.0, 2.0]})
+    out = check_seconds(_verdict(), rows, [(("sweep", ()), plan)], "sweep")
+    assert out["a"] == out["b"] == (3.0, "n=4000")  # seeds 0 and 1 ran n = 1000 and 2000: 1 + 2 s each

@@ -417,6 +417,9 @@ def test_a_change_of_the_rules_is_reported():
     text = looks_text(looks, "new")
     assert "rules changed after look 2: a rule re-declared on fresh seeds judges only the runs made after it" in text
     assert "rules changed" not in looks_text(looks, "old")
+    older = [replace(looks[0], rules_hash=""), *looks]  # a look recorded before the hashes were
+    assert "look(s) 1 recorded no hash of the rules" in looks_text(older, "old")
+    assert "recorded no hash" not in looks_text([replace(x, rules_hash="") for x in looks], "old")  # none did
     assert "look 2 (added seed=range(10,20)): 20 runs per setting at level 99.17%" in text
     assert "look 1: 10 runs per setting at level 95%" in text
 

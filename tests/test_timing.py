@@ -190,6 +190,15 @@ def test_a_pass_of_fewer_methods_leaves_the_fuller_pass_for_the_claims_it_did_no
     assert lacking.passed is None and "not in the pass: b" in lacking.detail
 
 
+def test_an_undecided_speed_check_names_the_rounds_and_the_pass_that_would_decide_it():
+    noise = np.random.default_rng(3).lognormal(0.0, 0.2, (3, 12))
+    close = pass_table({"a": list(0.95 * noise[0]), "b": list(0.95 * noise[1]), "base": list(noise[2])})
+    (c,) = speed.judge(PLAN, close, "e")
+    assert c.passed is None and c.runs_needed and "seeds" not in c.detail
+    assert f"about {c.runs_needed} rounds would decide it" in c.detail
+    assert f"python -m kktheory.timing e --rounds {c.runs_needed} --methods a,b,base" in c.detail
+
+
 def test_methods_outside_the_plan_get_one_line_and_nothing_is_written(tmp_path, capsys):
     assert timing.main(["yin_fig1", "--methods", "subgaussian,nope", "--results-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -101,10 +101,11 @@ def design_runs(rule: Rule, level: float) -> int:
 PRICED = "of this machine"  # the words an undecided check's line gets with its hours (priced once)
 
 
-def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float = LEVEL,
+def priced(verdict: Verdict, seconds: Mapping[str, float | tuple[float, str]] | float, level: float = LEVEL,
            without_rows: bool = True) -> Verdict:
     """The verdict with each undecided check's cost on this machine (:class:`Cost`, at
-    ``seconds[name]`` per seed, or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
+    ``seconds[name]`` per seed — with the jobs no seed has run yet, which the price then leaves
+    out: a lower bound, said so — or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
     not decidable here (``Check.beyond``), else its hours added to the line; a check without
     rows is priced at its design's runs at ``level`` (:func:`design_runs`) — unless not
     ``without_rows`` and its rule names no part (a price per seed of the whole sweep says
@@ -119,12 +120,14 @@ def priced(verdict: Verdict, seconds: Mapping[str, float] | float, level: float 
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None
         runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
+        s, never = s if isinstance(s, tuple) else (s, "")
         # not priced: decided, priced already, no runs to plan, or no compute recorded (s nan or 0)
         if c.passed is not None or c.beyond or PRICED in c.detail or not runs or not s > 0:
             out.append(c)
         elif (cost := Cost(runs, c.runs, s)).hours > MACHINE_HOURS:
             out.append(replace(c, beyond=cost.text))
         else:
-            out.append(replace(c, detail=f"{c.detail}; ≈ {cost.hours:.2g} h {PRICED} ({max(runs - c.runs, 0)} "
-                                         f"more seeds × {s:.0f} s)"))
+            out.append(replace(c, detail=f"{c.detail}; ≈ {'at least ' if never else ''}{cost.hours:.2g} h {PRICED} "
+                                         f"({max(runs - c.runs, 0)} more seeds × {s:.0f} s"
+                                         + (f"; not priced, no seed has run them yet: {never})" if never else ")")))
     return replace(verdict, checks=tuple(out))

@@ -316,6 +316,11 @@ def looks_text(looks: Sequence[Look], rules: str = "") -> str:
         parts.append(f"rules changed after look {changed[-1]}: a rule re-declared on fresh seeds judges only the runs "
                      "made after it, as its line says; a rule corrected without fresh seeds (its unit of analysis, a "
                      "stricter test) judges all its runs")
+    unhashed = [x.look for x in looks if not x.rules_hash]
+    if unhashed and len(unhashed) < len(looks):
+        parts.append(f"look(s) {', '.join(map(str, unhashed))} recorded no hash of the rules: whether a rule changed "
+                     "before the first look that did is not recorded")
     return ("sequential decision (look 1 the fixed judgement at 95 %, look j ≥ 2 at 1 − 0.05/(j(j+1)), "
-            "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction; "
+            "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction; a check whose estimate no "
+            "later look changed keeps the level of the first look that saw it; "
             "kktheory/report/sequential.py); " + "; ".join(parts))

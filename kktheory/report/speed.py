@@ -19,6 +19,7 @@ methods an undecided claim compares decides it without timing the others again.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -148,7 +149,12 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
     if math.isfinite(peak) and peak > limit:
         return Check(title, None, f"{decision.estimate.text()} not judged: {detail}",
                      cause=CAUSE_INCONCLUSIVE, cause_detail=f"load {peak:.2f} above {limit:g} during the timing pass")
-    return Check.of(title, decision, detail, *cause, rule=claim.rule)
+    check = Check.of(title, decision, detail, *cause, rule=claim.rule)
+    if check.passed is None and check.runs_needed:  # rounds of a pass, not seeds: and the pass that gives them
+        check = replace(check, detail=check.detail.replace(" seeds (runs) per arm ", " rounds ") + (
+            f"; to time them: python -m kktheory.timing {name} --rounds {check.runs_needed} --methods "
+            f"{','.join(fast + running_slow)} (and the group's override)"))
+    return check
 
 
 def _median_text(plan: TimingPlan, ok: pd.DataFrame, method: str) -> str:

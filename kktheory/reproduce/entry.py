@@ -179,22 +179,31 @@ def override_value(text: str) -> float | str:
 
 
 def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Part, Plan]],
-                  own: str) -> dict[str, float]:
+                  own: str) -> dict[str, tuple[float, str]]:
     """Compute of one more seed of the jobs each check reads (:func:`seed_seconds` of their
-    rows): the jobs of the sweep its rule names (``Rule.sweep``, else ``own``, the entry's
-    sweep) that its ``Rule.part`` picks (:func:`picks`; every job without a part), among
-    ``plans`` — each sweep with its seeds added by sequential decisions. A check without a
-    rule is priced at its entry's own sweep. Where seeds hold different jobs (a further
-    sweep's seeds, a decision's seeds added to one part) a check is priced at its own jobs,
-    not at the median seed of the whole entry."""
-    seconds: dict[tuple[str, tuple[str, ...]], float] = {}
+    rows), and the planned jobs no seed has run yet ("" when every one has a row: else the
+    price counts only the jobs that ran, a lower bound): the jobs of the sweep its rule names
+    (``Rule.sweep``, else ``own``, the entry's sweep) that its ``Rule.part`` picks
+    (:func:`picks`; every job without a part), among ``plans`` — each sweep with its seeds
+    added by sequential decisions. A check without a rule is priced at its entry's own sweep.
+    Where seeds hold different jobs (a further sweep's seeds, a decision's seeds added to one
+    part) a check is priced at its own jobs, not at the median seed of the whole entry."""
+    seconds: dict[tuple[str, tuple[str, ...]], tuple[float, str]] = {}
     out = {}
     for c in verdict.checks:
         key = (getattr(c.rule, "sweep", "") or own, tuple(getattr(c.rule, "part", ())))
         if key not in seconds:
-            ids = {i for (name, _), plan in plans if name == key[0]
-                   for job in plan.jobs if picks(key[1], job.overrides) for i in job.ids}
-            seconds[key] = seed_seconds(rows[rows["run_id"].isin(ids)]) if "run_id" in rows else math.nan
+            jobs = [job for (name, _), plan in plans if name == key[0] for job in plan.jobs
+                    if picks(key[1], job.overrides)]
+            ids = {i for job in jobs for i in job.ids}
+            ran = set(rows["run_id"]) if "run_id" in rows else set()
+            kinds: dict[str, bool] = {}  # a job of every seed (its overrides but the seed): has any seed run it?
+            for job in jobs:
+                kind = " ".join(o for o in job.overrides if not o.startswith("seed="))
+                kinds[kind] = kinds.get(kind, False) or bool(ran & set(job.ids))
+            never = sorted(k for k, r in kinds.items() if not r)
+            seconds[key] = (seed_seconds(rows[rows["run_id"].isin(ids)]) if ran else math.nan,
+                            "; ".join(never) if len(never) <= 3 else f"{len(never)} of its jobs")
         out[c.name] = seconds[key]
     return out
 
