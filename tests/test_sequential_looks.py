@@ -37,6 +37,7 @@ from kktheory.report.sequential import (
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
 from kktheory.reproduce import committed
 from kktheory.reproduce import sequential as reproduce_sequential
+from kktheory.reproduce.sequential import check_marks
 
 @pytest.fixture(autouse=True)
 def _no_committed_pending(monkeypatch):
@@ -749,7 +750,8 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     """Seeds added to other checks (or a shared sweep) leave a check's estimate as it was: it is
     judged at the level of the first look that saw that estimate, not at the new look's; a
     check whose estimate changed is judged at the new level (issue 41, the statistician's B:
-    an 80-of-80 share at 0.9004 would flip to 0.8984 at look 11 on unchanged data)."""
+    an 80-of-80 share at 0.9004 would flip to 0.8984 at look 11 on unchanged data). A look
+    recorded before the estimates were is matched by its line, for a share only."""
     from kktheory.reproduce.entry import at_first_looks
 
     share = Rule("share", "share of seeds", AT_LEAST, Margin(0.9, "1 − δ", "test"))
@@ -765,16 +767,21 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     prints = fingerprints(first)
     looks = [Look(9, 80, look_level(9), 0, "reproduced", "", [], "h9", "r", seen={"share": prints["share"]}),
              Look(10, 80, look_level(10), 0, "reproduced", "", [], "h10", "r", seen=prints)]
-    assert first_levels(looks, prints) == {"share": look_level(9), "mean": look_level(10)}
+    assert first_levels(looks, first) == {"share": look_level(9), "mean": look_level(10)}
     assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
     entry = types.SimpleNamespace(judge=judge)
-    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda p: first_levels(looks, p), look_level(11))
+    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_levels(looks, j), look_level(11))
     c = {x.name: x for x in v.checks}
     assert c["share"].passed is True and c["share"].decision.level == look_level(9)
     assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
-    changed = {**prints, "mean": "another estimate"}
-    assert first_levels(looks, changed) == {"share": look_level(9)}
-    assert first_levels([replace(looks[0], seen={}), looks[1]], prints)["share"] == look_level(10)
+    grew = judge_checks([share.check(kept), mean.check(Estimate.mean_of([0.2, 0.1, 0.4]))], "")
+    assert first_levels(looks, grew) == {"share": look_level(9)}
+    assert first_levels([replace(looks[0], seen={}), looks[1]], first)["share"] == look_level(10)
+    # looks recorded before the estimates: a share matched by its recorded line, a mean never
+    lines = [replace(x, seen={}, checks=check_marks(judge(None, x.level))) for x in looks]
+    assert first_levels(lines, first) == {"share": look_level(9)}
+    other = [replace(x, checks={**x.checks, "share": "✓ 0.988 [0.9, 1]"}) for x in lines]  # 79 of 80 then
+    assert first_levels(other, first) == {}
 
 
 def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():

@@ -108,7 +108,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import Rule
-from kktheory.report.decide import RESAMPLED, look_level, pct
+from kktheory.report.decide import BINOMIAL, RESAMPLED, look_level, pct
 from kktheory.report.rows import CONFIG_COL
 from kktheory.report.verdicts import Check, Verdict
 
@@ -156,17 +156,25 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
     return out
 
 
-def first_levels(looks: Sequence[Look], prints: Mapping[str, str]) -> dict[str, float]:
-    """For each check whose estimate (``prints``: :func:`fingerprints`) the last recorded
-    looks saw unchanged, the level of the first of them. The same data judged again at a
-    stricter level is a sub-event of that look's error, so its decision there stands: looks
-    that added seeds to other checks spend nothing of it (a check whose data changed is
-    judged at the new look's level)."""
+def first_levels(looks: Sequence[Look], verdict: Verdict) -> dict[str, float]:
+    """For each counted check of ``verdict`` whose estimate the last recorded looks saw
+    unchanged (:func:`fingerprints`), the level of the first of them. The same data judged
+    again at a stricter level is a sub-event of that look's error, so its decision there
+    stands: looks that added seeds to other checks spend nothing of it (a check whose data
+    changed is judged at the new look's level). A look recorded before the estimates were
+    is matched by the check's line it recorded, for a share of seeds only (value k/n and its
+    exact interval at the look's level, which name k and n): other estimates print too few
+    digits to tell a changed one."""
+    prints = fingerprints(verdict)
+    shares = {c.name: c.decision.estimate for c in verdict.checks
+              if c.name in prints and c.decision.estimate.kind == BINOMIAL}
     out = {}
     for name, fp in prints.items():
         first = None
         for x in reversed(looks):
-            if x.seen.get(name) != fp:
+            same = x.seen.get(name) == fp if x.seen else (
+                name in shares and x.checks.get(name, "").partition(" ")[2] == shares[name].text(level=x.level))
+            if not same:
                 break
             first = x
         if first is not None:

@@ -20,7 +20,6 @@ from kktheory.run.sweeps import (
 from kktheory.report import Entry, benchmark, catalogue, speed
 from kktheory.report.claims import rules_table
 from kktheory.report.decide import LEVEL
-from kktheory.report.sequential import fingerprints
 from kktheory.report.verdicts import Verdict, attribute_shortfall, judge_checks, not_run
 from kktheory.report.paper_numbers import paper_table
 from kktheory.report.rows import ERROR, failed_rows, ok_rows
@@ -209,12 +208,12 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
 
 
 def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
-                   first_levels: Callable[[Mapping[str, str]], Mapping[str, float]], level: float) -> Verdict:
+                   first_levels: Callable[[Verdict], Mapping[str, float]], level: float) -> Verdict:
     """``verdict`` (judged at the look's ``level``) with each check whose estimate earlier
     looks saw unchanged taken from the entry's judgement at the first of those looks' level
     (:func:`~kktheory.report.sequential.first_levels`): its decision there, with the entry's own
     causes; Holm's correction over the family at ``level``."""
-    levels = {name: at for name, at in first_levels(fingerprints(verdict)).items() if at != level}
+    levels = {name: at for name, at in first_levels(verdict).items() if at != level}
     if not levels:
         return verdict
     earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in set(levels.values())}
@@ -233,7 +232,7 @@ def judged_at(verdict: Verdict, level: float) -> dict[str, set[tuple[int, float]
     return out
 
 
-def _no_looks(prints: Mapping[str, str]) -> dict[str, float]:
+def _no_looks(verdict: Verdict) -> dict[str, float]:
     """The fixed design: no earlier look, every check at the one level."""
     return {}
 
@@ -247,7 +246,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
               look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float],
-                                    Callable[[Mapping[str, str]], Mapping[str, float]]]] | None = None,
+                                    Callable[[Verdict], Mapping[str, float]]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -306,7 +305,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     rows = sweep.rows
     ok = ok_rows(rows)
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
-    first_levels: Callable[[Mapping[str, str]], Mapping[str, float]] = _no_looks  # a check's earlier level
+    first_levels: Callable[[Verdict], Mapping[str, float]] = _no_looks  # a check's earlier level
     if look is not None:
         level, looks, timing_level, first_levels = look(ok)
     files: list[Path] = []

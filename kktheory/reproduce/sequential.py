@@ -109,7 +109,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda prints: first_levels(before, prints))
+                lambda judged: first_levels(before, judged))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
