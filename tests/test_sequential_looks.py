@@ -388,7 +388,9 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
-    assert [replace(x, seen={}) for x in after] == looks and seen[-1][0] == LEVEL  # nothing spent, estimates noted
+    assert [replace(x, seen={}) for x in after] == looks and seen[-1][0] == LEVEL  # nothing spent
+    assert after[0].seen == fingerprints(verdict) and after[0].seen  # the last look's rows: its estimates noted
+    assert read_looks(tmp_path / "rows", entry.name) == after
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(20), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
     assert seen[-1][0] == look_level(2) and "look 2: 20 runs per setting" in seen[-1][1]
@@ -794,14 +796,3 @@ def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_co
     few = judge_checks([rule.check(Estimate.resampled(0.2, draws[::2], 10), level=0.95)], "", 0.95)
     many = judge_checks([rule.check(Estimate.resampled(0.2, draws, 10), level=0.999)], "", 0.999)
     assert fingerprints(few) == fingerprints(many)
-
-
-def test_a_redraw_of_the_last_looks_rows_records_its_checks_estimates_and_spends_nothing(tmp_path, monkeypatch):
-    entry = catalogue()["yin_fig1"]
-    rules = rules_hash(reproduce_sequential.declared_rules(entry))
-    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
-    seen: list = []
-    monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
-    verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
-    assert [x.look for x in after] == [1] and after[0].seen == fingerprints(verdict) and after[0].seen
-    assert read_looks(tmp_path / "rows", entry.name) == after

@@ -195,7 +195,8 @@ def test_an_undecided_speed_check_names_the_rounds_and_the_pass_that_would_decid
     close = pass_table({"a": list(0.95 * noise[0]), "b": list(0.95 * noise[1]), "base": list(noise[2])})
     (c,) = speed.judge(PLAN, close, "e")
     assert c.passed is None and c.runs_needed and "seeds" not in c.detail
-    assert f"about {c.runs_needed} rounds would decide it" in c.detail
+    assert f"about {c.runs_needed} rounds per arm would decide it" in c.detail
+    assert "rounds per arm" in dataclasses.replace(c.decision, level=0.999).text  # redrawn (Holm's level): still rounds
     assert f"python -m kktheory.timing e --rounds {c.runs_needed} --methods a,b,base" in c.detail
 
 

@@ -127,6 +127,7 @@ class Estimate:
     successes: int | None = None
     data: tuple[float, ...] = ()
     kind: str = T
+    unit: str = "seeds (runs)"  # what one run is, in the runs a decision would need (a timing median: rounds)
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
@@ -224,7 +225,7 @@ class Estimate:
         return cls(float(a.mean()), math.nan, math.inf, r, sd, None, (float(lo), float(hi)), BOUNDED)
 
     @classmethod
-    def median_of(cls, x: Sequence[float]) -> Estimate:
+    def median_of(cls, x: Sequence[float], unit: str = "seeds (runs)") -> Estimate:
         """The median of runs x with its distribution-free interval at any level L:
         [x₍ⱼ₎, x₍ᵣ₊₁₋ⱼ₎] of the r sorted runs, j the largest index with 2·P(Bin(r, ½) ≤ j − 1) < 1 − L
         (e.g. [x₍₂₎, x₍₉₎] for 10 runs at 95 %, [x₍₁₎, x₍₁₀₎] at 99.17 %), and the sign test's
@@ -237,7 +238,7 @@ class Estimate:
         r = len(a)
         value = float(np.median(a)) if r else math.nan
         planning = math.sqrt(math.pi / 2) * float(a.std(ddof=1)) if r > 1 else math.nan
-        est = cls(value, math.nan, math.inf, r, planning, None, tuple(map(float, a)), ORDER)
+        est = cls(value, math.nan, math.inf, r, planning, None, tuple(map(float, a)), ORDER, unit)
         lo, hi = est.interval(LEVEL)
         if not (math.isfinite(lo) and math.isfinite(hi)):
             return est
@@ -493,10 +494,10 @@ class Decision:
             return f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ"
         if self.against:
             return ("the estimate points against the claim: "
-                    + (f"about {self.runs_needed} seeds (runs) per arm would decide its failure at {POWER:.0%} power "
+                    + (f"about {self.runs_needed} {est.unit} per arm would decide its failure at {POWER:.0%} power "
                        f"({self.estimate.runs} now)" if self.runs_needed else
                        f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
-        return _runs_text(self.runs_needed, self.estimate.runs)
+        return _runs_text(self.runs_needed, self.estimate.runs, est.unit)
 
 
 def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
@@ -730,10 +731,10 @@ def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_
     return None
 
 
-def _runs_text(r: int | None, have: int) -> str:
+def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)") -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} seeds (runs) per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
+    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
 
 
 def pct(level: float) -> str:

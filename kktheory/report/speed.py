@@ -140,7 +140,7 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
         return Check(title, True, f"{stopped} (the fast methods finished); {medians}; {pass_text}")
     wide = wide[fast + running_slow].dropna()
     ratio = wide[fast].max(axis=1) / wide[running_slow].min(axis=1)
-    decision = claim.rule.decide(Estimate.median_of(ratio.to_numpy()), level)
+    decision = claim.rule.decide(Estimate.median_of(ratio.to_numpy(), unit="rounds"), level)
     detail = (f"median over rounds of (slowest of {', '.join(plan.label(m) for m in fast)}) / (fastest of "
               f"{', '.join(plan.label(m) for m in running_slow)})" + (f"; {stopped}" if stopped else "")
               + f"; median times {medians}; {pass_text}")
@@ -150,8 +150,8 @@ def _judge_claim(plan: TimingPlan, claim: SpeedClaim, g: pd.DataFrame, name: str
         return Check(title, None, f"{decision.estimate.text()} not judged: {detail}",
                      cause=CAUSE_INCONCLUSIVE, cause_detail=f"load {peak:.2f} above {limit:g} during the timing pass")
     check = Check.of(title, decision, detail, *cause, rule=claim.rule)
-    if check.passed is None and check.runs_needed:  # rounds of a pass, not seeds: and the pass that gives them
-        check = replace(check, detail=check.detail.replace(" seeds (runs) per arm ", " rounds ") + (
+    if check.passed is None and check.runs_needed:  # the pass that would give the rounds
+        check = replace(check, detail=check.detail + (
             f"; to time them: python -m kktheory.timing {name} --rounds {check.runs_needed} --methods "
             f"{','.join(fast + running_slow)} (and the group's override)"))
     return check
