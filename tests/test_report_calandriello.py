@@ -22,6 +22,7 @@ import yaml
 from scipy import stats
 
 from kktheory.report import calandriello, cost
+from kktheory.report.decide import Estimate
 
 from kktheory.report.entries import calandriello_fig1
 
@@ -355,7 +356,7 @@ def test_relative_spread_is_levenes_deviation_scaled_for_the_run_count():
 
 def test_log_ratio_is_the_delta_method_interval():
     a, b = np.array([2.0, 2.2, 1.8, 2.1]), np.array([1.0, 1.1, 0.9, 1.05, 0.95])
-    e = calandriello.log_ratio(a, b)
+    e = Estimate.ratio_of_means(a, b)
     assert e.value == pytest.approx(math.log(a.mean() / b.mean()))
     assert e.se == pytest.approx(math.sqrt(a.var(ddof=1) / 4 / a.mean() ** 2 + b.var(ddof=1) / 5 / b.mean() ** 2))
 
@@ -503,15 +504,13 @@ def test_fig2_nmi_reads_the_runs_of_both_settings_the_risk_its_own():
     assert c["test risk decreases over the grid"].runs == 10 and "45 paired runs" in c["NMI increases over the grid"].detail
 
 
-def test_band_ratio_is_the_f_interval_of_the_per_seed_mean_relative_risk():
+def test_band_ratio_is_the_spread_ratio_of_the_per_seed_mean_relative_risk():
     rng = np.random.default_rng(5)
     big, small = rng.normal(1.0, 0.01, (8, 2)), rng.normal(2.0, 0.05, (12, 2))
     e = calandriello.band_ratio(big, small)
     ya, yb = (big / big.mean(0)).mean(1), (small / small.mean(0)).mean(1)
-    q = ya.var(ddof=1) / yb.var(ddof=1)
-    assert e.value == pytest.approx(0.5 * math.log(q))
-    assert e.interval() == pytest.approx((0.5 * math.log(q / stats.f.ppf(0.975, 7, 11)),
-                                          0.5 * math.log(q / stats.f.ppf(0.025, 7, 11))))
+    assert e == Estimate.scale_ratio(ya, yb)
+    assert e.value == pytest.approx(math.log(np.abs(ya - np.median(ya)).mean() / np.abs(yb - np.median(yb)).mean()))
 
 
 # -- what deciding a check costs this machine ----------------------------------------------------

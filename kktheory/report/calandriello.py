@@ -310,19 +310,6 @@ def share_left(G: np.ndarray, D: np.ndarray) -> Estimate:
     return Estimate(ratio, sd / math.sqrt(r), float(r - 1), r, sd)
 
 
-def log_ratio(a: np.ndarray, b: np.ndarray) -> Estimate:
-    """log(mean a / mean b) of two independent samples of positive values: delta-method
-    standard error √(se_a²/ā² + se_b²/b̄²), Welch–Satterthwaite degrees of freedom."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    if len(a) < 2 or len(b) < 2 or not (a.mean() > 0 and b.mean() > 0):
-        return Estimate(math.nan, math.nan, math.nan, min(len(a), len(b)), math.nan)
-    va, vb = a.var(ddof=1) / len(a) / a.mean() ** 2, b.var(ddof=1) / len(b) / b.mean() ** 2
-    se = math.sqrt(va + vb)
-    dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1)) if se > 0 else math.inf
-    r = min(len(a), len(b))
-    return Estimate(float(math.log(a.mean() / b.mean())), se, float(dof), r, se * math.sqrt(r))
-
-
 def plateau_share(R: np.ndarray) -> Estimate:
     """The share G/D of the decrease left beyond √n (:func:`share_left`) from per-seed test
     risks ``R`` (rows: seeds; columns: m_lo, m*, m_hi): D = R(m_lo) − R(m_hi), G = R(m*) − R(m_hi).
@@ -339,16 +326,12 @@ def relative_means(x: np.ndarray) -> np.ndarray:
 
 
 def band_ratio(big: np.ndarray, small: np.ndarray) -> Estimate:
-    """log(sd_big/sd_small) of y_s = mean over the declared points of R_s(m)/R̄(m), the
-    per-seed relative test risk (rows: seeds; columns: the points m ≥ √n), with the F
-    interval on (r_big − 1, r_small − 1) degrees of freedom: exact for normal runs of two
-    independent settings (:meth:`Estimate.f_ratio`). The 95 % band of a mean over r runs is
-    ±t·sd/√r wide: at equal r the log ratio of the bands."""
-    ya, yb = relative_means(big), relative_means(small)
-    if len(ya) < 2 or len(yb) < 2 or not (ya.var(ddof=1) > 0 and yb.var(ddof=1) > 0):
-        return Estimate(math.nan, math.nan, math.nan, min(len(ya), len(yb)), math.nan)
-    return Estimate.f_ratio(0.5 * math.log(ya.var(ddof=1) / yb.var(ddof=1)), len(ya) - 1, len(yb) - 1,
-                            min(len(ya), len(yb)))
+    """log(spread_big/spread_small) of y_s = mean over the declared points of R_s(m)/R̄(m),
+    the per-seed relative test risk (rows: seeds; columns: the points m ≥ √n), two
+    independent settings; the spread is the mean absolute deviation from the median, robust
+    to the runs' tails (:meth:`Estimate.scale_ratio`). The 95 % band of a mean over r runs
+    is ±t·sd/√r wide: at equal r the log ratio of the bands."""
+    return Estimate.scale_ratio(relative_means(big), relative_means(small))
 
 
 def _points(grid: tuple[float, ...]) -> tuple[str, str, str]:
@@ -465,7 +448,7 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
               f"({big[DATASET_COL].iloc[0]}, n = {int(big['n'].iloc[0])}, {len(a)} runs) vs {fmt(b.mean(), 3)} "
               f"({small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}, {len(b)} runs), "
               f"ratio {fmt(a.mean() / b.mean(), 3)}")
-    return _stand_in_failure(rule.check(log_ratio(a.to_numpy(), b.to_numpy()), detail, level=level), stand_in, big,
+    return _stand_in_failure(rule.check(Estimate.ratio_of_means(a.to_numpy(), b.to_numpy()), detail, level=level), stand_in, big,
                              small)
 
 
@@ -508,10 +491,12 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
     seeds = a.index.intersection(b.index)
     a, b = a.loc[seeds].to_numpy(), b.loc[seeds].to_numpy()
     est = band_ratio(a, b)
-    sd = [float(np.std(relative_means(x), ddof=1)) if len(x) > 1 else math.nan for x in (a, b)]
-    detail = (f"sd of the per-seed mean relative test risk at m ∈ {{{', '.join(pts)}}}: {fmt(sd[0], 3)} "
+    spread = [float(np.mean(np.abs(y - np.median(y)))) if len(y) > 1 else math.nan
+              for y in map(relative_means, (a, b))]
+    detail = (f"mean absolute deviation from the median of the per-seed mean relative test risk at m ∈ "
+              f"{{{', '.join(pts)}}}: {fmt(spread[0], 3)} "
               f"({int(held['n_test'].iloc[0]):,} held-out augmented digits, n = {int(held['n'].iloc[0])}) vs "
-              f"{fmt(sd[1], 3)} ({small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}), the same {len(seeds)} "
+              f"{fmt(spread[1], 3)} ({small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}), the same {len(seeds)} "
               f"seeds")
     return _stand_in_failure(rule.check(est, detail, level=level), stand_in, held, small)
 

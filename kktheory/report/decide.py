@@ -53,7 +53,8 @@ freedom (:meth:`Estimate.difference`), a paired difference (:meth:`Estimate.pair
 a share of independent units (:meth:`Estimate.proportion`), the median of one sample
 (:meth:`Estimate.median_of`, for timings), a bootstrap statistic with its draws
 (:meth:`Estimate.resampled`: the plain percentile, or the expanded one for a bootstrap over
-few seeds), a log ratio of standard deviations (:meth:`Estimate.f_ratio`), the mean of values
+few seeds), a log ratio of means (:meth:`Estimate.ratio_of_means`) or of spreads
+(:meth:`Estimate.scale_ratio`, robust to the runs' tails), the mean of values
 in a known range (:meth:`Estimate.bounded_mean`, valid whatever their distribution),
 the mean of independent estimates (:meth:`Estimate.average`), or a number with a known
 standard error (:meth:`Estimate.known`, e.g. a randomized estimate's ``*_se``, normal
@@ -96,8 +97,7 @@ MIN_UNITS = 10
 
 #: how an estimate's interval and p-values are computed — each kind at any level, the two
 #: exactly dual (the interval at level L excludes b on one side ⇔ that side's p-value < 1 − L)
-T, BINOMIAL, ORDER, RESAMPLED, F_RATIO, BOUNDED = (
-    "t", "binomial", "order statistics", "resampled", "F ratio", "bounded")
+T, BINOMIAL, ORDER, RESAMPLED, BOUNDED = "t", "binomial", "order statistics", "resampled", "bounded"
 
 
 @dataclass(frozen=True)
@@ -107,8 +107,7 @@ class Estimate:
     ``kind`` (:data:`T` by default) says how: Student t (or normal, ``dof`` = inf) from
     ``se``; the exact binomial of ``successes`` in ``runs`` (Clopper–Pearson); the order
     statistics of the runs in ``data`` (a median: sign test); the sorted resampled values
-    in ``data`` (a percentile bootstrap); the F distribution of a variance ratio with the
-    degrees of freedom ``data`` = (f_a, f_b) (a log sd ratio); the Hoeffding–Bentkus tails of
+    in ``data`` (a percentile bootstrap); the Hoeffding–Bentkus tails of
     a mean of ``runs`` independent values in the known range ``data`` = (lo, hi) (a bounded
     mean). Nothing is stored at one level: :meth:`interval` and :meth:`tail` recompute at the
     level asked.
@@ -246,14 +245,31 @@ class Estimate:
         return replace(est, se=se, unit_sd=se * math.sqrt(r))
 
     @classmethod
-    def f_ratio(cls, log_ratio: float, dof_a: float, dof_b: float, runs: int) -> Estimate:
-        """log(s_a/s_b) of two independent normal samples with f_a, f_b degrees of freedom:
-        (s_a/s_b)²/(σ_a/σ_b)² ~ F(f_a, f_b), so the interval at level L is
-        [v − ½·log F_{1−α/2}, v − ½·log F_{α/2}] and the p-value of "above b" is
-        2·P(F ≥ e^{2(v − b)})."""
-        se = math.sqrt(0.5 / dof_a + 0.5 / dof_b)  # the delta method, for planning only
-        return cls(float(log_ratio), se, math.inf, runs, se * math.sqrt(runs), None,
-                   (float(dof_a), float(dof_b)), F_RATIO)
+    def ratio_of_means(cls, a: Sequence[float], b: Sequence[float]) -> Estimate:
+        """log(ā/b̄) of two independent samples of positive values: the delta method's
+        standard error √(s_a²/(r_a·ā²) + s_b²/(r_b·b̄²)) and Welch–Satterthwaite degrees of
+        freedom on the two terms."""
+        a, b = _finite(a), _finite(b)
+        r = min(len(a), len(b))
+        if len(a) < 2 or len(b) < 2 or not (a.mean() > 0 and b.mean() > 0):
+            return cls(math.nan, math.nan, math.nan, r, math.nan)
+        va, vb = a.var(ddof=1) / len(a) / a.mean() ** 2, b.var(ddof=1) / len(b) / b.mean() ** 2
+        se = math.sqrt(va + vb)
+        dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1)) if se > 0 else math.inf
+        return cls(float(math.log(a.mean() / b.mean())), se, float(dof), r, se * math.sqrt(r))
+
+    @classmethod
+    def scale_ratio(cls, a: Sequence[float], b: Sequence[float]) -> Estimate:
+        """log(d̄_a/d̄_b), d = |x − median x| the runs' absolute deviations from their sample's
+        median (Brown and Forsythe's spread), with :meth:`ratio_of_means`' interval. For runs
+        of one shape d̄ estimates the scale times a constant of the shape (σ·√(2/π) for
+        normal runs), so the value estimates log(σ_a/σ_b) whatever the shape. Unlike the F
+        interval of a variance ratio, whose size at 10 runs per arm is 0.09–0.18 for a nominal
+        one-sided 0.025 under t₃, log-normal or 10 %-contaminated normal runs, this one keeps
+        0.024–0.037 there (0.052 at log-normal σ = 1), at a power of 0.94 against the F
+        test's 0.98 for normal runs with a true ratio e^−1.41 (tests/test_report_decide.py)."""
+        a, b = _finite(a), _finite(b)
+        return cls.ratio_of_means(np.abs(a - np.median(a)) if len(a) else a, np.abs(b - np.median(b)) if len(b) else b)
 
     @classmethod
     def average(cls, parts: Sequence[Estimate]) -> Estimate:
@@ -304,10 +320,6 @@ class Estimate:
         if self.kind == BOUNDED:
             return (_switch(lambda b: 2 * self.tail(b, "above") < alpha, self.value, self.data[0]),
                     _switch(lambda b: 2 * self.tail(b, "below") < alpha, self.value, self.data[1]))
-        if self.kind == F_RATIO:
-            fa, fb = self.data
-            return (self.value - 0.5 * math.log(float(stats.f.ppf(1 - alpha / 2, fa, fb))),
-                    self.value - 0.5 * math.log(float(stats.f.ppf(alpha / 2, fa, fb))))
         if not math.isfinite(self.se):
             return self.value, self.value
         h = self.quantile(level) * self.se
@@ -354,10 +366,6 @@ class Estimate:
             end = hi if above else lo
             return _hb_tail((self.value - end) / (lo - hi) if above else (self.value - end) / (hi - lo), self.runs,
                             (boundary - end) / (lo - hi) if above else (boundary - end) / (hi - lo))
-        if self.kind == F_RATIO:
-            fa, fb = self.data
-            q = math.exp(min(2 * (self.value - boundary), 700.0))
-            return float(stats.f.sf(q, fa, fb) if above else stats.f.cdf(q, fa, fb))
         gap = self.value - boundary
         if self.se == 0.0:  # a known value (no spread by definition)
             return 0.0 if (gap > 0) == above and gap != 0 else 1.0
