@@ -131,6 +131,9 @@ def test_fig1_target_far_from_kernel_kmeans_fails_prop1_and_closeness_not_tracki
     assert all(c.passed is False for c in named(v, "close to kernel k-means"))
     (match,) = named(v, "target matches kernel k-means")
     assert match.passed is False and match.cause == CAUSE_CLAIM and "Prop. 1" in match.cause_detail
+    # shown, not counted: Fig. 1 plots neither the kernel columns nor Prop. 1 (counted once, in yin_table2)
+    assert not match.counted and "counted once, in yin_table2" in match.rule.selection
+    assert match.name not in v.why
 
 
 def test_fig1_a_closeness_failure_only_at_our_k_is_the_settings():
@@ -241,14 +244,14 @@ def test_fig1_accuracy_checks_read_only_the_seeds_after_their_declaration():
     accuracy check waiting for the seeds its design asks."""
     paired = [r for r in yin_fig1.FIG1.rules if r.counted and r.design.kind == "paired"]
     accuracy = [r for r in paired if not r.sweep]
-    assert len(accuracy) == 7 and all(r.fresh_from == 10 and r.declared == "2026-11-27" for r in paired)
+    assert len(accuracy) == 6 and all(r.fresh_from == 10 and r.declared == "2026-11-27" for r in paired)
     assert all("draws its own data" in r.selection for r in accuracy)
-    assert {r.sweep for r in paired if r not in accuracy} == {yin_fig1.K_SWEEP} and len(paired) == 11
+    assert {r.sweep for r in paired if r not in accuracy} == {yin_fig1.K_SWEEP} and len(paired) == 10
     seen = fig1_table(lambda s, m: 0.3 + 0.001 * m, exact_acc=0.9, target_acc=0.5, first_seed=0)
     alone = yin_fig1.judge_fig1(seen)
     assert alone.status == INCONCLUSIVE
     waiting = [c for c in alone.checks if c.counted and c.rule in accuracy]
-    assert len(waiting) == 7 and all(c.passed is None and "no runs after the declaration" in c.detail for c in waiting)
+    assert len(waiting) == 6 and all(c.passed is None and "no runs after the declaration" in c.detail for c in waiting)
     assert {c.runs_needed for c in waiting} == {5, 6, 20}
     assert all(c.passed is None and "no rows at k = " in c.detail for c in alone.checks if c.rule and c.rule.sweep)
     v = yin_fig1.judge_fig1(pd.concat([seen, fig1_table(plateau)], ignore_index=True))
