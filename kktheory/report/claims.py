@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
-from scipy import integrate, stats
+from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
@@ -361,16 +361,17 @@ def exact_pass_rate(rule: Rule, value: float, runs: int, level: float = LEVEL) -
         dof = runs - 1
         q = float(stats.t.ppf(1 - alpha / 2, dof))
 
-        def given(w: float) -> float:
-            lo, hi = _pass_region(rule, q * sigma * math.sqrt(w / dof) / math.sqrt(runs))
-            if not lo < hi:
-                return 0.0
-            return float(stats.norm.cdf((hi - value) / sd_mean) - stats.norm.cdf((lo - value) / sd_mean))
+        log_c = -0.5 * dof * math.log(2.0) - math.lgamma(0.5 * dof)  # χ²_dof density's constant
 
-        chi2 = stats.chi2(dof)
-        edges = chi2.ppf([0.0, 1e-12, 0.01, 0.1, 0.5, 0.9, 0.99, 1 - 1e-12])
-        total = sum(integrate.quad(lambda w: given(w) * chi2.pdf(w), a, b, limit=200, epsabs=1e-10)[0]
-                    for a, b in zip(edges[:-1], edges[1:]))
+        def given(w: float) -> float:  # P(pass | W = w) times W's density (special's ufuncs: scalar speed)
+            lo, hi = _pass_region(rule, q * sigma * math.sqrt(w / dof) / math.sqrt(runs))
+            if not lo < hi or w <= 0.0:
+                return 0.0
+            density = math.exp((0.5 * dof - 1.0) * math.log(w) - 0.5 * w + log_c)
+            return float(special.ndtr((hi - value) / sd_mean) - special.ndtr((lo - value) / sd_mean)) * density
+
+        edges = stats.chi2.ppf([0.0, 1e-12, 0.01, 0.1, 0.5, 0.9, 0.99, 1 - 1e-12], dof)
+        total = sum(integrate.quad(given, a, b, limit=200, epsabs=1e-10)[0] for a, b in zip(edges[:-1], edges[1:]))
         return min(1.0, max(0.0, total))
     if d.kind == "share" and rule.shape in (SHARE, AT_LEAST):
         k = np.arange(runs + 1)
