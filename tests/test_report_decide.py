@@ -668,3 +668,14 @@ def test_scale_ratio_is_the_log_ratio_of_mean_absolute_deviations_from_the_media
     assert e.value == pytest.approx(math.log(da.mean() / db.mean()))
     assert e.se == pytest.approx(math.sqrt(da.var(ddof=1) / 4 / da.mean() ** 2 + db.var(ddof=1) / 5 / db.mean() ** 2))
     assert e.runs == 4 and e.kind == T
+
+
+def test_scale_ratio_decides_nothing_without_spread_in_an_arm():
+    """Two runs per arm have equal deviations by construction (the statistician's case: it
+    passed at se = 0), and ties or an arm of equal runs leave no spread: no interval."""
+    assert not Estimate.scale_ratio([0.400, 0.402], [0.380, 0.400]).decidable
+    tied = Estimate.scale_ratio([0.1, 0.2] * 5, np.linspace(0.0, 1.0, 10))
+    assert not tied.decidable and math.isfinite(tied.value)
+    assert not Estimate.scale_ratio([0.3] * 10, np.linspace(0.0, 1.0, 10)).decidable
+    assert not Estimate.ratio_of_means([2.0, 2.0, 2.0], [1.0, 1.5, 2.0]).decidable
+    assert Estimate.scale_ratio([0.1, 0.2, 0.4], [0.0, 0.5, 0.6]).decidable

@@ -492,13 +492,13 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
     seeds = a.index.intersection(b.index)
     a, b = a.loc[seeds].to_numpy(), b.loc[seeds].to_numpy()
     est = band_ratio(a, b)
-    spread = [float(np.mean(np.abs(y - np.median(y)))) if len(y) > 1 else math.nan
-              for y in map(relative_means, (a, b))]
+    ys = [relative_means(x) for x in (a, b)]
+    spread = [float(np.mean(np.abs(y - np.median(y)))) if len(y) > 1 else math.nan for y in ys]
+    sd = [float(np.std(y, ddof=1)) if len(y) > 1 else math.nan for y in ys]
     detail = (f"mean absolute deviation from the median of the per-seed mean relative test risk at m ∈ "
-              f"{{{', '.join(pts)}}}: {fmt(spread[0], 3)} "
-              f"({int(held['n_test'].iloc[0]):,} held-out augmented digits, n = {int(held['n'].iloc[0])}) vs "
-              f"{fmt(spread[1], 3)} ({small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}), the same {len(seeds)} "
-              f"seeds")
+              f"{{{', '.join(pts)}}}: {fmt(spread[0], 3)} (sd {fmt(sd[0], 3)}; {int(held['n_test'].iloc[0]):,} held-out "
+              f"augmented digits, n = {int(held['n'].iloc[0])}) vs {fmt(spread[1], 3)} (sd {fmt(sd[1], 3)}; "
+              f"{small[DATASET_COL].iloc[0]}, n = {int(small['n'].iloc[0])}), the same {len(seeds)} seeds")
     return _stand_in_failure(rule.check(est, detail, level=level), stand_in, held, small)
 
 
