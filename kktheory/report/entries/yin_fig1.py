@@ -148,19 +148,12 @@ def _k_rule(arm: str, k: int) -> Rule:
 
 
 K_RULES = {(arm, k): _k_rule(arm, k) for arm in ARMS for k in OTHER_K}
-#: Prop. 1 on Fig. 1's rows: both methods share the seeds, so paired (Table 2 keeps its own design).
-#: Shown, not counted (declared on PROP1_CONTROL_DECLARED): the proposition is §2.2's, and Fig. 1
-#: plots neither k-means on the kernel columns nor the proposition; counted once, in yin_table2.
-PROP1_CONTROL_DECLARED = "2026-11-28"
+#: Prop. 1 on Fig. 1's rows, shown, not counted (PROP1_RULE): both methods share the seeds, so
+#: paired (Table 2 keeps its own design)
 FIG1_PROP1_RULE = _declared(replace(
     PROP1_RULE, quantity="test accuracy of k-means on the kernel columns − that of exact kernel k-means, paired "
                          "over seeds",
     design=_paired_design(-SIMILAR, PROP1_PAIRED_SD, 5, "the paper's Prop. 1 (eq. 6): they are the same")))
-FIG1_PROP1_RULE = replace(FIG1_PROP1_RULE, control=True, selection=(
-    f"{FIG1_PROP1_RULE.selection}; shown, not counted (declared {PROP1_CONTROL_DECLARED}, after its rows were seen): "
-    "Prop. 1 (eq. 6) is a proposition of §2.2, and Fig. 1 plots kernel k-means, Sub-Gaussian, ROS, Nyström (Ours) "
-    "and Nyström (Liu), neither the kernel columns nor the proposition; it is counted once, in yin_table2, on the "
-    "paper's real data sets"))
 IDENTITY_RULE = Rule(
     f"{LABELS['ros']} = {LABELS['yin_nystrom']}, run by run",
     f"largest |test accuracy of {LABELS['ros']} − of {LABELS['yin_nystrom']}| over the (m, seed) both ran", AT_MOST,
@@ -362,7 +355,7 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     3. *stable from √n*: acc(A, m₁) − acc(A, m₀) in ±0.04 (PLATEAU, §5.1 (1));
 
     and once, shown, not counted: 4. *target matches kernel k-means*: acc(kernel columns) −
-    acc(exact) in ±0.08 (Prop. 1, which Fig. 1 does not plot; counted in yin_table2). The identity ROS = Nyström (Ours) is a sanity check
+    acc(exact) in ±0.08 (Prop. 1, which Fig. 1 does not plot: :data:`~kktheory.report.yin.PROP1_SHOWN`). The identity ROS = Nyström (Ours) is a sanity check
     on every (m, seed) both ran. Speed is judged on the timing pass (``timing`` of the entry).
     Runs are the seeds, each with its own data draw (``data_seed`` = seed, as the paper draws
     its samples for each repeat); the accuracy checks judge seeds ≥ :data:`FRESH_FROM` only
