@@ -392,6 +392,18 @@ def test_figures_draw_both_centroid_rules_and_the_spread_panel(tmp_path):
     assert all(f.stat().st_size > 0 for f in files)
 
 
+def test_figure_legends_count_each_lines_runs(tmp_path, monkeypatch):
+    """Fig. 1's lines hold different run counts (a decision adds seeds to the judged projected
+    centroids only): each legend entry says its own, read from the rows."""
+    labels = []
+    real = calandriello.band
+    monkeypatch.setattr(calandriello, "band", lambda ax, x, s, label, *a, **k: (labels.append(label),
+                                                                              real(ax, x, s, label, *a, **k))[1])
+    calandriello_fig1.FIG1.draw(pd.concat([table(seeds=12), table(risk=root, centroids="lifted", seeds=4)],
+                                          ignore_index=True), tmp_path)
+    assert [lab.rsplit("; ", 1)[1] for lab in labels] == ["12 runs", "4 runs", "12 runs"], labels
+
+
 def test_figure_of_lifted_rows_alone_draws(tmp_path):
     fig2 = fig2_table(0.5).assign(centroids="lifted")
     assert calandriello_fig2.FIG2.draw(fig2, tmp_path)[0].exists()

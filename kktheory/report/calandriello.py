@@ -647,13 +647,14 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
             part = _centroids(d, rule)
             if not part.empty:
                 s = mean_ci(part, "m", "test_risk")
-                band(ax, s["m"].to_numpy(), s, label.replace(", judged", ", a control here") if spread else label,
+                text = label.replace(", judged", ", a control here") if spread else label
+                band(ax, s["m"].to_numpy(), s, f"{text}; {part['seed'].nunique()} runs",
                      key, i)  # Fig. 2 judges its risk on held-out digits, not these
         ax.set_ylabel(r"test risk $W(C_{n,m}^{++}, \mu_{test})$" + f"\n({int(d['n_test'].iloc[0]):,} test points)")
         ax = axes[1]
         s = mean_ci(d.drop_duplicates(["seed", "m"]), "m", "train_nmi")  # one partition per (seed, m)
         both = " (both centroid rules)" if "centroids" in d and d["centroids"].nunique() > 1 else ""
-        band(ax, s["m"].to_numpy(), s, f"NMI of the partition{both}", "nystrom")
+        band(ax, s["m"].to_numpy(), s, f"NMI of the partition{both}; {runs} runs", "nystrom")
         if spread:
             ax.plot([NMI_M], [PAPER_NMI_M400], "*", color="k", ms=12,
                     label=f"paper: NMI {PAPER_NMI_M400} at m = {NMI_M} on mnist8m (n = 8M, §5)")
@@ -666,8 +667,8 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
             ax.set_xscale("log")
             grid_ticks(ax, d["m"])
             ax.set_xlabel("number of landmarks m (log scale)")
-        axes[0].set_title(f"(a) test risk (mean, 95% CI over {runs} runs)")
-        axes[1].set_title(f"(b) NMI (mean, 95% CI over {runs} runs)")
+        axes[0].set_title("(a) test risk (mean, 95% CI over each line's runs)")
+        axes[1].set_title("(b) NMI (mean, 95% CI over the runs)")
     if spread:
         judged = _centroids(rows, JUDGED)
         _draw_spread(axes[2], judged if not judged.empty else _centroids(rows, "lifted"),
