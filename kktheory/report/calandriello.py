@@ -113,7 +113,7 @@ from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_check
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
-from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.decide import LEVEL, Estimate, deviations
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -493,7 +493,7 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
     a, b = a.loc[seeds].to_numpy(), b.loc[seeds].to_numpy()
     est = band_ratio(a, b)
     ys = [relative_means(x) for x in (a, b)]
-    spread = [float(np.mean(np.abs(y - np.median(y)))) if len(y) > 1 else math.nan for y in ys]
+    spread = [float(deviations(y).mean()) if len(y) > 1 else math.nan for y in ys]
     sd = [float(np.std(y, ddof=1)) if len(y) > 1 else math.nan for y in ys]
     detail = (f"mean absolute deviation from the median of the per-seed mean relative test risk at m ∈ "
               f"{{{', '.join(pts)}}}: {fmt(spread[0], 3)} (sd {fmt(sd[0], 3)}; {int(held['n_test'].iloc[0]):,} held-out "

@@ -277,7 +277,7 @@ class Estimate:
         a, b = _finite(a), _finite(b)
         if len(a) < 3 or len(b) < 3:
             return cls(math.nan, math.nan, math.nan, min(len(a), len(b)), math.nan)
-        return cls.ratio_of_means(np.abs(a - np.median(a)), np.abs(b - np.median(b)))
+        return cls.ratio_of_means(deviations(a), deviations(b))
 
     @classmethod
     def average(cls, parts: Sequence[Estimate]) -> Estimate:
@@ -760,6 +760,13 @@ def pct(level: float) -> str:
     while digits < 12 and level < 1 and float(f"{100 * level:.{digits}g}") >= 100:
         digits += 1
     return f"{100 * level:.{digits}g}%"
+
+
+def deviations(x: Sequence[float]) -> np.ndarray:
+    """|x − median x|, the runs' absolute deviations from their median: their mean is the
+    spread :meth:`Estimate.scale_ratio` compares (σ·√(2/π) for normal runs)."""
+    x = np.asarray(x, float)
+    return np.abs(x - np.median(x)) if len(x) else x
 
 
 def _finite(x: Sequence[float], keep_inf: bool = False) -> np.ndarray:

@@ -68,7 +68,7 @@ from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, by_seed, ok_rows, require_columns
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure
-from kktheory.report.decide import LEVEL, Estimate
+from kktheory.report.decide import LEVEL, Estimate, deviations
 from kktheory.report.entry import Entry
 from kktheory.report.wang import S_COL, nmi_runs
 
@@ -363,7 +363,7 @@ def _cell(d: pd.DataFrame, s: int, c: int) -> np.ndarray:
 
 def _spread(x: np.ndarray) -> float:
     """The mean absolute deviation from the median (the spread :meth:`Estimate.scale_ratio` compares)."""
-    return float(np.mean(np.abs(x - np.median(x)))) if len(x) > 1 else math.nan
+    return float(deviations(x).mean()) if len(x) > 1 else math.nan
 
 
 def _sd_check(d: pd.DataFrame, level: float) -> Check:
