@@ -203,7 +203,8 @@ def figure_rules(grid: tuple[float, ...], config: str, sd: dict[str, float], sou
     counts that reach a power of 0.8 (``runs_*``; :meth:`Rule.runs_for_power`, fixed here
     and re-checked by tests/test_report_calandriello.py)."""
     where = f"the declared grid points {_grid_text(grid)} ({config}), projected centroids"
-    part = (f"centroids={JUDGED}",)  # the jobs it reads: lifted centroids share the partition (the NMI) and are drawn only
+    # the jobs it reads: lifted centroids share the partition (the NMI) and are drawn only
+    part = (f"centroids={JUDGED}",)
     f = risk_plateau_margin(grid, config)
     _, s_thm, _ = plateau_margin(grid[0], 1.0, grid[-1])
     return (

@@ -355,7 +355,8 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     3. *stable from √n*: acc(A, m₁) − acc(A, m₀) in ±0.04 (PLATEAU, §5.1 (1));
 
     and once, shown, not counted: 4. *target matches kernel k-means*: acc(kernel columns) −
-    acc(exact) in ±0.08 (Prop. 1, which Fig. 1 does not plot: :data:`~kktheory.report.yin.PROP1_SHOWN`). The identity ROS = Nyström (Ours) is a sanity check
+    acc(exact) in ±0.08 (Prop. 1, which Fig. 1 does not plot:
+    :data:`~kktheory.report.yin.PROP1_SHOWN`). The identity ROS = Nyström (Ours) is a sanity check
     on every (m, seed) both ran. Speed is judged on the timing pass (``timing`` of the entry).
     Runs are the seeds, each with its own data draw (``data_seed`` = seed, as the paper draws
     its samples for each repeat); the accuracy checks judge seeds ≥ :data:`FRESH_FROM` only
