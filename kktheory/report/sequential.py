@@ -145,7 +145,8 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
     from at any level (value, standard error, runs, successes, the runs' values) — of a
     bootstrap, its value and runs, not its draws, whose number follows the level — for the
     checks judged on an
-    :class:`~kktheory.report.decide.Estimate`."""
+    :class:`~kktheory.report.decide.Estimate`; of a check judged without one (a share of cells),
+    the hash of its data it carries (``Check.data_hash``)."""
     out = {}
     for c in verdict.checks:
         if c.counted and c.decision is not None:
@@ -153,6 +154,8 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
             drawn = e.kind == RESAMPLED  # its draws, and the standard error read from them, follow the level
             key = (e.kind, e.value, e.dof, e.runs, e.successes) + (() if drawn else (e.se, e.data))
             out[c.name] = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        elif c.counted and c.data_hash:
+            out[c.name] = c.data_hash
     return out
 
 
@@ -167,7 +170,7 @@ def first_levels(looks: Sequence[Look], verdict: Verdict) -> dict[str, float]:
     digits to tell a changed one."""
     prints = fingerprints(verdict)
     shares = {c.name: c.decision.estimate for c in verdict.checks
-              if c.name in prints and c.decision.estimate.kind == BINOMIAL}
+              if c.name in prints and c.decision is not None and c.decision.estimate.kind == BINOMIAL}
     out = {}
     for name, fp in prints.items():
         first = None

@@ -50,6 +50,7 @@ beside Fig. 5, not judged (:func:`draw_fig45`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -433,8 +434,9 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
               + (f"; short: {', '.join(bad[:4])}{' …' if len(bad) > 4 else ''}" if bad else ""))
     fail_p = np.where(missing, 0.0, np.nan_to_num(p_fail, nan=1.0))
     p_share = min(1.0, k * float(np.sort(fail_p)[total - k]))
+    data = hashlib.sha256(np.ascontiguousarray(diffs, float).tobytes() + missing.tobytes()).hexdigest()[:16]
     if wins.sum() >= k:
-        return Check(rule.name, True, detail, rule=rule, p_fail=p_share, runs=seeds)
+        return Check(rule.name, True, detail, rule=rule, p_fail=p_share, runs=seeds, data_hash=data)
 
     def fail_runs(level_: float) -> int | None:
         """Runs per arm at which C − K + 1 cells would be shown short at 1 − (1 − level_)/K,
@@ -446,11 +448,18 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
         return int(r) if math.isfinite(r) else None
 
     if short.sum() >= total - k + 1:
-        return Check(rule.name, False, detail, rule=rule, p_fail=p_share, runs=seeds, fail_runs=fail_runs)
-    detail += (f"; undecided cells need up to {max(need)} runs per arm" if need and not hopeless else "")
+        return Check(rule.name, False, detail, rule=rule, p_fail=p_share, runs=seeds, fail_runs=fail_runs,
+                     data_hash=data)
+    # the K − wins undecided cells that need fewest runs decide the pass: the most of those is the plan
+    lack = k - int(wins.sum())
+    enough = sorted(need)[lack - 1] if not hopeless and len(need) >= lack else None
+    detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm (the "
+               f"slowest of all {max(need)})" if enough else "")
     detail += ("; even if every undecided cell won, fewer than the cells needed would" if hopeless else "")
-    return Check(rule.name, None, detail, runs_needed=max(need) if need and not hopeless else None, rule=rule,
-                 p_fail=p_share, runs=seeds)
+    against = None if enough else fail_runs(level)  # no pass within reach: the runs that would show the failure
+    detail += (f"; {total - k + 1} cells would be shown short at about {against} runs per arm" if against else "")
+    return Check(rule.name, None, detail, runs_needed=enough or against, rule=rule, p_fail=p_share, runs=seeds,
+                 fail_runs=fail_runs, data_hash=data)
 
 
 def _short_runs(diff: np.ndarray, margin: float, level: float, seeds: int) -> float:
