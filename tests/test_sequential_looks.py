@@ -351,7 +351,9 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
              Look(2, 20, look_level(2), 1, "inconclusive", "t", ["seed=range(10,20)"], "h2", "r")]
     assert next_look([], 10, "h1", "r") == Look(1, 10, LEVEL, 0, JUDGING, "", [], "h1", "r")
     assert next_look(looks, 20, "h2", "r") is None  # a redraw of the same rows
-    assert next_look(looks, 20, "h2", "other rules") is None  # rules alone: reported, not a look
+    # rules changed on the same rows: a new look (a rule may now read other rows; the checks it
+    # left unchanged keep their first level: the test of first_levels below)
+    assert next_look(looks, 20, "h2", "other rules").look == 3
     more = next_look(looks, 40, "h3", "r")  # seeds another entry's looks added to the shared sweep
     assert (more.look, more.level, more.part) == (3, look_level(3), [])
     assert next_look(looks, 20, "h3", "r").look == 3  # the same run count, other rows

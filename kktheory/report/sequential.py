@@ -216,11 +216,17 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     the settings that had fewer); ``sweep`` names the further sweep they were added to. A
     timing pass (``timing``: its newest creation stamp) made after the last look is new data
     too — a speed claim timed again with more rounds spends a look like a check given more
-    seeds (a look recorded before the stamps were: a pass created after its time)."""
+    seeds (a look recorded before the stamps were: a pass created after its time). Rules other
+    than the last look's (``rules``: their hash) are a new look too: a rule that now reads other
+    rows (a selection widened) or judges them otherwise would else be judged at a level already
+    spent; a check whose estimate the change left as it was keeps its first level
+    (:func:`first_levels`), so a rule reworded spends nothing of the checks it did not move."""
     last = looks[-1] if looks else None
     same_pass = last is not None and (timing == last.timing or (
         not last.timing and timing <= last.when.replace(" ", "T")))
-    if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass:
+    same_rules = last is not None and (not last.rules_hash or rules == last.rules_hash)
+    if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass \
+            and same_rules:
         return None
     j = last.look + 1 if last else 1
     return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing)
