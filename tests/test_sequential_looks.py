@@ -715,6 +715,27 @@ def test_a_sweep_not_run_yet_gets_its_seeds_from_the_first_its_checks_judge(tmp_
     assert planned == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))]
 
 
+def test_a_check_without_runs_gets_its_fresh_seeds_whatever_other_settings_hold(tmp_path, monkeypatch):
+    """calandriello_fig2's held-out checks (fresh from seed 10) read a further sweep whose Fig. 1
+    point already holds seeds 10-44 (calandriello_fig1's jobs): the look starts the schedule
+    again at R₁ = 10 runs from seed 10, not at 40 runs numbered on after seed 44 (it planned
+    seeds 45-49, none of which the held-out points' checks lacked)."""
+    entry = catalogue()["calandriello_fig2"]
+    rule = replace(EXCEEDS_RULE, sweep="calandriello_fig2_heldout", fresh_from=10)
+    rows = pd.DataFrame({"run_id": [f"f{s}" for s in range(10, 45)], "seed": range(10, 45), "time_embed": 1.0})
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 10, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 35))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    check = Check("held-out", None, "no rows yet", rule=rule, runs_needed=10)
+    monkeypatch.setattr(reproduce_sequential, "judge",
+                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 10, LEVEL, 1, "inconclusive")]))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None, sweep="calandriello_fig2_heldout")
+    assert planned == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
+
+
 def test_a_timing_pass_made_after_the_last_look_is_a_new_look():
     """Speed claims are judged on a timing pass, not on the rows: timing them again (more rounds)
     is new data and spends a look; the same pass, or one older than a look recorded before the

@@ -277,13 +277,17 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                 log(f"{entry.name}: no undecided check reads {' '.join(select) or cfg}: stopped")
                 break
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
-        runs, j = _runs(rows), looks[-1].look if looks else 0
+        # a waiting check without runs (a re-declared rule before its fresh seeds) reads settings of the
+        # selection that have none, whatever the others hold: the schedule starts again for it
+        fresh = not len(rows) or any(c.runs == 0 for c in wait)
+        runs, j = (0 if fresh else _runs(rows)), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
         have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
-        if not len(rows):  # a sweep not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
+        if fresh:  # settings not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
+            have = 0
             last = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0) - 1
         over = (*select, f"seed=range({last + 1},{last + 1 + nxt - have})")
         done = set(rows["run_id"]) if len(rows) else set()
