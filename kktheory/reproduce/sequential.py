@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    UNRECORDED, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict
@@ -91,7 +91,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     the seeds added before it. An entry without looks is the fixed design (nothing
     recorded) unless ``start`` (a sequential decision begins: look 1 at 95 %) or its rows
     hold seeds another entry's looks added (:func:`_fixed_before`)."""
-    rules = rules_hash(declared_rules(entry))
+    rules, decides = rules_hash(declared_rules(entry)), decision_hash(declared_rules(entry))
     before: list[Look] = list(looks)
     now: Look | None = None
 
@@ -102,26 +102,30 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         if not rows.empty and (before or start):
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
-                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir))
+                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir),
+                            decides)
             if added:
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_levels(before, judged))
+                lambda judged: first_levels(before, judged, rules))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
     if now is None:
-        if looks and looks[-1].rows_hash and not looks[-1].seen and looks[-1].rules_hash == rules:
-            # the last look's very rows judged again: its checks' estimates recorded, nothing spent
-            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict))]
+        if looks and looks[-1].rows_hash and not (looks[-1].seen and looks[-1].seen_rules) \
+                and looks[-1].rules_hash == rules:
+            # the last look's very rows judged again by its very rules: its checks' estimates and rules
+            # recorded, nothing spent
+            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict), seen_rules=rule_prints(verdict),
+                                          decision_hash=decides)]
             write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict))]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
