@@ -624,3 +624,4 @@ def test_a_replanned_check_is_priced_at_the_level_it_is_judged_at():
     d = fig2_table(0.3).assign(time_total=10.0)
     c = replanned(calandriello_fig2.judge_fig2(d, level=later))[0]
     assert f"({runs} more seeds × " in c.detail, c.detail
+    assert f"{runs} runs reach power 0.8 at this look's" in c.detail  # beside the design's 35 at 95 %
