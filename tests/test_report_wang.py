@@ -298,6 +298,30 @@ def test_fig3_rare_sc_failures_are_the_claims_not_a_reading():
     assert few.passed is None and not few.cause_detail and "30 (data set, seed) clusters" in few.detail
 
 
+def test_fig3_a_failure_is_the_claims_only_where_the_other_reading_of_eq5_fails_too():
+    """Declared 2026-12-07 before its rows: a failed check's cause is *claim fails* where the
+    same test fails under the kernel exp(−d²/σ²) (the printed kernel at β/√2, the further sweep
+    wang_fig3_reading) too, *reading* where it passes or is undecided there; the other reading's
+    rows never enter the declared checks themselves; without them a failure is as before."""
+    tied = fig3_table(+0.02, failures=3)
+    base = wang_fig3.judge_fig3(tied)
+    assert all(c.passed is False and c.cause == "claim fails" for c in base.checks[:-1])
+
+    def other(shift):
+        d = fig3_table(shift, failures=3)
+        d["kernel.beta"] = d["kernel.beta"] / math.sqrt(2)
+        return d
+
+    wins = wang_fig3.judge_fig3(pd.concat([tied, other(-0.05)], ignore_index=True))
+    assert all(c.passed is False and c.cause == "reading" and "passes there" in c.cause_detail
+               for c in wins.checks[:-1]), wins.text
+    assert [c.detail for c in wins.checks] == [c.detail for c in base.checks]  # the declared checks read as before
+    assert wins.status == "inconclusive" and base.status == "not reproduced"
+    loses = wang_fig3.judge_fig3(pd.concat([tied, other(+0.02)], ignore_index=True))
+    assert all(c.cause == "claim fails" and "fails there too" in c.cause_detail for c in loses.checks[:-1])
+    assert loses.status == "not reproduced"
+
+
 def test_fig3_inconclusive_when_too_noisy():
     v = wang_fig3.judge_fig3(fig3_table(-0.02, failures=3, sd=0.1, seeds=3))
     assert v.checks[0].passed is None
