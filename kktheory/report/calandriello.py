@@ -192,8 +192,8 @@ def _grid_text(grid: tuple[float, ...]) -> str:
 
 
 def _runs_text(runs: int) -> str:
-    return (f"{runs} runs reach power 0.8" + (" (the 10 runs of the committed sweep give less: design.runs set to "
-                                               "the count that reaches it)" if runs > 10 else ""))
+    return (f"{runs} runs reach power 0.8 at 95 %" + (" (the 10 runs of the committed sweep give less: design.runs set "
+                                                       "to the count that reaches it)" if runs > 10 else ""))
 
 
 def figure_rules(grid: tuple[float, ...], config: str, sd: dict[str, float], source: str) -> tuple[Rule, ...]:

@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, runs_needed, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, runs_needed, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -285,8 +285,7 @@ class Rule:
         else:
             d = self.design
             judged = sorted(runs) if runs and not isinstance(runs, int) else [(runs or d.runs, level)]
-            at_runs = ", ".join(f"{self.power(r, reps=500, level=at):.2f} at {r} runs"
-                                + (f" ({100 * at:.4g} % level)" if at != level else "") for r, at in judged)
+            at_runs = ", ".join(f"{self.power(r, reps=500, level=at):.2f} at {r} runs at {pct(at)}" for r, at in judged)
             text = (("" if runs else "no runs judged yet: ") + f"{at_runs} (effect {d.effect:.4g}, {d.source})"
                     if power else f"design: effect {d.effect:.4g} at {d.runs} runs ({d.source})")
             if power and self.shape == EXCEEDS:  # a pass shows the sign, not the size: say how often half counts
