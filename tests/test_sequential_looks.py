@@ -31,8 +31,8 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending,
-    rows_hash, rule_prints, rules_hash, waiting,
+    JUDGING, UNRECORDED, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending,
+    rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
@@ -845,6 +845,18 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     old = [replace(looks[0], seen_rules={})]  # before the prints: the declared rules' hash decides
     assert first_levels(old, judged(loose), "r") == {"mean": look_level(2)}
     assert first_levels(old, judged(loose), "r2") == {}
+
+
+def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
+    """A verdict that moved (a cause declared, a rule changed) says beside its reasons what the
+    recorded looks said and whether the rules changed since."""
+    looks = [Look(j, 10, look_level(j), 0, "not reproduced", "", [], f"h{j}", "r1") for j in (1, 2, 3)]
+    looks.append(Look(4, 10, look_level(4), 0, "inconclusive", "", [], "h4", "r2"))
+    assert verdict_history(looks, "inconclusive", "r2") == (
+        "earlier not reproduced at looks 1–3 (the rules changed since: see each check's line for what and when)")
+    assert verdict_history(looks, "not reproduced", "r2") == "earlier inconclusive at look 4"
+    assert verdict_history(looks[:3], "not reproduced", "r1") == ""
+    assert verdict_history([replace(looks[0], status=UNRECORDED)], "inconclusive", "r1") == ""
 
 
 def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():

@@ -355,6 +355,26 @@ def write_pending(folder: Path, name: str, part: tuple[str, tuple[str, ...]] | N
     path.write_text(json.dumps({"sweep": part[0], "part": list(part[1])}, ensure_ascii=False) + "\n")
 
 
+def verdict_history(looks: Sequence[Look], status: str, rules: str = "") -> str:
+    """What earlier recorded looks said where it differs from ``status``, this judgement's:
+    each other verdict with the looks that gave it, and whether the rules (hash ``rules``)
+    changed since — a verdict that moved without new data says so where its reason is read
+    ("" where every recorded look agrees)."""
+    said: dict[str, list[int]] = {}
+    for x in looks:
+        if x.status not in (status, UNRECORDED, JUDGING, ""):
+            said.setdefault(x.status, []).append(x.look)
+    if not said:
+        return ""
+    moved = any(x.rules_hash and rules and x.rules_hash != rules for x in looks if x.status != status)
+
+    def span(ns: list[int]) -> str:
+        return f"look {ns[0]}" if len(ns) == 1 else f"looks {ns[0]}–{ns[-1]}" if ns[-1] - ns[0] == len(ns) - 1 \
+            else "looks " + ", ".join(map(str, ns))
+    return ("earlier " + "; ".join(f"{v} at {span(ns)}" for v, ns in said.items())
+            + (" (the rules changed since: see each check's line for what and when)" if moved else ""))
+
+
 def looks_text(looks: Sequence[Look], rules: str = "") -> str:
     """INDEX's line: the design, every look, and whether the rules (hash ``rules``) changed
     after a recorded look."""

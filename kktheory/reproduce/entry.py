@@ -246,7 +246,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
               look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float],
-                                    Callable[[Verdict], Mapping[str, float]]]] | None = None,
+                                    Callable[[Verdict], Mapping[str, float]], Callable[[str], str]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -258,7 +258,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
     rows about to be judged, returns the level, the looks' text in their place and the level of
     a group of the timing pass from its creation stamp (that of the look that first judged it): the look is decided
-    on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
+    on the very rows it judges, and what earlier looks said where it differs from this
+    judgement's verdict (said beside the verdict's reasons). ``run_only`` (with ``execute``): run only this part —
     the seeds a resumed sequential decision added — and read every other sweep and part as
     stored."""
     t0 = time.perf_counter()
@@ -306,8 +307,9 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     ok = ok_rows(rows)
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
     first_levels: Callable[[Verdict], Mapping[str, float]] = _no_looks  # a check's earlier level
+    history: Callable[[str], str] = lambda status: ""  # what earlier looks said, where it differs
     if look is not None:
-        level, looks, timing_level, first_levels = look(ok)
+        level, looks, timing_level, first_levels, history = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)
@@ -360,7 +362,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
-        why=verdict.summary,
+        why="; ".join(x for x in (verdict.summary, history(verdict.status)) if x),
         runs=runs_per_setting(ok),
         compute_s=compute_time(ok),
         looks_compute_s=compute_time(ok[ok["run_id"].isin(_added_ids(plans, len(cfg_names)))]) if parts and not ok.empty else 0.0,
