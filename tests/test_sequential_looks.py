@@ -847,6 +847,28 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     assert first_levels(old, judged(loose), "r2") == {}
 
 
+def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
+    """A look whose seeds were named and not all run (its .pending note, this entry's or one
+    sharing its sweep) is judged once they are: a redraw keeps INDEX's last judgement and
+    records nothing; a run adds the look's part, so that it finishes it before judging."""
+    entry = catalogue()["theory_rates_yin"]  # shares theory_rates_calandriello's sweep
+    part = ("theory_rates_overlap", ("seed=range(3,13)",))
+    monkeypatch.setattr(reproduce_sequential, "read_pending",
+                        lambda folder, name: part if name == "theory_rates_calandriello" else None)
+    monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [])
+    monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
+        entry.name: types.SimpleNamespace(status="reproduced", observed="as recorded")})
+    judged: list = []
+    monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: judged.append(a[4]) or (None, []))
+    logged: list = []
+    v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append)
+    assert (v.status, v.observed) == ("reproduced", "as recorded") and not judged
+    assert "in progress" in logged[-1] and "theory_rates_calandriello --scale paper --decide" in logged[-1]
+    reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
+    assert judged == [[part]]
+
+
 def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
     """A verdict that moved (a cause declared, a rule changed) says beside its reasons what the
     recorded looks said and whether the rules changed since."""

@@ -53,6 +53,7 @@ from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
 from kktheory.report.cost import compute_time
 from kktheory.reproduce.entry import SETTING, Part, part_values, picks, reproduce, runs_per_setting
+from kktheory.report.index import read_index
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -71,11 +72,35 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
            execute: bool = True, log=log) -> Verdict:
     """An entry reproduced without ``--decide``: at paper scale without overrides, judged as
     its sequential decision stands (:func:`judge`: the rows of the last look at its level,
-    other rows as a new look); otherwise the fixed design at 95 %."""
+    other rows as a new look); otherwise the fixed design at 95 %. While a look of its sweep
+    is in progress (:func:`_pending`) a redraw judges nothing — INDEX keeps the last recorded
+    look's judgement, a look being judged on the seeds it planned — and a run finishes the
+    look's seeds before it judges."""
     if scale != "paper" or overrides:
         return reproduce(entry, scale, results_dir, out_dir, overrides, execute, log)
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
-    return judge(entry, results_dir, out_dir, looks, _sweep_parts(entry), execute, log)[0]
+    parts = _sweep_parts(entry)
+    pending = _pending(entry)
+    if pending and not execute:  # a look whose seeds are not all run is judged once they are, not before
+        kept = read_index(out_dir).get(entry.name)
+        log(f"{entry.name}: a look of its sweep is in progress ({pending[0]}: {' '.join(pending[1][1])}): not judged "
+            f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
+            "INDEX keeps the last recorded look's judgement")
+        if kept is not None:
+            return Verdict(kept.status, kept.observed)
+    if pending:  # a run finishes the look's seeds before it judges
+        parts.append(pending[1])
+    return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+
+
+def _pending(entry: Entry) -> tuple[str, Part] | None:
+    """The entry of the sweep whose look is in progress (its seeds named, not all judged:
+    :func:`~kktheory.report.sequential.read_pending`) and that look's part — this entry's or
+    another's judging the same sweep; None where no look is in progress."""
+    for e in catalogue().values():
+        if e.sweep_name == entry.sweep_name and (part := read_pending(committed.COMMITTED_ROWS, e.name)):
+            return e.name, part
+    return None
 
 
 def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Part],
