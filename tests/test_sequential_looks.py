@@ -743,6 +743,44 @@ def test_a_check_without_runs_gets_its_fresh_seeds_whatever_other_settings_hold(
     assert planned == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
 
 
+def test_a_window_re_declared_gets_its_seeds_from_its_first_fresh_seed(tmp_path, monkeypatch):
+    """wang_fig4_5's NMI checks read seeds 0–19 and from 60 on (Rule.fresh_from, kept_below):
+    with 20 runs behind them, a look numbers its seeds on from 60, not from the selection's
+    last seed 19 (seeds 20–59 of the main sweep would be run and never read)."""
+    entry = catalogue()["wang_fig4_5"]
+    rule = replace(EXCEEDS_RULE, fresh_from=60, kept_below=20)
+    rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 40, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    check = Check.of("nmi", rule.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL), rule=rule)
+    check = replace(check, runs=20)
+    monkeypatch.setattr(reproduce_sequential, "judge",
+                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 40, LEVEL, 1, "inconclusive")]))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None)
+    assert planned == [("wang_fig4_5", ("seed=range(60,80)",))]
+    kept = rule.fresh(pd.DataFrame({"seed": range(100)}))
+    assert list(kept["seed"]) == [*range(20), *range(60, 100)] and rule.fresh_runs == "seeds < 20 and ≥ 60"
+
+
+def test_the_committed_looks_give_wang_fig4_5_its_checks_first_levels():
+    """On the committed rows and looks: NMI Nyström beats RFM keeps look 1's 95 % (its seeds 0–19,
+    judged then by the same test); the objective checks look 2's 99.17 %; look 3's NMI judgement,
+    on seeds seen before, withdrawn."""
+    from kktheory.reproduce import committed
+
+    entry = catalogue()["wang_fig4_5"]
+    rows = pd.read_parquet(committed.COMMITTED_ROWS / "wang_fig4_5.parquet")
+    looks = read_looks(committed.COMMITTED_ROWS, entry.name)
+    levels = first_levels(looks, entry.judge(rows, look_level(5)))
+    assert levels["NMI: Nyström beats RFM in most cases"] == LEVEL
+    assert {levels[n] for n in levels if n.startswith("objective")} == {look_level(2)}
+    assert all(n.startswith("NMI") for n in looks[2].withdrawn) and len(looks[2].withdrawn) == 3
+
+
 def test_a_timing_pass_made_after_the_last_look_is_a_new_look():
     """Speed claims are judged on a timing pass, not on the rows: timing them again (more rounds)
     is new data and spends a look; the same pass, or one older than a look recorded before the
@@ -841,6 +879,11 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     assert rule_prints(judged(reworded)) == rule_prints(first)
     widened = replace(rule, selection="more seeds, none run yet")  # its rows are the estimate's fingerprint
     assert rule_prints(judged(widened)) == rule_prints(first) and decision_hash([widened]) != decision_hash([rule])
+    # a look whose judgement of the check was withdrawn (it had read rows seen before its rule) lends no level,
+    # even when a selection widened again brings its very rows back
+    assert first_levels([replace(looks[0], withdrawn=["mean"])], first, "r2") == {}
+    assert first_levels([replace(looks[0], withdrawn=["mean"]), replace(looks[0], look=5, level=look_level(5))],
+                        first, "r2") == {"mean": look_level(5)}
     assert decision_hash([reworded]) == decision_hash([rule]) != decision_hash([loose])
     old = [replace(looks[0], seen_rules={})]  # before the prints: the declared rules' hash decides
     assert first_levels(old, judged(loose), "r") == {"mean": look_level(2)}

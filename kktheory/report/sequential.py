@@ -144,6 +144,9 @@ class Look:
     #: the declared rules' fields that decide (:func:`decision_hash`): a change of them is a new
     #: look, a change of their wording (why, source, the power design) is not
     decision_hash: str = ""
+    #: the checks whose judgement at this look was withdrawn (their rule re-declared because it had read
+    #: rows seen before it): no later look takes its level from this one for them, whatever the data
+    withdrawn: list[str] = field(default_factory=list)
 
 
 def fingerprints(verdict: Verdict) -> dict[str, str]:
@@ -176,7 +179,7 @@ def first_levels(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> di
     since; not given: not compared). A look recorded before the estimates were is matched by
     the check's line it recorded, for a share of seeds only (value k/n and its exact interval
     at the look's level, which name k and n): other estimates print too few digits to tell a
-    changed one."""
+    changed one. A look's judgement of a check it withdrew (``Look.withdrawn``) lends no level."""
     prints = fingerprints(verdict)
     ruled = rule_prints(verdict)
     shares = {c.name: c.decision.estimate for c in verdict.checks
@@ -188,7 +191,7 @@ def first_levels(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> di
                 name in shares and x.checks.get(name, "").partition(" ")[2] == shares[name].text(level=x.level))
             same_rule = x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else (
                 not rules or not x.rules_hash or x.rules_hash == rules)
-            if same and same_rule:
+            if same and same_rule and name not in x.withdrawn:
                 out[name] = x.level
                 break
     return out
@@ -286,11 +289,12 @@ def rule_prints(verdict: Verdict) -> dict[str, str]:
 
 
 def _decision_fields(rule: Rule, selection: bool = True) -> tuple:
-    """What a rule decides by: its name, quantity (the estimator), shape, margin, selection
-    (the rows it reads; left out with ``selection`` false), sign, role (sanity, control) and
-    the seeds it judges from."""
-    return (rule.name, rule.quantity, rule.shape, float(rule.margin.value), *((rule.selection,) if selection else ()),
-            float(rule.sign), bool(rule.sanity), bool(rule.control), rule.fresh_from, getattr(rule, "fresh_column", ""))
+    """What a rule decides by: its name, quantity (the estimator), shape, margin, sign, role
+    (sanity, control) and which rows it reads — its selection and the seeds it judges (left
+    out with ``selection`` false: the estimate's fingerprint holds the rows read)."""
+    rows = (rule.selection, rule.fresh_from, rule.kept_below, rule.fresh_column) if selection else ()
+    return (rule.name, rule.quantity, rule.shape, float(rule.margin.value), float(rule.sign), bool(rule.sanity),
+            bool(rule.control), *rows)
 
 
 def rules_hash(rules: Sequence[Rule]) -> str:
@@ -305,7 +309,8 @@ def _rule_fields(rule: Rule) -> tuple:
     d, m = rule.design, rule.margin
     design = None if d is None else (d.kind, float(d.effect), float(d.null), tuple(map(float, d.sd)), int(d.runs))
     return (rule.name, rule.quantity, rule.shape, (float(m.value), m.why, m.source), rule.selection,
-            float(rule.sign), bool(rule.sanity), bool(rule.control), design, rule.fresh_from)
+            float(rule.sign), bool(rule.sanity), bool(rule.control), design, rule.fresh_from,
+            *((rule.kept_below,) if rule.kept_below is not None else ()))
 
 
 def looks_path(folder: Path, name: str) -> Path:

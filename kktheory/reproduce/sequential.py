@@ -315,9 +315,10 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
         have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
-        if fresh:  # settings not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
-            have = 0
-            last = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0) - 1
+        first = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0)  # (Rule.fresh_from)
+        if fresh:  # settings not run yet: from the first seed its waiting checks judge
+            have, last = 0, first - 1
+        last = max(last, first - 1)  # never seeds below the first a waiting check judges (a window re-declared)
         over = (*select, f"seed=range({last + 1},{last + 1 + nxt - have})")
         done = set(rows["run_id"]) if len(rows) else set()
         jobs = len({tuple(job.ids) for job in plan_sweep(cfg, results_dir, over).jobs
