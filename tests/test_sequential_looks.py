@@ -31,7 +31,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, UNRECORDED, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending,
+    JUDGING, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
@@ -840,10 +840,14 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     assert first_levels(looks, first) == {"share": look_level(9), "mean": look_level(10)}
     assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
     entry = types.SimpleNamespace(judge=judge)
-    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_levels(looks, j), look_level(11))
+    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(looks, j), look_level(11))
     c = {x.name: x for x in v.checks}
     assert c["share"].passed is True and c["share"].decision.level == look_level(9)
     assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
+    # the decision's code changed since look 9 (it recorded another mark for the same data): judged as new
+    moved = [replace(looks[0], checks={"share": "✗ 1 [0.96, 1]"}), looks[1]]
+    w = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(moved, j), look_level(11))
+    assert {x.name: x for x in w.checks}["share"].passed is None
     grew = judge_checks([share.check(kept), mean.check(Estimate.mean_of([0.2, 0.1, 0.4]))], "")
     assert first_levels(looks, grew) == {"share": look_level(9)}
     assert first_levels([replace(looks[0], seen={}), looks[1]], first)["share"] == look_level(10)

@@ -169,9 +169,13 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
 
 
 def first_levels(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dict[str, float]:
+    """The level of each check's first look (:func:`first_looks`)."""
+    return {name: x.level for name, x in first_looks(looks, verdict, rules).items()}
+
+
+def first_looks(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dict[str, Look]:
     """For each counted check of ``verdict`` whose very estimate (:func:`fingerprints`) under
-    the same rule (:func:`rule_prints`) a recorded look judged, the level of the first such
-    look. The same data judged again by the same rule at a stricter level is a sub-event of
+    the same rule (:func:`rule_prints`) a recorded look judged, the first such look. The same data judged again by the same rule at a stricter level is a sub-event of
     that look's error, so its decision there stands — whatever later looks judged in between
     (seeds added to other checks, or to this one and withdrawn): they spend nothing of it
     (a check whose data or rule is new is judged at the new look's level). A look recorded before the rules' prints were matches a check's rule where
@@ -192,7 +196,7 @@ def first_levels(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> di
             same_rule = x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else (
                 not rules or not x.rules_hash or x.rules_hash == rules)
             if same and same_rule and name not in x.withdrawn:
-                out[name] = x.level
+                out[name] = x
                 break
     return out
 

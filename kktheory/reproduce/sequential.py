@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
+    UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict
@@ -135,7 +135,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_levels(before, judged, rules), lambda status: verdict_history(before, status, rules))
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
