@@ -912,6 +912,9 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append)
     assert (v.status, v.observed) == ("reproduced", "as recorded") and not judged
     assert "in progress" in logged[-1] and "theory_rates_calandriello --scale paper --decide" in logged[-1]
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {})  # no INDEX line to keep: nothing judged
+    assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append).status == "not run"
+    assert not judged
     reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
     assert judged == [[part]]
 

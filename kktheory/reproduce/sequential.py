@@ -47,7 +47,7 @@ from kktheory.report.sequential import (
     UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
-from kktheory.report.verdicts import Check, Verdict
+from kktheory.report.verdicts import Check, Verdict, not_run
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
@@ -86,8 +86,7 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
         log(f"{entry.name}: a look of its sweep is in progress ({pending[0]}: {' '.join(pending[1][1])}): not judged "
             f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
             "INDEX keeps the last recorded look's judgement")
-        if kept is not None:
-            return Verdict(kept.status, kept.observed)
+        return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
     if pending:  # a run finishes the look's seeds before it judges
         parts.append(pending[1])
     return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
