@@ -496,7 +496,10 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     """Re-declared on §5.2's objective over the kernel columns after seeds 0–19 were seen:
     without fresh rows the three objective checks are undecided, in the family with a failure
     p-value of 1, the NMI checks judged as before; the objective checks read only seeds ≥ 20
-    that hold the column, the NMI checks only the main sweep's seeds 0–19."""
+    that hold the column; the NMI checks their declared seeds 0–19 and, re-declared (NMI_REDECLARED),
+    the fresh ones from NMI_FRESH_FROM on — not the objective's seeds 20–59, seen before (shown in a
+    sensitivity line, not counted): one row per cell and seed, the main sweep's where a seed ran in
+    both sweeps."""
     df = fig45_table(0.7, 0.6, 0.4)
     before = wang_fig4_5.judge_fig45(df[df["seed"] < wang_fig4_5.OBJ_FRESH_FROM])
     objective = [c for c in before.checks if c.name.startswith("objective")]
@@ -510,6 +513,14 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     assert set(held["seed"]) == set(range(20, 40))
     flipped = df.assign(train_nmi=lambda x: x["train_nmi"].where(x["seed"] < 20, -x["train_nmi"]))
     assert wang_fig4_5.judge_fig45(flipped).checks[0].detail == wang_fig4_5.judge_fig45(df).checks[0].detail
+    assert "not counted, a sensitivity line: on every seed" in wang_fig4_5.judge_fig45(df).observed
+    frame = wang_fig4_5._fig45_frame(df)
+    fresh = frame[frame["seed"] < 5].assign(seed=lambda x: x["seed"] + wang_fig4_5.NMI_FRESH_FROM)
+    grown = pd.concat([frame, fresh], ignore_index=True)
+    assert set(wang_fig4_5.nmi_rows(grown)["seed"]) == set(range(20)) | set(range(60, 65))
+    again = frame[frame["seed"] == 3].assign(**{wang_fig4_5.OBJ_COL: 1.0, "train_nmi": -1.0})  # seed 3 in both sweeps
+    rows = wang_fig4_5.nmi_rows(pd.concat([frame, again], ignore_index=True))
+    assert (rows["train_nmi"] > -1).all() and len(rows) == len(wang_fig4_5.nmi_rows(frame))
     assert all(wang_fig4_5.SHARE_RULES[key].fresh_column == wang_fig4_5.OBJ_COL
                and wang_fig4_5.SHARE_RULES[key].fresh_from == 20
                for key in wang_fig4_5.SHARE_RULES if key[0] == "objective")

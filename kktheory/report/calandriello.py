@@ -108,7 +108,7 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
-from kktheory.report.cost import priced, seed_seconds
+from kktheory.report.cost import design_runs, priced, seed_seconds
 from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
@@ -454,10 +454,13 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
                              small)
 
 
-def _not_yet(rule: Rule) -> Check:
-    """A re-planned check before its rows: undecided, naming its sweep and its design."""
+def _not_yet(rule: Rule, level: float) -> Check:
+    """A re-planned check before its rows: undecided, naming its sweep and its design; the runs
+    that would decide it are its design's at ``level`` (:func:`~kktheory.report.cost.design_runs`),
+    where a sequential decision starts its sweep."""
     return Check(rule.name, None, f"no rows yet: judged on seeds ≥ {rule.fresh_from} of {HELDOUT_CONFIG} only; its "
-                 f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f})", rule=rule)
+                 f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f})", rule=rule,
+                 runs_needed=design_runs(rule, level))
 
 
 def heldout_plateau_check(df: pd.DataFrame, rule: Rule, grid: tuple[float, ...], level: float = LEVEL) -> Check:
@@ -466,7 +469,7 @@ def heldout_plateau_check(df: pd.DataFrame, rule: Rule, grid: tuple[float, ...],
     (:func:`heldout_rows`), only the seeds run after its declaration (``rule.fresh``)."""
     held = rule.fresh(heldout_rows(df))
     if held.empty:
-        return _not_yet(rule)
+        return _not_yet(rule, level)
     found = curve(held, "test_risk", grid)
     if isinstance(found, str):
         return Check(rule.name, None, found, rule=rule)
@@ -483,7 +486,7 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
     both hold and run after the declaration; a failure put down to the stand-in data."""
     held, small = rule.fresh(heldout_rows(df)), rule.fresh(fig1_setting(df))
     if held.empty:
-        return _not_yet(rule)
+        return _not_yet(rule, level)
     pts = [m_rule(f) for f in SPREAD_FACTORS]
     tables = [by_seed(d, "test_risk") for d in (held, small)]
     if any(isinstance(t, str) or not set(pts) <= set(t.columns) for t in tables) or small["n"].nunique() != 1:

@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    UNRECORDED, Look, decision_hash, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict
@@ -91,7 +91,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     the seeds added before it. An entry without looks is the fixed design (nothing
     recorded) unless ``start`` (a sequential decision begins: look 1 at 95 %) or its rows
     hold seeds another entry's looks added (:func:`_fixed_before`)."""
-    rules = rules_hash(declared_rules(entry))
+    rules, decides = rules_hash(declared_rules(entry)), decision_hash(declared_rules(entry))
     before: list[Look] = list(looks)
     now: Look | None = None
 
@@ -102,26 +102,30 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         if not rows.empty and (before or start):
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
-                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir))
+                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir),
+                            decides)
             if added:
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_levels(before, judged))
+                lambda judged: first_levels(before, judged, rules))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
     if now is None:
-        if looks and looks[-1].rows_hash and not looks[-1].seen and looks[-1].rules_hash == rules:
-            # the last look's very rows judged again: its checks' estimates recorded, nothing spent
-            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict))]
+        if looks and looks[-1].rows_hash and not (looks[-1].seen and looks[-1].seen_rules) \
+                and looks[-1].rules_hash == rules:
+            # the last look's very rows judged again by its very rules: its checks' estimates and rules
+            # recorded, nothing spent
+            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict), seen_rules=rule_prints(verdict),
+                                          decision_hash=decides)]
             write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict))]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
@@ -277,13 +281,17 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                 log(f"{entry.name}: no undecided check reads {' '.join(select) or cfg}: stopped")
                 break
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
-        runs, j = _runs(rows), looks[-1].look if looks else 0
+        # a waiting check without runs (a re-declared rule before its fresh seeds) reads settings of the
+        # selection that have none, whatever the others hold: the schedule starts again for it
+        fresh = not len(rows) or any(c.runs == 0 for c in wait)
+        runs, j = (0 if fresh else _runs(rows)), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
         have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
-        if not len(rows):  # a sweep not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
+        if fresh:  # settings not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
+            have = 0
             last = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0) - 1
         over = (*select, f"seed=range({last + 1},{last + 1 + nxt - have})")
         done = set(rows["run_id"]) if len(rows) else set()
