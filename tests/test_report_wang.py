@@ -317,6 +317,11 @@ def test_fig3_a_failure_is_the_claims_only_where_the_other_reading_of_eq5_fails_
                for c in wins.checks[:-1]), wins.text
     assert [c.detail for c in wins.checks[:-1]] == [c.detail for c in base.checks[:-1]]  # the failures read as before
     assert wins.status == "inconclusive" and base.status == "not reproduced"
+    gone = other(+0.02)  # every SC trial fails there: no seed holds a pair
+    gone.loc[gone["sketch.name"] == wang_fig3.SC, [wang.FAIL_COL, "train_nmi"]] = [True, 0.0]
+    lost = wang_fig3.judge_fig3(pd.concat([tied, gone], ignore_index=True))
+    assert all(c.cause == "reading" and "no seed holds KK and SC at every c" in c.cause_detail
+               for c in lost.checks[:-1]), lost.text
     loses = wang_fig3.judge_fig3(pd.concat([tied, other(+0.02)], ignore_index=True))
     assert all(c.cause == "claim fails" and "fails there too" in c.cause_detail for c in loses.checks[:-1])
     assert loses.status == "not reproduced"

@@ -247,24 +247,28 @@ def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: f
     is undecided itself."""
     rows = _fig3_frame(df, READING_BETAS)
     est = estimate(rows) if len(rows[0]) + len(rows[1]) else None
-    if check.passed is None or est is None or not est.runs:
+    if check.passed is None or est is None:
         return check
-    other = rule.decide(est, level)
-    said = {FAIL: "fails there too" if check.passed is False else "fails there",
-            PASS: "passes there" + (" too" if check.passed else ""), INCONCLUSIVE: "is undecided there"}[other.status]
+    other = rule.decide(est, level) if est.runs else None  # rows there, but no seed holds a whole pair
+    said = ("is undecided there: no seed holds KK and SC at every c (failed SC trials discarded with their seed)"
+            if other is None else
+            {FAIL: "fails there too" if check.passed is False else "fails there",
+             PASS: "passes there" + (" too" if check.passed else ""), INCONCLUSIVE: "is undecided there"}[other.status]
+            + f": {est.text(level=level)}")
     text = (f"under the other reading of eq. (5), the kernel exp(−‖x − x′‖²/σ²) that reproduces Fig. 5's printed "
             f"objective (β/√2 here, {READING_SWEEP}.yaml, declared {READING_DECLARED} before its rows), the same "
-            f"test {said}: {est.text(level=level)}")
+            f"test {said}")
+    status = other.status if other is not None else INCONCLUSIVE
     if check.passed is False:
-        cause = CAUSE_CLAIM if other.status == FAIL else CAUSE_READING
+        cause = CAUSE_CLAIM if status == FAIL else CAUSE_READING
         return replace(check, cause=cause, cause_detail="; ".join(x for x in (check.cause_detail, text) if x))
-    if other.status == PASS:
+    if status == PASS:
         return replace(check, detail=f"{check.detail}; {text}")
-    if other.status == FAIL:
+    if status == FAIL:
         return replace(check, passed=False, cause=CAUSE_READING, cause_detail=f"passes under the printed kernel; {text}",
                        p_fail=other.p_fail, decision=None)  # the failure's p-value (Holm's) is the other reading's
     return replace(check, passed=None, detail=f"{check.detail}; passes under the printed kernel; {text}",
-                   runs_needed=other.runs_needed)
+                   runs_needed=other.runs_needed if other is not None else None)
 
 
 def _exact_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -458,9 +462,13 @@ def _at(d: pd.DataFrame, factors: tuple[int, ...]) -> pd.DataFrame:
 
 def _kk_at(d: pd.DataFrame, ds: str, beta: float) -> Estimate | None:
     """The KK − SC estimate of one (data set, β) cell (:func:`kk_estimate` of its per-seed
-    differences); None without rows there or with rows that are not one per seed and cell."""
-    table = seed_differences(_cell(d, ds, beta))
-    return None if isinstance(table, str) or table.empty else kk_estimate(table.to_numpy(float))
+    differences; of no run where no seed holds both at every c); None without rows there or
+    with rows that are not one per seed and cell."""
+    cell = _cell(d, ds, beta)
+    table = seed_differences(cell)
+    if cell.empty or isinstance(table, str):
+        return None
+    return kk_estimate(table.to_numpy(float)) if not table.empty else Estimate(np.nan, np.nan, np.nan, 0, np.nan)
 
 
 def _sc_trials(d: pd.DataFrame, failed: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series, pd.Series]:
