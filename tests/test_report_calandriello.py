@@ -23,6 +23,8 @@ from scipy import stats
 
 from kktheory.report import calandriello, cost
 from kktheory.report.decide import Estimate
+from kktheory.report.sequential import waiting
+from kktheory.reproduce.sequential import _reads_part
 
 from kktheory.report.entries import calandriello_fig1
 
@@ -474,6 +476,9 @@ def test_fig2_replanned_checks_wait_for_their_rows_and_the_grids_are_shown_not_c
     v = calandriello_fig2.judge_fig2(fig2_table(0.3))
     for c in replanned(v):
         assert c.passed is None and c.counted and "no rows yet" in c.detail and "seeds ≥ 10" in c.detail
+        assert c.runs_needed == c.rule.design.runs  # at 95 %: what a sequential decision starts its sweep with
+    assert set(replanned(v)) <= set(waiting(v))  # and they read the sweep their seeds go to
+    assert all(_reads_part(c, calandriello_fig2.HELDOUT_SWEEP, (), "calandriello_fig2") for c in replanned(v))
     c = checks(v)
     assert not c["test risk plateau once m ≥ √n"].counted and not spread(v).counted
     assert spread(v).passed is True  # shown, with its own outcome
@@ -619,3 +624,4 @@ def test_a_replanned_check_is_priced_at_the_level_it_is_judged_at():
     d = fig2_table(0.3).assign(time_total=10.0)
     c = replanned(calandriello_fig2.judge_fig2(d, level=later))[0]
     assert f"({runs} more seeds × " in c.detail, c.detail
+    assert f"{runs} runs reach power 0.8 at this look's" in c.detail  # beside the design's 35 at 95 %

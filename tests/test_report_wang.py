@@ -298,6 +298,42 @@ def test_fig3_rare_sc_failures_are_the_claims_not_a_reading():
     assert few.passed is None and not few.cause_detail and "30 (data set, seed) clusters" in few.detail
 
 
+def test_fig3_a_failure_is_the_claims_only_where_the_other_reading_of_eq5_fails_too():
+    """Declared 2026-12-07 before its rows: a failed check's cause is *claim fails* where the
+    same test fails under the kernel exp(−d²/σ²) (the printed kernel at β/√2, the further sweep
+    wang_fig3_reading) too, *reading* where it passes or is undecided there; the other reading's
+    rows never enter the declared checks themselves; without them a failure is as before."""
+    tied = fig3_table(+0.02, failures=3)
+    base = wang_fig3.judge_fig3(tied)
+    assert all(c.passed is False and c.cause == "claim fails" for c in base.checks[:-1])
+
+    def other(shift):
+        d = fig3_table(shift, failures=3)
+        d["kernel.beta"] = d["kernel.beta"] / math.sqrt(2)
+        return d
+
+    wins = wang_fig3.judge_fig3(pd.concat([tied, other(-0.05)], ignore_index=True))
+    assert all(c.passed is False and c.cause == "reading" and "passes there" in c.cause_detail
+               for c in wins.checks[:-1]), wins.text
+    assert [c.detail for c in wins.checks[:-1]] == [c.detail for c in base.checks[:-1]]  # the failures read as before
+    assert wins.status == "inconclusive" and base.status == "not reproduced"
+    loses = wang_fig3.judge_fig3(pd.concat([tied, other(+0.02)], ignore_index=True))
+    assert all(c.cause == "claim fails" and "fails there too" in c.cause_detail for c in loses.checks[:-1])
+    assert loses.status == "not reproduced"
+    # a pass stands only where the other reading agrees: beside a failure it is no pass (the reading's),
+    # beside an undecided test it is undecided with that test's runs
+    ahead = fig3_table(-0.05, failures=3)
+    both = wang_fig3.judge_fig3(pd.concat([ahead, other(-0.05)], ignore_index=True))
+    assert all(c.passed and "passes there too" in c.detail for c in both.checks[:-1]) and both.status == "reproduced"
+    split = wang_fig3.judge_fig3(pd.concat([ahead, other(+0.02)], ignore_index=True))
+    assert all(c.passed is False and c.cause == "reading" and "fails there" in c.cause_detail
+               for c in split.checks[:-1]) and split.status == "inconclusive"
+    noisy = other(-0.003)
+    noisy["train_nmi"] += np.random.default_rng(3).normal(0, 0.05, len(noisy))
+    open_ = wang_fig3.judge_fig3(pd.concat([ahead, noisy], ignore_index=True))
+    assert any(c.passed is None and "is undecided there" in c.detail and c.runs_needed for c in open_.checks[:-1])
+
+
 def test_fig3_inconclusive_when_too_noisy():
     v = wang_fig3.judge_fig3(fig3_table(-0.02, failures=3, sd=0.1, seeds=3))
     assert v.checks[0].passed is None
@@ -496,7 +532,10 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     """Re-declared on §5.2's objective over the kernel columns after seeds 0–19 were seen:
     without fresh rows the three objective checks are undecided, in the family with a failure
     p-value of 1, the NMI checks judged as before; the objective checks read only seeds ≥ 20
-    that hold the column, the NMI checks only the main sweep's seeds 0–19."""
+    that hold the column; the NMI checks their declared seeds 0–19 and, re-declared (NMI_REDECLARED),
+    the fresh ones from NMI_FRESH_FROM on — not the objective's seeds 20–59, seen before (shown in a
+    sensitivity line, not counted): one row per cell and seed, the main sweep's where a seed ran in
+    both sweeps."""
     df = fig45_table(0.7, 0.6, 0.4)
     before = wang_fig4_5.judge_fig45(df[df["seed"] < wang_fig4_5.OBJ_FRESH_FROM])
     objective = [c for c in before.checks if c.name.startswith("objective")]
@@ -510,6 +549,16 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     assert set(held["seed"]) == set(range(20, 40))
     flipped = df.assign(train_nmi=lambda x: x["train_nmi"].where(x["seed"] < 20, -x["train_nmi"]))
     assert wang_fig4_5.judge_fig45(flipped).checks[0].detail == wang_fig4_5.judge_fig45(df).checks[0].detail
+    assert "not counted, a sensitivity line: on every seed" in wang_fig4_5.judge_fig45(df).observed
+    frame = wang_fig4_5._fig45_frame(df)
+    fresh = frame[frame["seed"] < 5].assign(seed=lambda x: x["seed"] + wang_fig4_5.NMI_FRESH_FROM)
+    grown = pd.concat([frame, fresh], ignore_index=True)
+    nmi_rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
+    assert set(nmi_rule.fresh(wang_fig4_5.nmi_rows(grown))["seed"]) == set(range(20)) | set(range(60, 65))
+    assert "seeds < 20 and ≥ 60" in nmi_rule.table_row(None, power=False)
+    again = frame[frame["seed"] == 3].assign(**{wang_fig4_5.OBJ_COL: 1.0, "train_nmi": -1.0})  # seed 3 in both sweeps
+    rows = wang_fig4_5.nmi_rows(pd.concat([frame, again], ignore_index=True))
+    assert (rows["train_nmi"] > -1).all() and len(rows) == len(wang_fig4_5.nmi_rows(frame))
     assert all(wang_fig4_5.SHARE_RULES[key].fresh_column == wang_fig4_5.OBJ_COL
                and wang_fig4_5.SHARE_RULES[key].fresh_from == 20
                for key in wang_fig4_5.SHARE_RULES if key[0] == "objective")

@@ -22,7 +22,8 @@ from scipy import stats
 from kktheory.report import theory
 from kktheory.report.decide import FAIL, INCONCLUSIVE, PASS, Estimate, at_least, exceeds, look_level, runs_needed
 from kktheory.report.entries import theory_rates_calandriello, wang_fig3, wang_fig4_5, wang_table2, yin_fig1
-from kktheory.report.verdicts import NOT_RUN
+from kktheory.report import sequential
+from kktheory.report.verdicts import NOT_RUN, Verdict
 
 ALPHA_SIDE = 0.025  # the false-pass rate a 95 % interval promises on the claim's side
 
@@ -268,6 +269,42 @@ def test_a_share_failure_holm_sets_aside_says_the_runs_it_needs():
                      (runs_needed(Estimate.mean_of(d), 0.01, 1 - 0.001 / k) if d.mean() < 0.01 else math.inf)
                      for d in diffs)
     assert check.fail_runs(level) == by_hand[6 - k] and math.isfinite(by_hand[6 - k])
+
+
+def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
+    """K − W more wins decide a share: the plan is the (K − W)-th fewest runs of the undecided
+    cells toward a win, each cell's own runs_needed at the per-cell level — not the most any
+    undecided cell needs (wang_fig4_5's NMI checks named 241 runs where 38 decide). Where no pass
+    is within reach, the runs that would show the failure. The check carries a hash of its data
+    (Check.data_hash), which a later look's fingerprints compare."""
+    rng = np.random.default_rng(7)
+    means = [0.05] * 4 + [0.007, 0.009, 0.006]  # NMI cells, smallest effect 0.01: 4 sure wins, 3 open
+    z = rng.standard_normal((len(means), 20))
+    diffs = np.array([m + 0.02 * (r - r.mean()) / r.std(ddof=1) for m, r in zip(means, z)])
+    missing = np.zeros(len(means), bool)
+    rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
+    k = wang_fig4_5.needed(7, rule.margin.value)  # 5 of 7: one more win
+    check = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], diffs, missing, "train_nmi", 0.95)
+    a_pass = 0.05 / (7 - k + 1)
+    by_hand = sorted(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass).runs_needed for d in diffs[4:])
+    assert check.passed is None and check.runs_needed == by_hand[0] < by_hand[-1]
+    two = diffs.copy()
+    two[3] = 0.007 + 0.02 * (z[3] - z[3].mean()) / z[3].std(ddof=1)  # one win fewer: two cells lack
+    short2 = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], two, missing, "train_nmi", 0.95)
+    by_hand2 = sorted(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass).runs_needed for d in two[3:])
+    assert short2.runs_needed == by_hand2[1] and by_hand2[0] <= by_hand2[1] < by_hand2[-1]
+    assert sequential.fingerprints(Verdict(INCONCLUSIVE, "", (check,)))[check.name] == check.data_hash != ""
+    moved = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], diffs + 1e-9, missing, "train_nmi", 0.95)
+    assert moved.data_hash != check.data_hash
+    against = diffs - diffs.mean(axis=1, keepdims=True) - 0.001  # every cell open, pointing against: the failure's runs
+    lost = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], against, missing, "train_nmi", 0.95)
+    assert lost.passed is None and lost.runs_needed == lost.fail_runs(0.95) > 20
+    # cells without rows are never shown short, neither in the share's failure p-value nor in its plan
+    gone = np.ones(7, bool)
+    gone[:4] = False
+    empty = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], np.where(gone[:, None], np.nan, diffs),
+                                     gone, "train_nmi", 0.95)
+    assert empty.passed is None and empty.p_fail == 1.0 and empty.fail_runs(0.95) is None
 
 
 def test_e_table2_bootstrap_resamples_seeds_jointly_and_in_seed_order():

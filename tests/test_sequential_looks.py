@@ -31,7 +31,8 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    JUDGING, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
+    rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
@@ -351,7 +352,14 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
              Look(2, 20, look_level(2), 1, "inconclusive", "t", ["seed=range(10,20)"], "h2", "r")]
     assert next_look([], 10, "h1", "r") == Look(1, 10, LEVEL, 0, JUDGING, "", [], "h1", "r")
     assert next_look(looks, 20, "h2", "r") is None  # a redraw of the same rows
-    assert next_look(looks, 20, "h2", "other rules") is None  # rules alone: reported, not a look
+    # rules changed on the same rows: a new look (a rule may now read other rows; the checks it
+    # left unchanged keep their first level: the test of first_levels below) — what they decide by,
+    # where the last look recorded it: a reworded reason is none
+    assert next_look(looks, 20, "h2", "other rules").look == 3
+    decided = [*looks[:-1], replace(looks[-1], decision_hash="d")]
+    assert next_look(decided, 20, "h2", "reworded", decision="d") is None
+    assert next_look(decided, 20, "h2", "reworded", decision="moved").look == 3
+    assert next_look([replace(x, rules_hash="") for x in looks], 20, "h2", "other rules") is None  # unrecorded
     more = next_look(looks, 40, "h3", "r")  # seeds another entry's looks added to the shared sweep
     assert (more.look, more.level, more.part) == (3, look_level(3), [])
     assert next_look(looks, 20, "h3", "r").look == 3  # the same run count, other rows
@@ -388,8 +396,9 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
-    assert [replace(x, seen={}) for x in after] == looks and seen[-1][0] == LEVEL  # nothing spent
+    assert [replace(x, seen={}, seen_rules={}, decision_hash="") for x in after] == looks and seen[-1][0] == LEVEL
     assert after[0].seen == fingerprints(verdict) and after[0].seen  # the last look's rows: its estimates noted
+    assert after[0].seen_rules == rule_prints(verdict) and after[0].decision_hash  # and the rules they were judged by
     assert read_looks(tmp_path / "rows", entry.name) == after
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(20), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
@@ -713,6 +722,65 @@ def test_a_sweep_not_run_yet_gets_its_seeds_from_the_first_its_checks_judge(tmp_
     assert planned == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))]
 
 
+def test_a_check_without_runs_gets_its_fresh_seeds_whatever_other_settings_hold(tmp_path, monkeypatch):
+    """calandriello_fig2's held-out checks (fresh from seed 10) read a further sweep whose Fig. 1
+    point already holds seeds 10-44 (calandriello_fig1's jobs): the look starts the schedule
+    again at R₁ = 10 runs from seed 10, not at 40 runs numbered on after seed 44 (it planned
+    seeds 45-49, none of which the held-out points' checks lacked)."""
+    entry = catalogue()["calandriello_fig2"]
+    rule = replace(EXCEEDS_RULE, sweep="calandriello_fig2_heldout", fresh_from=10)
+    rows = pd.DataFrame({"run_id": [f"f{s}" for s in range(10, 45)], "seed": range(10, 45), "time_embed": 1.0})
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 10, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 35))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    check = Check("held-out", None, "no rows yet", rule=rule, runs_needed=10)
+    monkeypatch.setattr(reproduce_sequential, "judge",
+                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 10, LEVEL, 1, "inconclusive")]))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None, sweep="calandriello_fig2_heldout")
+    assert planned == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
+
+
+def test_a_window_re_declared_gets_its_seeds_from_its_first_fresh_seed(tmp_path, monkeypatch):
+    """wang_fig4_5's NMI checks read seeds 0–19 and from 60 on (Rule.fresh_from, kept_below):
+    with 20 runs behind them, a look numbers its seeds on from 60, not from the selection's
+    last seed 19 (seeds 20–59 of the main sweep would be run and never read)."""
+    entry = catalogue()["wang_fig4_5"]
+    rule = replace(EXCEEDS_RULE, fresh_from=60, kept_below=20)
+    rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
+    planned: list = []
+    monkeypatch.setattr(reproduce_sequential, "read_looks",
+                        lambda folder, name: [Look(1, 40, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    check = Check.of("nmi", rule.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL), rule=rule)
+    check = replace(check, runs=20)
+    monkeypatch.setattr(reproduce_sequential, "judge",
+                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 40, LEVEL, 1, "inconclusive")]))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None)
+    assert planned == [("wang_fig4_5", ("seed=range(60,80)",))]
+    kept = rule.fresh(pd.DataFrame({"seed": range(100)}))
+    assert list(kept["seed"]) == [*range(20), *range(60, 100)] and rule.fresh_runs == "seeds < 20 and ≥ 60"
+
+
+def test_the_committed_looks_give_wang_fig4_5_its_checks_first_levels():
+    """On the committed rows and looks: NMI Nyström beats RFM keeps look 1's 95 % (its seeds 0–19,
+    judged then by the same test); the objective checks look 2's 99.17 %; look 3's NMI judgement,
+    on seeds seen before, withdrawn."""
+    from kktheory.reproduce import committed
+
+    entry = catalogue()["wang_fig4_5"]
+    rows = pd.read_parquet(committed.COMMITTED_ROWS / "wang_fig4_5.parquet")
+    looks = read_looks(committed.COMMITTED_ROWS, entry.name)
+    levels = first_levels(looks, entry.judge(rows, look_level(5)))
+    assert levels["NMI: Nyström beats RFM in most cases"] == LEVEL
+    assert {levels[n] for n in levels if n.startswith("objective")} == {look_level(2)}
+    assert all(n.startswith("NMI") for n in looks[2].withdrawn) and len(looks[2].withdrawn) == 3
+
+
 def test_a_timing_pass_made_after_the_last_look_is_a_new_look():
     """Speed claims are judged on a timing pass, not on the rows: timing them again (more rounds)
     is new data and spends a look; the same pass, or one older than a look recorded before the
@@ -772,18 +840,95 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     assert first_levels(looks, first) == {"share": look_level(9), "mean": look_level(10)}
     assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
     entry = types.SimpleNamespace(judge=judge)
-    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_levels(looks, j), look_level(11))
+    v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(looks, j), look_level(11))
     c = {x.name: x for x in v.checks}
     assert c["share"].passed is True and c["share"].decision.level == look_level(9)
     assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
+    # the decision's code changed since look 9 (it recorded another mark for the same data): judged as new
+    moved = [replace(looks[0], checks={"share": "✗ 1 [0.96, 1]"}), looks[1]]
+    w = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(moved, j), look_level(11))
+    assert {x.name: x for x in w.checks}["share"].passed is None
     grew = judge_checks([share.check(kept), mean.check(Estimate.mean_of([0.2, 0.1, 0.4]))], "")
     assert first_levels(looks, grew) == {"share": look_level(9)}
     assert first_levels([replace(looks[0], seen={}), looks[1]], first)["share"] == look_level(10)
+    # judged on other data in between (seeds added, then withdrawn): the first look of this very estimate
+    between = [looks[0], replace(looks[1], seen={"share": "other data"})]
+    assert first_levels(between, first)["share"] == look_level(9)
     # looks recorded before the estimates: a share matched by its recorded line, a mean never
     lines = [replace(x, seen={}, checks=check_marks(judge(None, x.level))) for x in looks]
     assert first_levels(lines, first) == {"share": look_level(9)}
     other = [replace(x, checks={**x.checks, "share": "✓ 0.988 [0.9, 1]"}) for x in lines]  # 79 of 80 then
     assert first_levels(other, first) == {}
+
+
+def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
+    """The same estimate judged by a rule whose margin moved (or selection, shape, estimator)
+    is no sub-event of the first look's error: it is judged at the new look's level. Its rule
+    is matched by the look's print of it (rule_prints) or, a look recorded before the prints,
+    by the hash of all the declared rules; the wording of a reason or the power design moves
+    neither print (decision_hash)."""
+    rule = Rule("mean", "mean", AT_LEAST, Margin(0.0, "stated", "test"))
+    est = Estimate.mean_of([0.2, 0.1, 0.4, 0.3, 0.25, 0.15])
+
+    def judged(r):
+        return judge_checks([r.check(est, level=look_level(3), name="mean")], "", look_level(3))
+
+    first = judged(rule)
+    looks = [Look(2, 6, look_level(2), 0, "reproduced", "", [], "h", "r", seen=fingerprints(first),
+                  seen_rules=rule_prints(first))]
+    assert first_levels(looks, first, "r2") == {"mean": look_level(2)}
+    loose = replace(rule, margin=Margin(-0.5, "stated", "test"))
+    assert first_levels(looks, judged(loose), "r2") == {}
+    reworded = replace(rule, margin=Margin(0.0, "another reason", "another source"))
+    assert rule_prints(judged(reworded)) == rule_prints(first)
+    widened = replace(rule, selection="more seeds, none run yet")  # its rows are the estimate's fingerprint
+    assert rule_prints(judged(widened)) == rule_prints(first) and decision_hash([widened]) != decision_hash([rule])
+    # a look whose judgement of the check was withdrawn (it had read rows seen before its rule) lends no level,
+    # even when a selection widened again brings its very rows back
+    assert first_levels([replace(looks[0], withdrawn=["mean"])], first, "r2") == {}
+    assert first_levels([replace(looks[0], withdrawn=["mean"]), replace(looks[0], look=5, level=look_level(5))],
+                        first, "r2") == {"mean": look_level(5)}
+    assert decision_hash([reworded]) == decision_hash([rule]) != decision_hash([loose])
+    old = [replace(looks[0], seen_rules={})]  # before the prints: the declared rules' hash decides
+    assert first_levels(old, judged(loose), "r") == {"mean": look_level(2)}
+    assert first_levels(old, judged(loose), "r2") == {}
+
+
+def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
+    """A look whose seeds were named and not all run (its .pending note, this entry's or one
+    sharing its sweep) is judged once they are: a redraw keeps INDEX's last judgement and
+    records nothing; a run adds the look's part, so that it finishes it before judging."""
+    entry = catalogue()["theory_rates_yin"]  # shares theory_rates_calandriello's sweep
+    part = ("theory_rates_overlap", ("seed=range(3,13)",))
+    monkeypatch.setattr(reproduce_sequential, "read_pending",
+                        lambda folder, name: part if name == "theory_rates_calandriello" else None)
+    monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [])
+    monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
+        entry.name: types.SimpleNamespace(status="reproduced", observed="as recorded")})
+    judged: list = []
+    monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: judged.append(a[4]) or (None, []))
+    logged: list = []
+    v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append)
+    assert (v.status, v.observed) == ("reproduced", "as recorded") and not judged
+    assert "in progress" in logged[-1] and "theory_rates_calandriello --scale paper --decide" in logged[-1]
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {})  # no INDEX line to keep: nothing judged
+    assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append).status == "not run"
+    assert not judged
+    reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
+    assert judged == [[part]]
+
+
+def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
+    """A verdict that moved (a cause declared, a rule changed) says beside its reasons what the
+    recorded looks said and whether the rules changed since."""
+    looks = [Look(j, 10, look_level(j), 0, "not reproduced", "", [], f"h{j}", "r1") for j in (1, 2, 3)]
+    looks.append(Look(4, 10, look_level(4), 0, "inconclusive", "", [], "h4", "r2"))
+    assert verdict_history(looks, "inconclusive", "r2") == (
+        "earlier not reproduced at looks 1–3 (the rules changed since: see each check's line for what and when)")
+    assert verdict_history(looks, "not reproduced", "r2") == "earlier inconclusive at look 4"
+    assert verdict_history(looks[:3], "not reproduced", "r1") == ""
+    assert verdict_history([replace(looks[0], status=UNRECORDED)], "inconclusive", "r1") == ""
 
 
 def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():

@@ -237,7 +237,7 @@ def test_a_rule_judged_per_group_shows_its_power_at_each_groups_rounds_and_level
     assert judged_at(verdict, 0.999)[PLAN.claims[0].name] == {(40, 0.95), (8, 0.99)}
     row = next(ln for ln in rules_table([PLAN.claims[0].rule], judged_at(verdict, 0.999), 0.999).splitlines()
                if ln.startswith("| faster"))
-    assert " at 8 runs (99 % level), " in row and " at 40 runs (95 % level) (effect" in row
+    assert " at 8 runs at 99%, " in row and " at 40 runs at 95% (effect" in row
 
 
 def test_add_checks_rejudges_the_verdict():

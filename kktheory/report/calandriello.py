@@ -108,12 +108,12 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
-from kktheory.report.cost import priced, seed_seconds
+from kktheory.report.cost import design_runs, priced, seed_seconds
 from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
-from kktheory.report.decide import LEVEL, Estimate, deviations
+from kktheory.report.decide import LEVEL, Estimate, deviations, pct
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -192,8 +192,8 @@ def _grid_text(grid: tuple[float, ...]) -> str:
 
 
 def _runs_text(runs: int) -> str:
-    return (f"{runs} runs reach power 0.8" + (" (the 10 runs of the committed sweep give less: design.runs set to "
-                                               "the count that reaches it)" if runs > 10 else ""))
+    return (f"{runs} runs reach power 0.8 at 95 %" + (" (the 10 runs of the committed sweep give less: design.runs set "
+                                                       "to the count that reaches it)" if runs > 10 else ""))
 
 
 def figure_rules(grid: tuple[float, ...], config: str, sd: dict[str, float], source: str) -> tuple[Rule, ...]:
@@ -454,10 +454,15 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
                              small)
 
 
-def _not_yet(rule: Rule) -> Check:
-    """A re-planned check before its rows: undecided, naming its sweep and its design."""
+def _not_yet(rule: Rule, level: float) -> Check:
+    """A re-planned check before its rows: undecided, naming its sweep and its design; the runs
+    that would decide it are its design's at ``level`` (:func:`~kktheory.report.cost.design_runs`),
+    where a sequential decision starts its sweep."""
+    runs = design_runs(rule, level)
+    at = f"; {runs} runs reach power 0.8 at this look's {pct(level)}" if runs != rule.design.runs else ""
     return Check(rule.name, None, f"no rows yet: judged on seeds ≥ {rule.fresh_from} of {HELDOUT_CONFIG} only; its "
-                 f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f})", rule=rule)
+                 f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f}){at}",
+                 rule=rule, runs_needed=runs)
 
 
 def heldout_plateau_check(df: pd.DataFrame, rule: Rule, grid: tuple[float, ...], level: float = LEVEL) -> Check:
@@ -466,7 +471,7 @@ def heldout_plateau_check(df: pd.DataFrame, rule: Rule, grid: tuple[float, ...],
     (:func:`heldout_rows`), only the seeds run after its declaration (``rule.fresh``)."""
     held = rule.fresh(heldout_rows(df))
     if held.empty:
-        return _not_yet(rule)
+        return _not_yet(rule, level)
     found = curve(held, "test_risk", grid)
     if isinstance(found, str):
         return Check(rule.name, None, found, rule=rule)
@@ -483,7 +488,7 @@ def heldout_spread_check(df: pd.DataFrame, stand_in: str, rule: Rule, level: flo
     both hold and run after the declaration; a failure put down to the stand-in data."""
     held, small = rule.fresh(heldout_rows(df)), rule.fresh(fig1_setting(df))
     if held.empty:
-        return _not_yet(rule)
+        return _not_yet(rule, level)
     pts = [m_rule(f) for f in SPREAD_FACTORS]
     tables = [by_seed(d, "test_risk") for d in (held, small)]
     if any(isinstance(t, str) or not set(pts) <= set(t.columns) for t in tables) or small["n"].nunique() != 1:

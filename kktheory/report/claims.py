@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, runs_needed, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, runs_needed, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -152,6 +152,7 @@ class Rule:
     sign: float = 1.0
     control: bool = False
     fresh_from: int | None = None  # declared after rows were seen: judged on seeds ≥ this only
+    kept_below: int | None = None  # with fresh_from: the seeds below this, judged before the re-declaration, kept
     fresh_column: str = ""  # declared after rows were seen, on a column added since: judged on rows holding it only
     declared: str = ""  # when (a date), for a rule declared after its rows were seen
     sweep: str = ""  # the further sweep (config) whose rows it reads; "" the entry's own
@@ -285,8 +286,7 @@ class Rule:
         else:
             d = self.design
             judged = sorted(runs) if runs and not isinstance(runs, int) else [(runs or d.runs, level)]
-            at_runs = ", ".join(f"{self.power(r, reps=500, level=at):.2f} at {r} runs"
-                                + (f" ({100 * at:.4g} % level)" if at != level else "") for r, at in judged)
+            at_runs = ", ".join(f"{self.power(r, reps=500, level=at):.2f} at {r} runs at {pct(at)}" for r, at in judged)
             text = (("" if runs else "no runs judged yet: ") + f"{at_runs} (effect {d.effect:.4g}, {d.source})"
                     if power else f"design: effect {d.effect:.4g} at {d.runs} runs ({d.source})")
             if power and self.shape == EXCEEDS:  # a pass shows the sign, not the size: say how often half counts
@@ -304,16 +304,19 @@ class Rule:
     @property
     def fresh_runs(self) -> str:
         """Which runs were made after the declaration, in words ("" for a rule declared before its rows)."""
-        return ", ".join([*([f"seeds ≥ {self.fresh_from}"] if self.fresh_from is not None else []),
+        return ", ".join([*([f"seeds < {self.kept_below} and ≥ {self.fresh_from}" if self.kept_below is not None else
+                             f"seeds ≥ {self.fresh_from}"] if self.fresh_from is not None else []),
                           *([f"rows that hold {self.fresh_column}"] if self.fresh_column else [])])
 
     def fresh(self, rows: pd.DataFrame) -> pd.DataFrame:
         """The rows this rule may judge: all of them, or — for a rule declared after its rows
         were seen — only the runs made after the declaration: the seeds run after it
-        (``seed ≥ fresh_from``), the rows holding a value of ``fresh_column`` (none when the
-        rows lack the column)."""
+        (``seed ≥ fresh_from``; with ``kept_below``, the seeds below it too: those a rule whose
+        selection was widened had judged before), the rows holding a value of ``fresh_column``
+        (none when the rows lack the column)."""
         if self.fresh_from is not None:
-            rows = rows[rows["seed"] >= self.fresh_from]
+            keep = rows["seed"] >= self.fresh_from
+            rows = rows[keep | (rows["seed"] < self.kept_below) if self.kept_below is not None else keep]
         if self.fresh_column:
             rows = rows[rows[self.fresh_column].notna()] if self.fresh_column in rows else rows.iloc[:0]
         return rows

@@ -138,6 +138,15 @@ class Look:
     #: each counted check's estimate at this look, level aside (:func:`fingerprints`): a check whose
     #: estimate a later look finds unchanged is judged at the level of the first look that saw it
     seen: dict[str, str] = field(default_factory=dict)
+    #: each counted check's rule at this look, the fields that decide (:func:`rule_prints`): an
+    #: estimate unchanged under another rule (a margin moved, a selection widened) is a new decision
+    seen_rules: dict[str, str] = field(default_factory=dict)
+    #: the declared rules' fields that decide (:func:`decision_hash`): a change of them is a new
+    #: look, a change of their wording (why, source, the power design) is not
+    decision_hash: str = ""
+    #: the checks whose judgement at this look was withdrawn (their rule re-declared because it had read
+    #: rows seen before it): no later look takes its level from this one for them, whatever the data
+    withdrawn: list[str] = field(default_factory=list)
 
 
 def fingerprints(verdict: Verdict) -> dict[str, str]:
@@ -145,7 +154,8 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
     from at any level (value, standard error, runs, successes, the runs' values) — of a
     bootstrap, its value and runs, not its draws, whose number follows the level — for the
     checks judged on an
-    :class:`~kktheory.report.decide.Estimate`."""
+    :class:`~kktheory.report.decide.Estimate`; of a check judged without one (a share of cells),
+    the hash of its data it carries (``Check.data_hash``)."""
     out = {}
     for c in verdict.checks:
         if c.counted and c.decision is not None:
@@ -153,32 +163,41 @@ def fingerprints(verdict: Verdict) -> dict[str, str]:
             drawn = e.kind == RESAMPLED  # its draws, and the standard error read from them, follow the level
             key = (e.kind, e.value, e.dof, e.runs, e.successes) + (() if drawn else (e.se, e.data))
             out[c.name] = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        elif c.counted and c.data_hash:
+            out[c.name] = c.data_hash
     return out
 
 
-def first_levels(looks: Sequence[Look], verdict: Verdict) -> dict[str, float]:
-    """For each counted check of ``verdict`` whose estimate the last recorded looks saw
-    unchanged (:func:`fingerprints`), the level of the first of them. The same data judged
-    again at a stricter level is a sub-event of that look's error, so its decision there
-    stands: looks that added seeds to other checks spend nothing of it (a check whose data
-    changed is judged at the new look's level). A look recorded before the estimates were
-    is matched by the check's line it recorded, for a share of seeds only (value k/n and its
-    exact interval at the look's level, which name k and n): other estimates print too few
-    digits to tell a changed one."""
+def first_levels(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dict[str, float]:
+    """The level of each check's first look (:func:`first_looks`)."""
+    return {name: x.level for name, x in first_looks(looks, verdict, rules).items()}
+
+
+def first_looks(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dict[str, Look]:
+    """For each counted check of ``verdict`` whose very estimate (:func:`fingerprints`) under
+    the same rule (:func:`rule_prints`) a recorded look judged, the first such look. The same data judged again by the same rule at a stricter level is a sub-event of
+    that look's error, so its decision there stands — whatever later looks judged in between
+    (seeds added to other checks, or to this one and withdrawn): they spend nothing of it
+    (a check whose data or rule is new is judged at the new look's level). A look recorded before the rules' prints were matches a check's rule where
+    its hash of the declared rules is ``rules``, the current one (nothing of any rule changed
+    since; not given: not compared). A look recorded before the estimates were is matched by
+    the check's line it recorded, for a share of seeds only (value k/n and its exact interval
+    at the look's level, which name k and n): other estimates print too few digits to tell a
+    changed one. A look's judgement of a check it withdrew (``Look.withdrawn``) lends no level."""
     prints = fingerprints(verdict)
+    ruled = rule_prints(verdict)
     shares = {c.name: c.decision.estimate for c in verdict.checks
-              if c.name in prints and c.decision.estimate.kind == BINOMIAL}
+              if c.name in prints and c.decision is not None and c.decision.estimate.kind == BINOMIAL}
     out = {}
     for name, fp in prints.items():
-        first = None
-        for x in reversed(looks):
+        for x in looks:  # the first that judged this very estimate by this very rule, whatever came between
             same = x.seen.get(name) == fp if x.seen else (
                 name in shares and x.checks.get(name, "").partition(" ")[2] == shares[name].text(level=x.level))
-            if not same:
+            same_rule = x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else (
+                not rules or not x.rules_hash or x.rules_hash == rules)
+            if same and same_rule and name not in x.withdrawn:
+                out[name] = x
                 break
-            first = x
-        if first is not None:
-            out[name] = first.level
     return out
 
 
@@ -203,7 +222,7 @@ def next_runs(checks: Sequence[Check], first: int, have: int) -> int | None:
 
 
 def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = (),
-              sweep: str = "", timing: str = "") -> Look | None:
+              sweep: str = "", timing: str = "", decision: str = "") -> Look | None:
     """The look that judging rows with ``runs`` runs per setting and hash ``rows`` adds to
     ``looks``: None when they are the last look's rows (same run count, and same hash where
     one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
@@ -213,14 +232,22 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     the settings that had fewer); ``sweep`` names the further sweep they were added to. A
     timing pass (``timing``: its newest creation stamp) made after the last look is new data
     too — a speed claim timed again with more rounds spends a look like a check given more
-    seeds (a look recorded before the stamps were: a pass created after its time)."""
+    seeds (a look recorded before the stamps were: a pass created after its time). Rules other
+    than the last look's (``rules``: their hash) are a new look too: a rule that now reads other
+    rows (a selection widened) or judges them otherwise would else be judged at a level already
+    spent — what they decide by (``decision``, :func:`decision_hash`) where the last look
+    recorded it, else all of them (``rules``); a rule reworded is no new look."""
     last = looks[-1] if looks else None
     same_pass = last is not None and (timing == last.timing or (
         not last.timing and timing <= last.when.replace(" ", "T")))
-    if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass:
+    same_rules = last is not None and (decision == last.decision_hash if decision and last.decision_hash else
+                                       not last.rules_hash or rules == last.rules_hash)
+    if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass \
+            and same_rules:
         return None
     j = last.look + 1 if last else 1
-    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing)
+    return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing,
+                decision_hash=decision)
 
 
 def rows_hash(rows: pd.DataFrame) -> str:
@@ -248,6 +275,32 @@ def _cell(v: object) -> str:
     return "" if math.isnan(x) else repr(x)
 
 
+def decision_hash(rules: Sequence[Rule]) -> str:
+    """sha256 of what the declared rules decide by, in order (:func:`_decision_fields`): a
+    change of it makes the next judgement a new look (:func:`next_look`); the wording of a
+    margin's reason and source and the power design are left out (they decide nothing)."""
+    return hashlib.sha256(repr([_decision_fields(r) for r in rules]).encode()).hexdigest()
+
+
+def rule_prints(verdict: Verdict) -> dict[str, str]:
+    """Each counted check's rules (its own and those it stands for), the fields they decide
+    by (:func:`_decision_fields`) but the selection, hashed: beside its estimate's
+    :func:`fingerprints`, which hold the rows the selection picked (a selection reworded or
+    widened to rows not yet run leaves the decision as it was)."""
+    return {c.name: hashlib.sha256(repr([_decision_fields(r, selection=False) for r in c.rules]).encode())
+            .hexdigest()[:16]
+            for c in verdict.checks if c.counted and c.rules}
+
+
+def _decision_fields(rule: Rule, selection: bool = True) -> tuple:
+    """What a rule decides by: its name, quantity (the estimator), shape, margin, sign, role
+    (sanity, control) and which rows it reads — its selection and the seeds it judges (left
+    out with ``selection`` false: the estimate's fingerprint holds the rows read)."""
+    rows = (rule.selection, rule.fresh_from, rule.kept_below, rule.fresh_column) if selection else ()
+    return (rule.name, rule.quantity, rule.shape, float(rule.margin.value), float(rule.sign), bool(rule.sanity),
+            bool(rule.control), *rows)
+
+
 def rules_hash(rules: Sequence[Rule]) -> str:
     """sha256 of the declared rules, in order: of each its name, quantity, shape, margin
     (value, why, source), selection, sign, sanity, control and power design (kind, effect,
@@ -260,7 +313,8 @@ def _rule_fields(rule: Rule) -> tuple:
     d, m = rule.design, rule.margin
     design = None if d is None else (d.kind, float(d.effect), float(d.null), tuple(map(float, d.sd)), int(d.runs))
     return (rule.name, rule.quantity, rule.shape, (float(m.value), m.why, m.source), rule.selection,
-            float(rule.sign), bool(rule.sanity), bool(rule.control), design, rule.fresh_from)
+            float(rule.sign), bool(rule.sanity), bool(rule.control), design, rule.fresh_from,
+            *((rule.kept_below,) if rule.kept_below is not None else ()))
 
 
 def looks_path(folder: Path, name: str) -> Path:
@@ -308,6 +362,26 @@ def write_pending(folder: Path, name: str, part: tuple[str, tuple[str, ...]] | N
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"sweep": part[0], "part": list(part[1])}, ensure_ascii=False) + "\n")
+
+
+def verdict_history(looks: Sequence[Look], status: str, rules: str = "") -> str:
+    """What earlier recorded looks said where it differs from ``status``, this judgement's:
+    each other verdict with the looks that gave it, and whether the rules (hash ``rules``)
+    changed since — a verdict that moved without new data says so where its reason is read
+    ("" where every recorded look agrees)."""
+    said: dict[str, list[int]] = {}
+    for x in looks:
+        if x.status not in (status, UNRECORDED, JUDGING, ""):
+            said.setdefault(x.status, []).append(x.look)
+    if not said:
+        return ""
+    moved = any(x.rules_hash and rules and x.rules_hash != rules for x in looks if x.status != status)
+
+    def span(ns: list[int]) -> str:
+        return f"look {ns[0]}" if len(ns) == 1 else f"looks {ns[0]}–{ns[-1]}" if ns[-1] - ns[0] == len(ns) - 1 \
+            else "looks " + ", ".join(map(str, ns))
+    return ("earlier " + "; ".join(f"{v} at {span(ns)}" for v, ns in said.items())
+            + (" (the rules changed since: see each check's line for what and when)" if moved else ""))
 
 
 def looks_text(looks: Sequence[Look], rules: str = "") -> str:

@@ -144,6 +144,9 @@ class Check:
     #: a failure without a Decision (a share of cells): runs per arm that would show it at a
     #: stricter two-sided level — what Holm's correction asks of a failure it sets aside
     fail_runs: Callable[[float], int | None] | None = field(default=None, compare=False, repr=False)
+    #: a check without a Decision (a share of cells): a hash of the data it judged, level aside, so that
+    #: a later look finding it unchanged keeps the first level that saw it (kktheory.report.sequential)
+    data_hash: str = ""
 
     @property
     def rules(self) -> tuple[DeclaredRule, ...]:

@@ -20,7 +20,8 @@ from kktheory.run.sweeps import (
 from kktheory.report import Entry, benchmark, catalogue, speed
 from kktheory.report.claims import rules_table
 from kktheory.report.decide import LEVEL
-from kktheory.report.verdicts import Verdict, attribute_shortfall, judge_checks, not_run
+from kktheory.report.sequential import Look
+from kktheory.report.verdicts import Check, Verdict, attribute_shortfall, judge_checks, not_run
 from kktheory.report.paper_numbers import paper_table
 from kktheory.report.rows import ERROR, failed_rows, ok_rows
 from kktheory.report.index import IndexRecord, update_index
@@ -208,16 +209,23 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
 
 
 def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
-                   first_levels: Callable[[Verdict], Mapping[str, float]], level: float) -> Verdict:
+                   first_looks: Callable[[Verdict], Mapping[str, Look]], level: float) -> Verdict:
     """``verdict`` (judged at the look's ``level``) with each check whose estimate earlier
     looks saw unchanged taken from the entry's judgement at the first of those looks' level
-    (:func:`~kktheory.report.sequential.first_levels`): its decision there, with the entry's own
-    causes; Holm's correction over the family at ``level``."""
-    levels = {name: at for name, at in first_levels(verdict).items() if at != level}
-    if not levels:
+    (:func:`~kktheory.report.sequential.first_looks`): its decision there, with the entry's own
+    causes — where it is the mark that look recorded (the decision's code unchanged since; a
+    mark that moved is judged at ``level``, as new); Holm's correction over the family at ``level``."""
+    firsts = {name: x for name, x in first_looks(verdict).items() if x.level != level}
+    if not firsts:
         return verdict
-    earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in set(levels.values())}
-    checks = [earlier[levels[c.name]].get(c.name, c) if c.name in levels else c for c in verdict.checks]
+    earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in {x.level for x in firsts.values()}}
+
+    def kept(c: Check) -> Check:
+        x = firsts.get(c.name)
+        then = earlier[x.level].get(c.name) if x else None
+        recorded = x.checks.get(c.name, "")[:1] if x else ""
+        return then if then is not None and (not recorded or recorded == _mark(then)) else c
+    checks = [kept(c) for c in verdict.checks]
     return judge_checks(checks, verdict.observed, level)
 
 
@@ -232,9 +240,14 @@ def judged_at(verdict: Verdict, level: float) -> dict[str, set[tuple[int, float]
     return out
 
 
-def _no_looks(verdict: Verdict) -> dict[str, float]:
+def _no_looks(verdict: Verdict) -> dict[str, Look]:
     """The fixed design: no earlier look, every check at the one level."""
     return {}
+
+
+def _mark(c: Check) -> str:
+    """A check's mark as a look records it: ✓ passed, ✗ failed, ? undecided."""
+    return {True: "✓", False: "✗"}.get(c.passed, "?")
 
 
 def _fixed(level: float) -> Callable[[str], float]:
@@ -246,7 +259,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
               look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float],
-                                    Callable[[Verdict], Mapping[str, float]]]] | None = None,
+                                    Callable[[Verdict], Mapping[str, Look]], Callable[[str], str]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -258,7 +271,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     ``look`` (a sequential decision, :mod:`kktheory.reproduce.sequential`), called with the
     rows about to be judged, returns the level, the looks' text in their place and the level of
     a group of the timing pass from its creation stamp (that of the look that first judged it): the look is decided
-    on the very rows it judges. ``run_only`` (with ``execute``): run only this part —
+    on the very rows it judges, and what earlier looks said where it differs from this
+    judgement's verdict (said beside the verdict's reasons). ``run_only`` (with ``execute``): run only this part —
     the seeds a resumed sequential decision added — and read every other sweep and part as
     stored."""
     t0 = time.perf_counter()
@@ -305,9 +319,10 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     rows = sweep.rows
     ok = ok_rows(rows)
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
-    first_levels: Callable[[Verdict], Mapping[str, float]] = _no_looks  # a check's earlier level
+    first_looks: Callable[[Verdict], Mapping[str, Look]] = _no_looks  # a check's first look
+    history: Callable[[str], str] = lambda status: ""  # what earlier looks said, where it differs
     if look is not None:
-        level, looks, timing_level, first_levels = look(ok)
+        level, looks, timing_level, first_looks, history = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)
@@ -322,7 +337,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             drawn = rows.copy(deep=False)
             drawn.attrs = {**rows.attrs, "timing": speed.load(results_dir, entry.name)}
         files = entry.draw(drawn, out_dir)
-        verdict = attribute_shortfall(at_first_looks(entry, rows, entry.judge(rows, level), first_levels, level),
+        verdict = attribute_shortfall(at_first_looks(entry, rows, entry.judge(rows, level), first_looks, level),
                                       entry.shortfall.get(scale), entry.changes.get(scale, scale))
         # what the undecided checks of the sweep would cost this machine (one more seed of the jobs each
         # reads; a speed check is decided by its timing pass, not by seeds, and is not priced)
@@ -360,7 +375,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end (timings are wall-clock "
               f"and suffer from other load)"),
         when=f"generated {time.strftime('%Y-%m-%d %H:%M')}",
-        why=verdict.summary,
+        why="; ".join(x for x in (verdict.summary, history(verdict.status)) if x),
         runs=runs_per_setting(ok),
         compute_s=compute_time(ok),
         looks_compute_s=compute_time(ok[ok["run_id"].isin(_added_ids(plans, len(cfg_names)))]) if parts and not ok.empty else 0.0,

@@ -44,15 +44,16 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, fingerprints, first_levels, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rules_hash, waiting,
+    UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
-from kktheory.report.verdicts import Check, Verdict
+from kktheory.report.verdicts import Check, Verdict, not_run
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
 from kktheory.report.cost import compute_time
 from kktheory.reproduce.entry import SETTING, Part, part_values, picks, reproduce, runs_per_setting
+from kktheory.report.index import read_index
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -71,11 +72,34 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
            execute: bool = True, log=log) -> Verdict:
     """An entry reproduced without ``--decide``: at paper scale without overrides, judged as
     its sequential decision stands (:func:`judge`: the rows of the last look at its level,
-    other rows as a new look); otherwise the fixed design at 95 %."""
+    other rows as a new look); otherwise the fixed design at 95 %. While a look of its sweep
+    is in progress (:func:`_pending`) a redraw judges nothing — INDEX keeps the last recorded
+    look's judgement, a look being judged on the seeds it planned — and a run finishes the
+    look's seeds before it judges."""
     if scale != "paper" or overrides:
         return reproduce(entry, scale, results_dir, out_dir, overrides, execute, log)
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
-    return judge(entry, results_dir, out_dir, looks, _sweep_parts(entry), execute, log)[0]
+    parts = _sweep_parts(entry)
+    pending = _pending(entry)
+    if pending and not execute:  # a look whose seeds are not all run is judged once they are, not before
+        kept = read_index(out_dir).get(entry.name)
+        log(f"{entry.name}: a look of its sweep is in progress ({pending[0]}: {' '.join(pending[1][1])}): not judged "
+            f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
+            "INDEX keeps the last recorded look's judgement")
+        return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
+    if pending:  # a run finishes the look's seeds before it judges
+        parts.append(pending[1])
+    return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+
+
+def _pending(entry: Entry) -> tuple[str, Part] | None:
+    """The entry of the sweep whose look is in progress (its seeds named, not all judged:
+    :func:`~kktheory.report.sequential.read_pending`) and that look's part — this entry's or
+    another's judging the same sweep; None where no look is in progress."""
+    for e in catalogue().values():
+        if e.sweep_name == entry.sweep_name and (part := read_pending(committed.COMMITTED_ROWS, e.name)):
+            return e.name, part
+    return None
 
 
 def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look], parts: Sequence[Part],
@@ -91,7 +115,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     the seeds added before it. An entry without looks is the fixed design (nothing
     recorded) unless ``start`` (a sequential decision begins: look 1 at 95 %) or its rows
     hold seeds another entry's looks added (:func:`_fixed_before`)."""
-    rules = rules_hash(declared_rules(entry))
+    rules, decides = rules_hash(declared_rules(entry)), decision_hash(declared_rules(entry))
     before: list[Look] = list(looks)
     now: Look | None = None
 
@@ -102,26 +126,30 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         if not rows.empty and (before or start):
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
-                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir))
+                            "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir),
+                            decides)
             if added:
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_levels(before, judged))
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
     if now is None:
-        if looks and looks[-1].rows_hash and not looks[-1].seen and looks[-1].rules_hash == rules:
-            # the last look's very rows judged again: its checks' estimates recorded, nothing spent
-            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict))]
+        if looks and looks[-1].rows_hash and not (looks[-1].seen and looks[-1].seen_rules) \
+                and looks[-1].rules_hash == rules:
+            # the last look's very rows judged again by its very rules: its checks' estimates and rules
+            # recorded, nothing spent
+            looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict), seen_rules=rule_prints(verdict),
+                                          decision_hash=decides)]
             write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict))]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict))]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
@@ -277,14 +305,19 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                 log(f"{entry.name}: no undecided check reads {' '.join(select) or cfg}: stopped")
                 break
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
-        runs, j = _runs(rows), looks[-1].look if looks else 0
+        # a waiting check without runs (a re-declared rule before its fresh seeds) reads settings of the
+        # selection that have none, whatever the others hold: the schedule starts again for it
+        fresh = not len(rows) or any(c.runs == 0 for c in wait)
+        runs, j = (0 if fresh else _runs(rows)), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
         have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
-        if not len(rows):  # a sweep not run yet: from the first seed its waiting checks judge (Rule.fresh_from)
-            last = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0) - 1
+        first = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0)  # (Rule.fresh_from)
+        if fresh:  # settings not run yet: from the first seed its waiting checks judge
+            have, last = 0, first - 1
+        last = max(last, first - 1)  # never seeds below the first a waiting check judges (a window re-declared)
         over = (*select, f"seed=range({last + 1},{last + 1 + nxt - have})")
         done = set(rows["run_id"]) if len(rows) else set()
         jobs = len({tuple(job.ids) for job in plan_sweep(cfg, results_dir, over).jobs

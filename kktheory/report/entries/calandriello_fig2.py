@@ -107,6 +107,7 @@ def _band_draw(rng: np.random.Generator, log_ratio: float, runs: int) -> Estimat
 
 _F2, _S_THM, _ = plateau_margin(FIG2_GRID[0], 1.0, FIG2_GRID[-1])
 SPREAD_DECLARED = "2026-11-28"
+HELDOUT_SWEEP = "calandriello_fig2_heldout"  # the further sweep the re-planned checks read (their seeds go there)
 HELDOUT_WHERE = (f"the declared grid points {_grid_text(FIG2_GRID)} of {HELDOUT_CONFIG} (Fig. 2's grid with "
                  f"dataset.test_set = augmented, n_test = 100,000: the first 100,000 digits of the augmented test "
                  f"stream, deformations of the MNIST test digits), projected centroids")
@@ -119,7 +120,7 @@ HELDOUT_PLATEAU = Rule(
            f"with the training risk's covariance on the committed grid rows (10 runs, D = {HELDOUT_D}) scaled per "
            f"point by the pilot's held-out/training sd ratios {PILOT_RATIO} (sd of G/D {HELDOUT_SHARE_SD:.3f}), "
            f"through the judge's estimator; power ≈ 0.82 at {HELDOUT_RUNS} runs", sample=_plateau_draw),
-    selection=HELDOUT_WHERE, fresh_from=HELDOUT_FRESH_FROM, declared=HELDOUT_DECLARED)
+    selection=HELDOUT_WHERE, fresh_from=HELDOUT_FRESH_FROM, declared=HELDOUT_DECLARED, sweep=HELDOUT_SWEEP)
 HELDOUT_SPREAD = Rule(
     "tighter confidence intervals than Fig. 1 (100,000 held-out digits)",
     "log(sd Fig. 2 held-out / sd Fig. 1) of the per-seed mean relative test risk over m ∈ {√n, 2√n} "
@@ -134,7 +135,7 @@ HELDOUT_SPREAD = Rule(
            f"before any of its rows ran)",
            sample=_band_draw),
     selection=f"{HELDOUT_WHERE}; Fig. 1's setting = the sweep's MNIST 60k rows of the same seeds", sign=-1.0,
-    fresh_from=HELDOUT_FRESH_FROM, declared=HELDOUT_DECLARED)
+    fresh_from=HELDOUT_FRESH_FROM, declared=HELDOUT_DECLARED, sweep=HELDOUT_SWEEP)
 
 
 def _superseded(rule: Rule, by: Rule, why: str) -> Rule:
@@ -265,7 +266,7 @@ FIG2 = Entry(
     label={"paper": "augmented MNIST 1M for mnist8m's 8M, plus one 8.1M run"}, title=TITLE, claim=CLAIM,
     rule=RULE,
     draw=lambda df, out: draw(df, out, "calandriello_fig2", "Calandriello & Rosasco Fig. 2", spread=True),
-    judge=judge_fig2, changes=CHANGES, extra_sweeps=("calandriello_fig2_mnist8m", "calandriello_fig2_heldout"),
+    judge=judge_fig2, changes=CHANGES, extra_sweeps=("calandriello_fig2_mnist8m", HELDOUT_SWEEP),
     shortfall={"small": CAUSE_SCALE, "paper": CAUSE_STAND_IN},
     paper_numbers=(
         PaperNumber(f"NMI at m = {NMI_M} (mnist8m, n = 8M; here the stand-in at n = 1M, mean of the runs)", 0.405,

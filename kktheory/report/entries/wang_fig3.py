@@ -71,6 +71,19 @@ the *detail* of a failure's cause:
   undecided; (b) "the sketch loses what exact kernel k-means has" when KK at c_max minus exact,
   paired by seed, has its interval wholly below −:data:`KK_DELTA` (the sketch below exact by more
   than the smallest effect that counts). Without exact rows at (D, β = 0.2) the check is as before.
+
+The other reading of eq. (5) (declared 2026-12-07, before any of its rows; :func:`both_readings`).
+The printed kernel is exp(−‖x − x′‖²/(2σ²)); a random partition's objective over the kernel
+columns comes within 1.3 % (Mushrooms) and 3.5 % (PenDigits) of Fig. 5's captions only under
+exp(−‖x − x′‖²/σ²) (wang_fig4_5's probe), the printed kernel at β/√2. The further sweep
+experiments/wang_fig3_reading.yaml runs the grid there (every data set, KK and SC, seeds 0–9). A
+check's pass or failure stands only where both readings agree, its own test run on the same cell
+at β/√2 too: a failure in both is *claim fails*; a failure beside a pass or an undecided test
+there is caused *reading* (it says nothing of the claim in the regime the paper's numbers point
+to); a pass beside a failure there is no pass (*reading*), beside an undecided test it is
+undecided. Without those rows a check is as before. The other reading's seeds come from its
+sweep (``python -m kktheory.reproduce wang_fig3 --scale paper`` runs it); a sequential decision
+adds seeds to the main sweep only.
 """
 
 from __future__ import annotations
@@ -84,11 +97,11 @@ import pandas as pd
 from scipy import stats
 
 from kktheory.report.claims import EXCEEDS, SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_CLAIM, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_READING, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.stats import mean_ci
 from kktheory.report.style import grid_ticks, pyplot, save_figure
-from kktheory.report.decide import FAIL, LEVEL, PASS, Estimate, pct
+from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, pct
 from kktheory.report.entry import Entry
 from kktheory.report.wang import BETA_COL, FAIL_COL, PAPER_NMI_SD
 
@@ -103,6 +116,12 @@ EXACT_MNIST = ("mnist: not run — exact kernel k-means at n = 60,000 needs the 
 #: the config's grid (experiments/wang_fig3.yaml): data sets, β of eq. (5), c as multiples of k (s = k)
 FIG3_DATASETS = ("mnist", "mushrooms", "pendigits")
 FIG3_BETAS = (0.2, 1.0, 5.0)
+#: the other reading of eq. (5): the kernel exp(−‖x − x′‖²/σ²), not the printed exp(−‖x − x′‖²/(2σ²)) — the one
+#: whose random-partition objective comes within 1.3 % (Mushrooms) and 3.5 % (PenDigits) of Fig. 5's captions
+#: (wang_fig4_5's probe) — is the printed kernel at β/√2: its sweep, run after the declaration, locates a failure
+READING_SWEEP = "wang_fig3_reading"
+READING_DECLARED = "2026-12-07"
+READING_BETAS = tuple(b / math.sqrt(2) for b in FIG3_BETAS)
 FIG3_FACTORS = (5, 10, 20, 50)
 SC_SMALL = (5, 10)  # "at small sketch sizes c": 5s and 10s
 #: the figure's shift in log c between neighbouring (β, method) curves of a left panel (their error bars apart)
@@ -205,12 +224,47 @@ SC_RULE = Rule(
 RULES = (*KK_RULES.values(), SC_RULE)
 
 
-def _fig3_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(trials kept, SC trials discarded because a degree was ≤ 0)."""
+def _fig3_frame(df: pd.DataFrame, betas: tuple[float, ...] = FIG3_BETAS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(trials kept, SC trials discarded because a degree was ≤ 0) at the bandwidth factors
+    ``betas`` (the declared grid's; :data:`READING_BETAS`, the other reading's sweep)."""
     d = ok_rows(df)
     d = d[d[SKETCH_COL].isin([KK, SC])]
+    if BETA_COL in d:
+        d = d[np.isclose(d[BETA_COL].astype(float).to_numpy()[:, None], np.asarray(betas)[None, :]).any(axis=1)]
     failed = d[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in d else pd.Series(False, index=d.index)
     return d[~failed], d[failed]
+
+
+def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: float) -> Check:
+    """``check`` judged under both readings of eq. (5) (module docstring; declared
+    :data:`READING_DECLARED`, before the rows of :data:`READING_SWEEP`): the check's own test on
+    the same cell under the kernel exp(−‖x − x′‖²/σ²) — the printed one at β/√2 — whose rows
+    ``estimate`` reads (the other reading's rows → an Estimate, or None without them). A pass
+    or a failure stands only where the two readings agree: a failure in both is *claim fails*;
+    a failure beside a pass or an undecided test there is the *reading*'s; a pass beside a
+    failure there is no pass (*reading*), beside an undecided test it is undecided, with the
+    runs that test needs. The check as it was without rows of the other reading, or while it
+    is undecided itself."""
+    rows = _fig3_frame(df, READING_BETAS)
+    est = estimate(rows) if len(rows[0]) + len(rows[1]) else None
+    if check.passed is None or est is None or not est.runs:
+        return check
+    other = rule.decide(est, level)
+    said = {FAIL: "fails there too" if check.passed is False else "fails there",
+            PASS: "passes there" + (" too" if check.passed else ""), INCONCLUSIVE: "is undecided there"}[other.status]
+    text = (f"under the other reading of eq. (5), the kernel exp(−‖x − x′‖²/σ²) that reproduces Fig. 5's printed "
+            f"objective (β/√2 here, {READING_SWEEP}.yaml, declared {READING_DECLARED} before its rows), the same "
+            f"test {said}: {est.text(level=level)}")
+    if check.passed is False:
+        cause = CAUSE_CLAIM if other.status == FAIL else CAUSE_READING
+        return replace(check, cause=cause, cause_detail="; ".join(x for x in (check.cause_detail, text) if x))
+    if other.status == PASS:
+        return replace(check, detail=f"{check.detail}; {text}")
+    if other.status == FAIL:
+        return replace(check, passed=False, cause=CAUSE_READING, cause_detail=f"passes under the printed kernel; {text}",
+                       p_fail=other.p_fail, decision=None)  # the failure's p-value (Holm's) is the other reading's
+    return replace(check, passed=None, detail=f"{check.detail}; passes under the printed kernel; {text}",
+                   runs_needed=other.runs_needed)
 
 
 def _exact_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -402,6 +456,25 @@ def _at(d: pd.DataFrame, factors: tuple[int, ...]) -> pd.DataFrame:
     return d[[int(m) in {f * int(k) for f in factors} for m, k in zip(d["m"], d["k"])]]
 
 
+def _kk_at(d: pd.DataFrame, ds: str, beta: float) -> Estimate | None:
+    """The KK − SC estimate of one (data set, β) cell (:func:`kk_estimate` of its per-seed
+    differences); None without rows there or with rows that are not one per seed and cell."""
+    table = seed_differences(_cell(d, ds, beta))
+    return None if isinstance(table, str) or table.empty else kk_estimate(table.to_numpy(float))
+
+
+def _sc_trials(d: pd.DataFrame, failed: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series, pd.Series]:
+    """SC's trials at the small c (kept and discarded), their failure flags and each (data set,
+    seed) cluster's share of failed trials."""
+    all_sc = _at(pd.concat([d[d[SKETCH_COL] == SC], failed]), SC_SMALL)
+    flags = all_sc[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in all_sc else pd.Series(False, index=all_sc.index)
+    return all_sc, flags, flags.groupby([all_sc[DATASET_COL], all_sc["seed"]]).mean()
+
+
+def _sc_shares(d: pd.DataFrame, failed: pd.DataFrame) -> pd.Series:
+    return _sc_trials(d, failed)[2]
+
+
 def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Wang Fig. 3: the declared checks of :data:`RULES` (module docstring)."""
     d, failed = _fig3_frame(df)
@@ -431,20 +504,20 @@ def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
                                            f"over c (per c, mean paired difference: {per_c}){left}", level=level)
         if check.passed is False and beta == EXACT_BETA and (why := exact_detail(d, exact, ds, rule, level)):
             check = replace(check, cause=CAUSE_CLAIM, cause_detail=why)  # which part of the method fails
-        checks.append(check)
-    all_sc = _at(pd.concat([d[d[SKETCH_COL] == SC], failed]), SC_SMALL)
-    flags = all_sc[FAIL_COL].fillna(False).astype(bool) if FAIL_COL in all_sc else pd.Series(False, index=all_sc.index)
-    shares = flags.groupby([all_sc[DATASET_COL], all_sc["seed"]]).mean()
+        checks.append(both_readings(check, df, rule, lambda r, ds=ds, beta=beta: _kk_at(
+            _at(r[0], FIG3_FACTORS), ds, beta / math.sqrt(2)), level))
+    all_sc, flags, shares = _sc_trials(d, failed)
     probe = "; ".join(f"{k}: {v}/240" for k, v in DEGREE_PROBE.items())
     detail = (f"{len(shares)} (data set, seed) clusters — the runs counted; a seed adds one per data set —, "
               f"{len(flags)} trials; failed: " + "; ".join(
                   f"{ds} {int(g.sum())}/{len(g)} trials in {all_sc.loc[g.index, 'seed'].nunique()} clusters"
                   for ds, g in flags.groupby(all_sc[DATASET_COL])))
     sc = SC_RULE.check(sc_estimate(shares.to_numpy()), detail, level=level)
-    checks.append(sc if sc.passed is not False else SC_RULE.check(
-        sc_estimate(shares.to_numpy()), detail, CAUSE_CLAIM,
-        "the paper's data at its n, every β; no reading of the degrees fails often (probe on PenDigits and "
-        f"Mushrooms, c = 5k and 10k, 20 seeds: {probe})", level=level))
+    if sc.passed is False:
+        sc = SC_RULE.check(sc_estimate(shares.to_numpy()), detail, CAUSE_CLAIM,
+                           "the paper's data at its n, every β; no reading of the degrees fails often (probe on "
+                           f"PenDigits and Mushrooms, c = 5k and 10k, 20 seeds: {probe})", level=level)
+    checks.append(both_readings(sc, df, SC_RULE, lambda r: sc_estimate(_sc_shares(*r).to_numpy()), level))
     per_beta = d.groupby([DATASET_COL, BETA_COL])["seed"].nunique()  # the seeds of a (data set, β) panel
     runs = "; ".join(f"{ds} " + (f"{g.iloc[0]}" if g.nunique() == 1 else ", ".join(
         f"{n} at β = {float(b):g}" for (_, b), n in g.items())) for ds, g in per_beta.groupby(level=0))
@@ -485,7 +558,10 @@ RULE = ("declared checks (INDEX table above): per (data set, β), nine checks, t
         "kernel, 28.8 GB, is above the memory budget) beside KK: at β = 0.2 the sketch's NMI at c = 50k minus "
         "exact's, paired by seed, and a failed β = 0.2 KK-beats-SC check says in its cause whether exact kernel "
         "k-means fails the same test (the method's failure) and whether the sketch lies below exact by more than "
-        f"{KK_DELTA.value:g} (the sketch's)")
+        f"{KK_DELTA.value:g} (the sketch's). A pass or a failure stands only where the same test agrees under the "
+        f"other reading of eq. (5), the kernel exp(−‖x − x′‖²/σ²) (β/√2 under the printed one; experiments/"
+        f"{READING_SWEEP}.yaml, declared {READING_DECLARED} before its rows); where they disagree the cause is the "
+        "reading")
 
 #: what each scale changes against the paper
 CHANGES = {
@@ -499,5 +575,5 @@ CHANGES = {
 FIG3 = Entry(
     name="wang_fig3", place=(3, 2), label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
     paper_runs=100, title=TITLE, claim=CLAIM, rule=RULE, draw=draw_fig3, judge=judge_fig3, changes=CHANGES,
-    rules=RULES, setting=setting_fig3, extra_sweeps=(EXACT_SWEEP,),
+    rules=RULES, setting=setting_fig3, extra_sweeps=(EXACT_SWEEP, READING_SWEEP),
 )
