@@ -359,6 +359,7 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
     decided = [*looks[:-1], replace(looks[-1], decision_hash="d")]
     assert next_look(decided, 20, "h2", "reworded", decision="d") is None
     assert next_look(decided, 20, "h2", "reworded", decision="moved").look == 3
+    assert next_look(decided, 20, "h2", "r", decision="printed otherwise") is None  # the very rules: no look
     assert next_look([replace(x, rules_hash="") for x in looks], 20, "h2", "other rules") is None  # unrecorded
     more = next_look(looks, 40, "h3", "r")  # seeds another entry's looks added to the shared sweep
     assert (more.look, more.level, more.part) == (3, look_level(3), [])
@@ -889,6 +890,8 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     assert first_levels([replace(looks[0], withdrawn=["mean"]), replace(looks[0], look=5, level=look_level(5))],
                         first, "r2") == {"mean": look_level(5)}
     assert decision_hash([reworded]) == decision_hash([rule]) != decision_hash([loose])
+    printed = [replace(looks[0], seen_rules={"mean": "another print"})]  # the very rules, printed otherwise
+    assert first_levels(printed, first, "r") == {"mean": look_level(2)}
     old = [replace(looks[0], seen_rules={})]  # before the prints: the declared rules' hash decides
     assert first_levels(old, judged(loose), "r") == {"mean": look_level(2)}
     assert first_levels(old, judged(loose), "r2") == {}

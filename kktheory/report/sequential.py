@@ -180,7 +180,8 @@ def first_looks(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dic
     (seeds added to other checks, or to this one and withdrawn): they spend nothing of it
     (a check whose data or rule is new is judged at the new look's level). A look recorded before the rules' prints were matches a check's rule where
     its hash of the declared rules is ``rules``, the current one (nothing of any rule changed
-    since; not given: not compared). A look recorded before the estimates were is matched by
+    since; not given: not compared); rules all the look's (their hash ``rules``) are its rules
+    whatever print it recorded. A look recorded before the estimates were is matched by
     the check's line it recorded, for a share of seeds only (value k/n and its exact interval
     at the look's level, which name k and n): other estimates print too few digits to tell a
     changed one. A look's judgement of a check it withdrew (``Look.withdrawn``) lends no level."""
@@ -193,8 +194,8 @@ def first_looks(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dic
         for x in looks:  # the first that judged this very estimate by this very rule, whatever came between
             same = x.seen.get(name) == fp if x.seen else (
                 name in shares and x.checks.get(name, "").partition(" ")[2] == shares[name].text(level=x.level))
-            same_rule = x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else (
-                not rules or not x.rules_hash or x.rules_hash == rules)
+            same_rule = (bool(rules) and x.rules_hash == rules) or (
+                x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else not rules or not x.rules_hash)
             if same and same_rule and name not in x.withdrawn:
                 out[name] = x
                 break
@@ -235,13 +236,14 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     seeds (a look recorded before the stamps were: a pass created after its time). Rules other
     than the last look's (``rules``: their hash) are a new look too: a rule that now reads other
     rows (a selection widened) or judges them otherwise would else be judged at a level already
-    spent — what they decide by (``decision``, :func:`decision_hash`) where the last look
-    recorded it, else all of them (``rules``); a rule reworded is no new look."""
+    spent — unless all of them are the last look's (``rules``) or what they decide by is
+    (``decision``, :func:`decision_hash`, where the last look recorded it): a rule reworded is
+    no new look."""
     last = looks[-1] if looks else None
     same_pass = last is not None and (timing == last.timing or (
         not last.timing and timing <= last.when.replace(" ", "T")))
-    same_rules = last is not None and (decision == last.decision_hash if decision and last.decision_hash else
-                                       not last.rules_hash or rules == last.rules_hash)
+    same_rules = last is not None and (not last.rules_hash or rules == last.rules_hash
+                                       or bool(decision) and decision == last.decision_hash)
     if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass \
             and same_rules:
         return None
