@@ -723,46 +723,41 @@ def test_a_sweep_not_run_yet_gets_its_seeds_from_the_first_its_checks_judge(tmp_
     assert planned == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(3,8)"))]
 
 
+def _planned(monkeypatch, tmp_path, entry, first_runs: int, rows: pd.DataFrame, check: Check, sweep: str = "") -> list:
+    """The parts a decision of ``entry`` plans when look 1 had ``first_runs`` runs, the
+    selection holds ``rows`` and ``check`` waits (nothing is run)."""
+    planned: list = []
+    first = [Look(1, first_runs, LEVEL, 1, "inconclusive", "t")]
+    monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: first if name == entry.name else [])
+    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, len(rows)))
+    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
+                        or types.SimpleNamespace(jobs=[]))
+    monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: (Verdict("inconclusive", "", (check,)), first))
+    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None, sweep=sweep)
+    return planned
+
+
 def test_a_check_without_runs_gets_its_fresh_seeds_whatever_other_settings_hold(tmp_path, monkeypatch):
     """calandriello_fig2's held-out checks (fresh from seed 10) read a further sweep whose Fig. 1
     point already holds seeds 10-44 (calandriello_fig1's jobs): the look starts the schedule
     again at R₁ = 10 runs from seed 10, not at 40 runs numbered on after seed 44 (it planned
     seeds 45-49, none of which the held-out points' checks lacked)."""
-    entry = catalogue()["calandriello_fig2"]
     rule = replace(EXCEEDS_RULE, sweep="calandriello_fig2_heldout", fresh_from=10)
     rows = pd.DataFrame({"run_id": [f"f{s}" for s in range(10, 45)], "seed": range(10, 45), "time_embed": 1.0})
-    planned: list = []
-    monkeypatch.setattr(reproduce_sequential, "read_looks",
-                        lambda folder, name: [Look(1, 10, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
-    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 35))
-    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
-                        or types.SimpleNamespace(jobs=[]))
     check = Check("held-out", None, "no rows yet", rule=rule, runs_needed=10)
-    monkeypatch.setattr(reproduce_sequential, "judge",
-                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 10, LEVEL, 1, "inconclusive")]))
-    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None, sweep="calandriello_fig2_heldout")
-    assert planned == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
+    assert _planned(monkeypatch, tmp_path, catalogue()["calandriello_fig2"], 10, rows, check,
+                    "calandriello_fig2_heldout") == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
 
 
 def test_a_window_re_declared_gets_its_seeds_from_its_first_fresh_seed(tmp_path, monkeypatch):
     """wang_fig4_5's NMI checks read seeds 0–19 and from 60 on (Rule.fresh_from, kept_below):
     with 20 runs behind them, a look numbers its seeds on from 60, not from the selection's
     last seed 19 (seeds 20–59 of the main sweep would be run and never read)."""
-    entry = catalogue()["wang_fig4_5"]
     rule = replace(EXCEEDS_RULE, fresh_from=60, kept_below=20)
     rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
-    planned: list = []
-    monkeypatch.setattr(reproduce_sequential, "read_looks",
-                        lambda folder, name: [Look(1, 40, LEVEL, 1, "inconclusive", "t")] if name == entry.name else [])
-    monkeypatch.setattr(reproduce_sequential, "_selected", lambda e, r, cfg, select, parts: (rows, 20))
-    monkeypatch.setattr(reproduce_sequential, "plan_sweep", lambda cfg, r, over: planned.append((cfg, tuple(over)))
-                        or types.SimpleNamespace(jobs=[]))
     check = Check.of("nmi", rule.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL), rule=rule)
-    check = replace(check, runs=20)
-    monkeypatch.setattr(reproduce_sequential, "judge",
-                        lambda *a, **k: (Verdict("inconclusive", "", (check,)), [Look(1, 40, LEVEL, 1, "inconclusive")]))
-    reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.001, (), lambda _: None)
-    assert planned == [("wang_fig4_5", ("seed=range(60,80)",))]
+    assert _planned(monkeypatch, tmp_path, catalogue()["wang_fig4_5"], 40, rows, replace(check, runs=20)) == \
+        [("wang_fig4_5", ("seed=range(60,80)",))]
     kept = rule.fresh(pd.DataFrame({"seed": range(100)}))
     assert list(kept["seed"]) == [*range(20), *range(60, 100)] and rule.fresh_runs == "seeds < 20 and ≥ 60"
 
