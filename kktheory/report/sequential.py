@@ -135,8 +135,8 @@ class Look:
     checks: dict[str, str] = field(default_factory=dict)  # each counted check after this look: mark, estimate
     sweep: str = ""  # the config the seeds were added to, where it is one of the entry's further sweeps
     timing: str = ""  # the newest creation stamp of the timing pass judged ("" none, or not recorded)
-    #: each counted check's estimate at this look, level aside (:func:`fingerprints`): a check whose
-    #: estimate a later look finds unchanged is judged at the level of the first look that saw it
+    #: each counted check's estimate at this look, level aside (:func:`fingerprints`): a later look judging
+    #: the very estimate by the same rule takes the level of the first look that did (:func:`first_looks`)
     seen: dict[str, str] = field(default_factory=dict)
     #: each counted check's rule at this look, the fields that decide (:func:`rule_prints`): an
     #: estimate unchanged under another rule (a margin moved, a selection widened) is a new decision

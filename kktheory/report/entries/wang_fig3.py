@@ -479,10 +479,6 @@ def _sc_trials(d: pd.DataFrame, failed: pd.DataFrame) -> tuple[pd.DataFrame, pd.
     return all_sc, flags, flags.groupby([all_sc[DATASET_COL], all_sc["seed"]]).mean()
 
 
-def _sc_shares(d: pd.DataFrame, failed: pd.DataFrame) -> pd.Series:
-    return _sc_trials(d, failed)[2]
-
-
 def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Wang Fig. 3: the declared checks of :data:`RULES` (module docstring)."""
     d, failed = _fig3_frame(df)
@@ -525,7 +521,7 @@ def judge_fig3(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         sc = SC_RULE.check(sc_estimate(shares.to_numpy()), detail, CAUSE_CLAIM,
                            "the paper's data at its n, every β; no reading of the degrees fails often (probe on "
                            f"PenDigits and Mushrooms, c = 5k and 10k, 20 seeds: {probe})", level=level)
-    checks.append(both_readings(sc, df, SC_RULE, lambda r: sc_estimate(_sc_shares(*r).to_numpy()), level))
+    checks.append(both_readings(sc, df, SC_RULE, lambda r: sc_estimate(_sc_trials(*r)[2].to_numpy()), level))
     per_beta = d.groupby([DATASET_COL, BETA_COL])["seed"].nunique()  # the seeds of a (data set, β) panel
     runs = "; ".join(f"{ds} " + (f"{g.iloc[0]}" if g.nunique() == 1 else ", ".join(
         f"{n} at β = {float(b):g}" for (_, b), n in g.items())) for ds, g in per_beta.groupby(level=0))

@@ -47,9 +47,9 @@ of the main sweep and, since :data:`NMI_REDECLARED`, the seeds from :data:`NMI_F
 objective's seeds 20–59 on Mushrooms and PenDigits, added by the objective's looks and seen
 (their NMI drawn in Fig. 4), are not judged — on every seed the three checks would read ✓ ✓ ✗,
 computed before the re-declaration and shown beside them, not counted (:func:`_nmi_sensitivity`;
-look 3 recorded that judgement and stays in the record, its NMI outcomes withdrawn). The first
-fresh seeds: ``python -m kktheory.reproduce wang_fig4_5 --scale paper 'seed=range(60,80)'``,
-then ``--decide`` numbers on from them. The setting check
+look 3 recorded that judgement and stays in the record, its NMI outcomes withdrawn). A
+sequential decision (``--decide``) numbers the fresh seeds on from 60 (``Rule.fresh_from``,
+``Rule.kept_below``). The setting check
 (:func:`setting_fig45`) compares two-step's medians with Fig. 5's captions; f/n is drawn
 beside Fig. 5, not judged (:func:`draw_fig45`).
 """
