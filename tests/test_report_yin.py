@@ -664,3 +664,24 @@ def test_table2_the_methods_of_a_seed_share_its_split_in_the_committed_rows():
     rows = pd.read_parquet(committed_rows_path("yin_table2"))
     per = rows.groupby(["dataset.name", "seed"])[["data_seed", "n", "n_test", "test_majority"]].nunique()
     assert (per == 1).all().all()
+
+
+def test_each_fig1_check_names_the_jobs_it_reads():
+    """Each accuracy check of Fig. 1 names its jobs (Rule.part): a look adds seeds to those
+    alone and a check is priced at them — the stable check, which reads one method at two m,
+    was priced at all 7 methods × 6 m (3.6 h where its jobs take 12 min) and a look of it
+    planned 540 jobs where 40 decide it."""
+    from kktheory.report.entries import yin_fig1
+    from kktheory.reproduce.entry import picks
+    from kktheory.run.sweeps import expand_jobs
+
+    def read(rule, cfg):
+        return {tuple(o for o in job if not o.startswith("seed=")) for job in expand_jobs(cfg) if picks(rule.part, job)}
+
+    close, tracks, stable = yin_fig1.FIG1_RULES["subgaussian"]
+    assert read(stable, "yin_fig1") == {("yin/method=subgaussian", "m_sqrt_n=x1"), ("yin/method=subgaussian", "m_sqrt_n=x4")}
+    assert read(close, "yin_fig1") == {(f"yin/method={m}", "m_sqrt_n=x1") for m in ("subgaussian", "exact")}
+    assert read(yin_fig1.FIG1_RULES["ros"][1], "yin_fig1") == \
+        {(f"yin/method={m}", "m_sqrt_n=x1") for m in ("ros", "yin_nystrom", "kernel_columns")}
+    k5 = yin_fig1.K_RULES[("subgaussian", 5)]
+    assert read(k5, k5.sweep) == {(f"yin/method={m}", "m_sqrt_n=x1", "k=5") for m in ("subgaussian", "exact")}
