@@ -427,7 +427,8 @@ def test_f_table2_bootstrap_over_10_seeds_keeps_its_size():
     by_s = {s: pd.DataFrame(m, columns=g) for s, g, m in zip(wang_table2.S_GRID, grids, mats)}
     stat = wang_table2.s_statistic(list(wang_table2.S_GRID), grids)
     batched = wang_table2.boot_estimate(float(stat(*[m.mean(axis=0) for m in mats])),
-                                        stat(*[wang_table2.resample_weights(10) @ m for m in mats]), 10)
+                                        stat(*[wang_table2.resample_weights(10) @ m for m in mats]), 10,
+                                        np.concatenate([m.ravel() for m in mats]))
     assert wang_table2.s_estimate(by_s) == batched
 
 

@@ -75,6 +75,7 @@ at 5–40 runs, which would all stay undecided (tests/test_report_decide.py simu
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -127,6 +128,10 @@ class Estimate:
     data: tuple[float, ...] = ()
     kind: str = T
     unit: str = "seeds (runs)"  # what one run is, in the runs a decision would need (a timing median: rounds)
+    #: a resampled estimate: a hash of the runs it was drawn from (its draws, whose number follows
+    #: the level, cannot say whether two estimates come from the same data; value and runs can
+    #: coincide on other data, e.g. a statistic of grid points)
+    source: str = ""
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
@@ -177,7 +182,8 @@ class Estimate:
                    int(successes), kind=BINOMIAL)
 
     @classmethod
-    def resampled(cls, value: float, draws: Sequence[float], runs: int, expanded: bool = False) -> Estimate:
+    def resampled(cls, value: float, draws: Sequence[float], runs: int, expanded: bool = False,
+                  source: Sequence[float] = ()) -> Estimate:
         """A value with its B resampled values (a bootstrap over ``runs`` runs per group).
 
         Plain (``expanded`` False): the percentile interval at level L is [d₍K₊₁₎, d₍B₋K₎] of
@@ -191,12 +197,15 @@ class Estimate:
         the percentile interval at the matching level (:func:`~kktheory.resampling.expanded_tail`;
         ``dof`` = r − 1). The plain percentile is too narrow with few units (4.8 % one-sided
         error where 2.5 % is declared, for a mean of 10 normal units). With fewer than
-        :data:`MIN_UNITS` units there is no interval."""
+        :data:`MIN_UNITS` units there is no interval. ``source``: the runs' values the draws
+        resample, kept as their hash (``Estimate.source``)."""
         d = np.sort(_finite(draws, keep_inf=True))
         dof = float(runs - 1) if expanded else math.inf
+        src = hashlib.sha256(np.ascontiguousarray(np.asarray(source, float)).tobytes()).hexdigest()[:16] \
+            if len(source) else ""
         if len(d) < 2 or not math.isfinite(value) or (expanded and runs < MIN_UNITS):
-            return cls(float(value), math.nan, dof, runs, math.nan, kind=RESAMPLED)
-        est = cls(float(value), math.nan, dof, runs, math.nan, None, tuple(d.tolist()), RESAMPLED)
+            return cls(float(value), math.nan, dof, runs, math.nan, kind=RESAMPLED, source=src)
+        est = cls(float(value), math.nan, dof, runs, math.nan, None, tuple(d.tolist()), RESAMPLED, source=src)
         lo, hi = est.interval(LEVEL)
         se = (hi - lo) / (2 * _z(LEVEL))
         return replace(est, se=se, unit_sd=se * math.sqrt(runs))

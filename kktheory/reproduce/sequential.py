@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
+    PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict, not_run
@@ -75,7 +75,7 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
     other rows as a new look); otherwise the fixed design at 95 %. While a look of its sweep
     is in progress (:func:`_pending`) a redraw judges nothing — INDEX keeps the last recorded
     look's judgement, a look being judged on the seeds it planned — and a run finishes the
-    look's seeds before it judges."""
+    look's seeds before it judges, recording them as the seeds the look added."""
     if scale != "paper" or overrides:
         return reproduce(entry, scale, results_dir, out_dir, overrides, execute, log)
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
@@ -87,9 +87,13 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
             f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
             "INDEX keeps the last recorded look's judgement")
         return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
-    if pending:  # a run finishes the look's seeds before it judges
-        parts.append(pending[1])
-    return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+    if not pending:
+        return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+    parts.append(pending[1])  # a run finishes the look's seeds before it judges: the look records them
+    verdict = judge(entry, results_dir, out_dir, looks, parts, execute, log, pending[1])[0]
+    if pending[0] == entry.name:  # its look judged: the note goes (another entry's judges its own look)
+        write_pending(out_dir / "rows", entry.name, None)
+    return verdict
 
 
 def _pending(entry: Entry) -> tuple[str, Part] | None:
@@ -134,7 +138,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules))
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
@@ -144,12 +148,12 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
             # the last look's very rows judged again by its very rules: its checks' estimates and rules
             # recorded, nothing spent
             looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict), seen_rules=rule_prints(verdict),
-                                          decision_hash=decides)]
+                                          decision_hash=decides, prints=PRINTS)]
             write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict))]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict), prints=PRINTS)]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
