@@ -403,7 +403,13 @@ def test_figure_legends_count_each_lines_runs(tmp_path, monkeypatch):
                                                                               real(ax, x, s, label, *a, **k))[1])
     calandriello_fig1.FIG1.draw(pd.concat([table(seeds=12), table(risk=root, centroids="lifted", seeds=4)],
                                           ignore_index=True), tmp_path)
-    assert [lab.rsplit("; ", 1)[1] for lab in labels] == ["12 runs", "4 runs", "12 runs"], labels
+    assert [lab.rsplit("; ", 1)[1] for lab in labels] == ["12 runs", "4 runs", "12 runs per m"], labels
+    labels.clear()  # Fig. 2's NMI checks read the held-out setting's runs too: its panel draws them
+    fig2 = fig2_table(0.3)
+    ms = sorted(fig2["m"].unique())
+    held = fig2[fig2["m"].isin([ms[0], ms[-1]])].assign(**HELD).assign(seed=lambda d: d["seed"] + 10)
+    calandriello_fig2.FIG2.draw(pd.concat([fig2, held], ignore_index=True), tmp_path)
+    assert labels[-1].endswith("; 10–20 runs per m"), labels
 
 
 def test_figure_of_lifted_rows_alone_draws(tmp_path):
