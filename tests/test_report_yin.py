@@ -148,6 +148,10 @@ def test_fig1_a_closeness_failure_only_at_our_k_is_the_settings():
     assert [c.passed for c in named(only_ours, "close to kernel k-means at k = 2")] == [True, True]
     assert all(c.passed is False and c.cause == CAUSE_SETTING and "k = 5 is ours" in c.cause_detail
                for c in named(only_ours, "close to kernel k-means at k = 5"))  # fails too, but passes at k = 2
+    assert not any("grows with k" in c.cause_detail for c in close)  # the same gap at k = 5 and 10
+    widening = yin_fig1.judge_fig1(fig1_table(low, k_acc=lambda s, k: 0.80 if (s == "exact" or k == 2) else 0.72))
+    assert all("the gap grows with k" in c.cause_detail and "holds at k = 2, not at k = 10" in c.cause_detail
+               for c in named(widening, "close to kernel k-means:"))  # the cause says how the gap moves with k
     everywhere = yin_fig1.judge_fig1(fig1_table(low))
     assert all(c.passed is False and c.cause == CAUSE_CLAIM for c in named(everywhere, "close to kernel k-means"))
     no_k = yin_fig1.judge_fig1(fig1_table(low).query("k == 10"))  # the k sweep not run: the failure stands
