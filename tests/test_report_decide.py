@@ -544,6 +544,12 @@ def test_a_failure_of_our_reading_never_makes_not_reproduced():
     assert v.status == NOT_REPRODUCED and v.why == f"{CAUSE_READING}, {CAUSE_CLAIM}"
     # the shortfall of scale turns a failure of the claim into ours: inconclusive, not a failure of the paper
     assert attribute_shortfall(judge_checks([ok, claim]), CAUSE_SCALE, "n = 5000").status == INCONCLUSIVE
+    # a pass that holds only in our setting (a cause of ours on a pass) cannot make "reproduced" either
+    qualified = Check("nmi", True, "z", cause=CAUSE_SETTING, cause_detail="a baseline weaker here")
+    v = judge_checks([ok, qualified])
+    assert qualified.qualified and v.status == INCONCLUSIVE and v.why == CAUSE_SETTING
+    assert v.summary == "passes only in our setting: nmi" and qualified.why == "setting (a baseline weaker here)"
+    assert Check("nmi", True, "z", cause=CAUSE_CLAIM).cause == "" and judge_checks([ok]).status == "reproduced"
 
 
 def test_a_failure_holm_sets_aside_is_printed_at_holms_level():
