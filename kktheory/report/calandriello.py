@@ -113,7 +113,7 @@ from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_check
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
-from kktheory.report.decide import LEVEL, Estimate, deviations, pct
+from kktheory.report.decide import LEVEL, Estimate, deviations, pct, plan_level
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -456,10 +456,10 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
 
 def _not_yet(rule: Rule, level: float) -> Check:
     """A re-planned check before its rows: undecided, naming its sweep and its design; the runs
-    that would decide it are its design's at ``level`` (:func:`~kktheory.report.cost.design_runs`),
-    where a sequential decision starts its sweep."""
-    runs = design_runs(rule, level)
-    at = f"; {runs} runs reach power 0.8 at this look's {pct(level)}" if runs != rule.design.runs else ""
+    that would decide it are its design's at the level its first runs would be judged at (the
+    next look's, :func:`~kktheory.report.decide.plan_level`; :func:`~kktheory.report.cost.design_runs`)."""
+    runs = design_runs(rule, plan_level(level))
+    at = f"; {runs} runs reach power 0.8 at the next look's {pct(plan_level(level))}" if runs != rule.design.runs else ""
     return Check(rule.name, None, f"no rows yet: judged on seeds ≥ {rule.fresh_from} of {HELDOUT_CONFIG} only; its "
                  f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f}){at}",
                  rule=rule, runs_needed=runs)

@@ -479,14 +479,21 @@ class Decision:
     level: float = LEVEL
     other: float | None = None  # an equivalence on its claim's side: the far boundary, excluded too for a pass
     smallest: float | None = None  # an exceeds test: the smallest effect that counts (signed)
+    plan: float | None = None  # the level added runs would be judged at (None: :func:`plan_level` of ``level``)
+
+    @property
+    def plan_at(self) -> float:
+        """The level the runs it names (``runs_needed``) are planned for: ``plan``, else the next look's."""
+        return plan_level(self.level) if self.plan is None else self.plan
 
     @cached_property
     def runs_needed(self) -> int | None:
-        """Inconclusive only: runs per arm that would decide it (:func:`runs_needed`, computed
-        when asked — a power simulation reads only the status)."""
+        """Inconclusive only: runs per arm that would decide it at the level they would be
+        judged at (:func:`runs_needed` at :func:`plan_level`; computed when asked — a power
+        simulation reads only the status)."""
         if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
             return None
-        return runs_needed(self.estimate, self.toward, self.level, other=self.other)
+        return runs_needed(self.estimate, self.toward, self.plan_at, other=self.other)
 
     @property
     def text(self) -> str:
@@ -520,9 +527,9 @@ class Decision:
         if self.against:
             return ("the estimate points against the claim: "
                     + (f"about {self.runs_needed} {est.unit} per arm would decide its failure at {POWER:.0%} power "
-                       f"({self.estimate.runs} now)" if self.runs_needed else
+                       f"at {pct(self.plan_at)} ({self.estimate.runs} now)" if self.runs_needed else
                        f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
-        return _runs_text(self.runs_needed, self.estimate.runs, est.unit)
+        return _runs_text(self.runs_needed, self.estimate.runs, est.unit, self.plan_at)
 
 
 def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
@@ -609,6 +616,21 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
             break
         out[int(j)] = True
     return out
+
+
+def plan_level(level: float) -> float:
+    """The level at which runs added after a judgement at ``level`` are judged: the next
+    look's, :func:`look_level` (j + 1) where ``level`` is look j's (the fixed 95 % is look 1:
+    its added runs are look 2's, at 99.17 %) — a plan made at ``level`` itself reaches its
+    power only at a level the added runs never get (a share's plan passed 0.71–0.76 of the
+    time where 0.8 was planned); a level off the schedule (Holm's for one check) as it is."""
+    for j in range(1, 1000):
+        at = look_level(j)
+        if abs(at - level) < 1e-12:
+            return look_level(j + 1)
+        if at > level:
+            break
+    return level
 
 
 def look_level(look: int, level: float = LEVEL) -> float:
@@ -756,10 +778,10 @@ def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_
     return None
 
 
-def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)") -> str:
+def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)", level: float = LEVEL) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
+    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power at {pct(level)} ({have} now; every arm grows)"
 
 
 def pct(level: float) -> str:

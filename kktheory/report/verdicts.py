@@ -86,7 +86,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 
-from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm, pct
+from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm, pct, plan_level
 
 
 class DeclaredRule(Protocol):
@@ -292,6 +292,7 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     rejected = holm(p, 1 - level)
     keep = {i: all(r for j, r in zip(slot, rejected) if j == i) for i in tested}
     stop = _holm_stop(p, 1 - level)
+    nxt = _holm_stop(p, 1 - plan_level(level))  # Holm's threshold at the look its added runs are judged at
     out = list(checks)
     for i in tested:
         c = checks[i]
@@ -300,14 +301,14 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
             # (an exceeds check whose interval clears 0 but lies short of δ too: shown short of the effect
             # that counts at its own level, it is no pass — undecided like any failure set aside)
             if c.decision is not None:  # shown at Holm's level for it, where its interval meets the boundary
-                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop)
+                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop, plan=1 - nxt)
                 detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "
                           f"{pct(1 - stop)}; at the look's {pct(c.decision.level)} it excludes the boundary)")
                 runs = at.runs_needed
-            else:  # a failure without an interval: the runs that would show it at Holm's level, if it says
-                runs = c.fail_runs(1 - stop) if c.fail_runs is not None else None
-                detail = f"{c.detail}; {alone}" + (f" (Holm's level {pct(1 - stop)} needs it shown with about {runs} "
-                                                   f"runs per arm)" if runs else "")
+            else:  # a failure without an interval: the runs that would show it at Holm's level next look, if it says
+                runs = c.fail_runs(1 - nxt) if c.fail_runs is not None else None
+                detail = f"{c.detail}; {alone}" + (f" (Holm's level at the next look, {pct(1 - nxt)}, needs it shown "
+                                                   f"with about {runs} runs per arm)" if runs else "")
             out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="", detail=detail,
                              runs_needed=runs, before_holm=c)
     broken = [c.name for c in out if c.sanity and c.passed is False]

@@ -71,7 +71,7 @@ from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, Check, V
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.style import color_marker, pyplot, save_figure
-from kktheory.report.decide import FAIL, LEVEL, Estimate, exceeds, runs_needed
+from kktheory.report.decide import FAIL, LEVEL, Estimate, exceeds, pct, plan_level, runs_needed
 from kktheory.report.entry import Entry
 from kktheory.report.wang import PAPER_NMI_SD, S_RULE_COL
 
@@ -433,8 +433,11 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
     wins, short, k, a_pass, a_fail = share_test(p_pass, p_fail, missing, rule.margin.value, level)
     total = len(names)
     open_ = ~wins & ~short
+    plan = plan_level(level)  # the runs a look adds are judged at the next look's level: the plan is made there
+    a_plan = share_test(p_pass, p_fail, missing, rule.margin.value, plan)[3]
     need = [d.runs_needed for i in np.flatnonzero(open_)
-            if not (d := exceeds(Estimate.mean_of(sign * diffs[i]), margin, 1 - a_pass)).against and d.runs_needed]
+            if not (d := replace(exceeds(Estimate.mean_of(sign * diffs[i]), margin, 1 - a_pass),
+                                 plan=1 - a_plan)).against and d.runs_needed]
     hopeless = int(wins.sum() + open_.sum()) < k
     bad = [n for n, s, m in zip(names, short, missing) if s and not m]
     seeds = int(np.isfinite(diffs).sum(axis=1)[~missing].min()) if (~missing).any() else 0
@@ -466,10 +469,10 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
     # the K − wins undecided cells that need fewest runs decide the pass: the most of those is the plan
     lack = k - int(wins.sum())
     enough = sorted(need)[lack - 1] if not hopeless and len(need) >= lack else None
-    detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm (the "
-               f"slowest of all {max(need)})" if enough else "")
+    detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm at the next "
+               f"look's {pct(plan)} (the slowest of all {max(need)})" if enough else "")
     detail += ("; even if every undecided cell won, fewer than the cells needed would" if hopeless else "")
-    against = None if enough else fail_runs(level)  # no pass within reach: the runs that would show the failure
+    against = None if enough else fail_runs(plan)  # no pass within reach: the runs that would show the failure
     detail += (f"; {total - k + 1} cells would be shown short at about {against} runs per arm" if against else "")
     return Check(rule.name, None, detail, runs_needed=enough or against, rule=rule, p_fail=p_share, runs=seeds,
                  fail_runs=fail_runs, data_hash=data)
