@@ -45,7 +45,9 @@ order-statistic pair at the level has none. An undecided check says how many run
 decide it (:func:`runs_needed`): the smallest number r of runs per arm (every arm of the
 check growing to r) at which the test decides with probability 80 % if the value and
 per-run spread are what is observed now — toward a pass when the estimate lies on the
-claim's side, toward a failure when it points against the claim.
+claim's side, toward a failure when it points against the claim — at the level those runs
+would be judged at, the next look's (:func:`plan_level`: runs added after the fixed 95 %
+judgement are look 2's, at 99.17 %).
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of

@@ -5,7 +5,10 @@ applies (:mod:`kktheory.report.claims`). An entry's counted checks are one famil
 at its own level), *not reproduced* when a failure caused *claim fails* survives Holm's
 step-down correction over the family (family-wise error ≤ 5 %), *inconclusive* otherwise —
 a failure whose cause is ours (:data:`OUR_CAUSES`: our reading of the paper, a setting or a
-scale that differs from the paper's, stand-in data) included, with its cause named — and
+scale that differs from the paper's, stand-in data) included, with its cause named, and so is
+a pass that holds only in our setting (``Check.qualified``: e.g. against a baseline weaker
+here than in the paper, or an equivalence to a baseline the paper does not have), which no
+more makes *reproduced* than a failure of ours makes *not reproduced* — and
 *not run* when the rows it needs are absent (with the reason); sanity checks (true by
 construction) are shown and never counted.
 
