@@ -460,6 +460,22 @@ def test_fig3_draws_exact_kk_as_a_line_and_band_per_beta(tmp_path, monkeypatch):
     assert "exact" not in plain.get_suptitle()
     pyplot().close(plain)
 
+def test_fig3_draws_the_other_reading_of_eq5_in_a_middle_column(tmp_path, monkeypatch):
+    """With rows of the other reading (β/√2: experiments/wang_fig3_reading.yaml) a middle column
+    draws them per data set, each β in the colour of the grid's β it reads, its runs in its title;
+    without them the figure keeps two columns."""
+    df = fig3_table(-0.05, seeds=3)
+    other = df.assign(**{"kernel.beta": df["kernel.beta"] / math.sqrt(2), "seed": df["seed"] + 100})
+    fig = drawn(wang_fig3, wang_fig3.draw_fig3, pd.concat([df, other.head(len(other) - 1)]), tmp_path, monkeypatch)
+    middle = fig.axes[1::3]
+    assert len(fig.axes) == 9 and [len(ax.containers) for ax in middle] == [6, 6, 6]
+    assert "the other reading of eq. (5)" in middle[0].get_title() and "3 runs" in middle[0].get_title()
+    colours = {c.lines[0].get_color() for ax in (fig.axes[0], middle[0]) for c in ax.containers[:1]}
+    assert len(colours) == 1  # β = 0.2 and its reading 0.2/√2 share a colour
+    pyplot().close(fig)
+    assert len(drawn(wang_fig3, wang_fig3.draw_fig3, df, tmp_path, monkeypatch).axes) == 6
+
+
 # -- Figs. 4–5 ---------------------------------------------------------------------------
 FIG45_DATA = (("mnist", 10, 60000), ("mushrooms", 2, 8124), ("pendigits", 10, 7494))
 
