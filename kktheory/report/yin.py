@@ -16,7 +16,8 @@ Nyström (Ours)              Yin Alg. 1, S = I, ``sketch=yin_nystrom``
 **The paper's quantity.** Yin's sketches run k-means on R·k_i, an approximation of the
 kernel columns k_i; Prop. 1 states that k-means on the k_i is kernel k-means (eq. 6). It is
 not: ‖k_i − k_j‖² = (e_i − e_j)ᵀK²(e_i − e_j), a K² geometry, where kernel k-means uses
-(e_i − e_j)ᵀK(e_i − e_j). So the paper's claim "the sketches keep the accuracy of kernel
+(e_i − e_j)ᵀK(e_i − e_j); eq. (6) holds for the columns of K^½ (tests/test_prop1.py scores every
+partition of 12 points both ways: another minimum, another minimising partition). So the paper's claim "the sketches keep the accuracy of kernel
 k-means" (§5.1 (2), §5.2) is judged as three separate checks, each a declared
 :class:`~kktheory.report.claims.Rule`:
 
@@ -149,7 +150,10 @@ PROP1_RULE = Rule(
     selection=f"both ignore m (one row per seed); {PROP1_SHOWN}", value_range=(-1.0, 1.0), control=True)
 
 PROP1_FAILS = ("Yin Prop. 1: k-means on the kernel columns optimises the K² geometry ‖k_i − k_j‖², "
-               "not kernel k-means")
+               "not kernel k-means — eq. (6) holds for the columns of K^½, not for those of K: scored on every "
+               "partition of 12 points of the mixture into 3 clusters, the K columns' objective is another "
+               "function, its minimum 13 % lower and its minimising partition not kernel k-means' "
+               "(tests/test_prop1.py)")
 
 
 def method_of(df: pd.DataFrame) -> pd.Series:
