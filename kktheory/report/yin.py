@@ -43,9 +43,9 @@ Table 2's Prop. 1 check; Table 2's per-data-set checks 1–2, re-declared per da
 ±0.10, the far end of the paper's own 95 % interval around that −0.08 cell, so that the
 paper's own numbers pass (:mod:`kktheory.report.entries.yin_table2`). The two sentences are
 one ("similar accuracy") and the two margins differ: Fig. 1's 0.08, declared first, is the
-stricter, and it is kept — its checks at k = 5 lie at it (−0.0875 and −0.0718 after 160
-seeds), so widening it now, after those rows were seen, would be a margin moved to make a
-pass; it could count only on runs made after the change. A Fig. 1 failure by less than 0.10
+stricter, and it is kept — its checks at k = 5 lie at it (INDEX), so widening it now, after
+those rows were seen, would be a margin moved to make a pass; it could count only on runs
+made after the change. A Fig. 1 failure by less than 0.10
 is therefore one Table 2's margin would not call a failure, and INDEX prints the estimate
 beside the margin for that reading. *Stable from
 m = √n* (Fig. 1) has its own two-sided margin ±``PLATEAU`` = 0.04: the largest per-repeat
