@@ -801,11 +801,11 @@ def test_fig2_sd_interval_is_conservative_for_correlated_arms():
         assert hits / 2000 >= 0.95, (rho, hits)
 
 
-def test_a_claim_against_a_two_step_unlike_the_papers_is_read_by_the_way_it_differs():
-    """Against a two-step stronger here than in the paper (its NMI above every caption's) a
-    pass holds a fortiori and a failure is our setting's; against a weaker one a failure holds
-    a fortiori and a pass holds only in our setting — it cannot make the entry reproduced;
-    where the cells disagree neither carries over."""
+def test_a_claim_against_a_two_step_unlike_the_papers_holds_in_our_setting_only():
+    """Against a two-step unlike the paper's, neither a pass nor a failure carries over — which
+    way it differs (stronger here: its NMI above every caption's; weaker; mixed) is said, not
+    used: a pass "a fortiori" would need the other arm in the paper's regime, which the paper
+    does not print."""
     rows = pd.DataFrame([{"dataset.name": ds, "k": k, "m": f * k, "n": n, "sketch.name": wang_fig4_5.TWO,
                           "train_nmi": nmi, "seed": 0}
                          for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), wang_fig4_5.TWO_STEP_NMI[ds])])
@@ -823,8 +823,8 @@ def test_a_claim_against_a_two_step_unlike_the_papers_is_read_by_the_way_it_diff
         w, l_ = (wang_fig4_5.against_other_baseline(c, why, wang_fig4_5.two_step_direction(d, "train_nmi"))
                  for c in (win, lose))
         outcome[name] = (w.qualified, l_.cause, judge_checks([w, l_]).status)
-    assert outcome == {"stronger": (False, CAUSE_SETTING, INCONCLUSIVE),
-                       "weaker": (True, CAUSE_CLAIM, NOT_REPRODUCED),
-                       "mixed": (True, CAUSE_SETTING, INCONCLUSIVE)}
-    assert judge_checks([wang_fig4_5.against_other_baseline(win, "x", ("stronger", "n"))]).status == REPRODUCED
-    assert judge_checks([wang_fig4_5.against_other_baseline(win, "x", ("weaker", "n"))]).status == INCONCLUSIVE
+    # whichever way it differs, neither a pass nor a failure carries over (a rule declared after the
+    # data only moves decisions toward inconclusive): never reproduced, never not reproduced on it
+    assert outcome == dict.fromkeys(("stronger", "weaker", "mixed"), (True, CAUSE_SETTING, INCONCLUSIVE))
+    assert "two-step is stronger here than in the paper (n)" in \
+        wang_fig4_5.against_other_baseline(win, "x", ("stronger", "n")).why
