@@ -233,10 +233,13 @@ def on_both_references(checks: list[Check], rates: pd.DataFrame, level: float) -
     """Remark 1's checks judged on the excess over ŵ* and again over ŵ* lowered by
     :func:`wstar_overshoot` (W*(μ) at least that far below ŵ*, where exact kernel k-means'
     mean excess is negative): a pass or a failure stands only where both references give it;
-    where they differ the check holds in our setting only (the reference is our estimate, not
-    the population optimum) — a pass only in our setting (``Check.qualified``), a failure not
-    the claim's. Declared 2026-12-07, after the rows were seen (the referee: Yin's Nyström
-    passed by 0.002 on ŵ*): it can take a decision away, never make one."""
+    where one decides and the other is undecided the check is undecided, with the runs the
+    undecided one names (more seeds can decide it: a waiting check); where they decide
+    opposite ways it holds in our setting only (the reference is our estimate, not the
+    population optimum) — a pass only in our setting (``Check.qualified``), a failure not the
+    claim's. The lowered interval treats the shift as known. Declared 2026-12-07, after the rows
+    were seen (the referee: Yin's Nyström passed by 0.002 on ŵ*): it can take a decision away,
+    never make one."""
     shift = wstar_overshoot(rates)
     if not shift:
         return checks
@@ -249,11 +252,17 @@ def on_both_references(checks: list[Check], rates: pd.DataFrame, level: float) -
         if o is None or c.passed is None or o.passed == c.passed:
             out.append(c)
             continue
-        said = {True: "passes", False: "fails", None: "is undecided"}[o.passed]
+        other_text = o.decision.text if o.decision is not None else o.detail
+        lowered_by = f"over ŵ* − {fmt(shift, 2)} (the exact minimiser's most negative mean excess; the shift taken as known)"
+        if o.passed is None:  # one reference decides, the other not yet: undecided, more seeds can decide it
+            out.append(replace(c, passed=None, runs_needed=o.runs_needed, detail=(
+                f"{c.detail}; over ŵ* it {'passes' if c.passed else 'fails'}, {lowered_by} it is undecided "
+                f"({other_text}): ŵ* is not tight, the decision waits for both")))
+            continue
+        said = "passes" if o.passed else "fails"
         out.append(replace(c, cause=CAUSE_SETTING, cause_detail=(
-            f"ŵ* is not tight: over ŵ* − {fmt(shift, 2)} (the exact minimiser's most negative mean excess) it "
-            f"{said} ({o.decision.text if o.decision is not None else o.detail}): the two references of W*(μ) "
-            "disagree, so the decision holds in our setting only")))
+            f"ŵ* is not tight: {lowered_by} it {said} ({other_text}): the two references of W*(μ) disagree, so "
+            "the decision holds in our setting only")))
     return out
 
 
