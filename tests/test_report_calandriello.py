@@ -318,14 +318,14 @@ def test_fig2_wider_intervals_fail_because_of_the_stand_in():
 
 def test_fig2_a_spread_on_the_wrong_side_counts_the_runs_to_its_failure():
     # the committed rows: log ratio +0.204 [−0.245, 0.653] (Fig. 2's spread 1.23 × Fig. 1's)
-    from kktheory.report.decide import Estimate, runs_needed
+    from tests.test_report_decide import on_schedule
 
     c = calandriello.SPREAD_RULE.check(Estimate(0.204, 0.2135, 17.8, 10, 0.675))
     assert c.passed is False  # alone: the interval excludes a band narrower by a quarter
     est = Estimate(0.204, 0.3, 17.8, 10, 0.95)
     c = calandriello.SPREAD_RULE.check(est)
-    assert c.passed is None and c.runs_needed == runs_needed(est, -calandriello.SPREAD_RULE.margin.value, look_level(2)), \
-        c.detail  # the runs that decide it where added runs are judged: the next look's level
+    assert c.passed is None and c.runs_needed == on_schedule(est, -calandriello.SPREAD_RULE.margin.value)[0], \
+        c.detail  # the runs that decide it at the level of the look that reaches them
     assert "points against the claim" in c.detail and "decide its failure" in c.detail
 
 

@@ -109,6 +109,18 @@ def test_verdict_with_inconclusive_and_causes():
         Check("d", False, "", cause="bad luck")
 
 
+def on_schedule(est, boundary, look=1):
+    """By hand: the runs of the first look after ``look`` of the doubling schedule (r·2^k, r the
+    runs now) at which the test reaches 80 % power at that look's own level, and that level."""
+    from kktheory.report.decide import look_level as level_of
+
+    for k in range(1, 40):
+        need = runs_needed(est, boundary, level_of(look + k))
+        if need is not None and need <= est.runs * 2**k:
+            return est.runs * 2**k, level_of(look + k)
+    return None, None
+
+
 def test_proportion_uses_the_exact_interval():
     for k, n in ((48, 48), (18, 18), (30, 48), (0, 5)):
         ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
@@ -116,8 +128,9 @@ def test_proportion_uses_the_exact_interval():
     assert at_least(Estimate.proportion(48, 48), 0.9).status == PASS  # 1 − 0.025^(1/48) < 0.1
     undecided = at_least(Estimate.proportion(18, 18), 0.9)
     assert undecided.status == UNDECIDED
-    # all holding: the runs at which 0.9^r < α/2 at the level added runs are judged at (look 2's)
-    assert undecided.runs_needed == math.ceil(math.log((1 - look_level(2)) / 2) / math.log(0.9))  # 53 runs
+    # all holding: 0.9^r < α/2 at the level of the look that reaches r — 18 → 36 → 72 runs (looks 2, 3)
+    assert undecided.runs_needed == on_schedule(Estimate.proportion(18, 18), 0.9)[0] == 72
+    assert math.ceil(math.log((1 - look_level(3)) / 2) / math.log(0.9)) <= 72
     assert at_least(Estimate.proportion(30, 48), 0.9).status == FAIL
 
 
@@ -192,7 +205,7 @@ def test_exceeds_decides_a_null_effect():
     # the smallest effect first, so the runs counted are those that would show the failure
     near0 = Estimate.mean_of([0.012, -0.009, 0.006, -0.003, 0.009, -0.006])
     d = exceeds(near0, 0.01)
-    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(near0, 0.01, look_level(2))
+    assert d.status == UNDECIDED and d.against and d.runs_needed == on_schedule(near0, 0.01)[0]
     assert "decide its failure" in d.text
     assert "> 0, fails below 0.01" in d.text and "by at least" not in d.text
     near_delta = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
@@ -203,7 +216,7 @@ def test_exceeds_decides_a_null_effect():
 def test_against_the_claim_counts_the_runs_to_its_failure():
     est = Estimate.mean_of([0.002, -0.001, 0.004, 0.0, 0.003])  # straddles 0, points above
     d = at_most(est, 0.0)
-    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(est, 0.0, look_level(2))
+    assert d.status == UNDECIDED and d.against and d.runs_needed == on_schedule(est, 0.0)[0]
     assert "points against the claim" in d.text and "failure" in d.text
 
 
@@ -497,7 +510,7 @@ def test_runs_needed_for_a_median_never_asks_for_fewer_runs_than_its_interval_ne
         assert math.isfinite(Estimate.median_of(np.arange(r)).interval(level)[0])
         assert not math.isfinite(Estimate.median_of(np.arange(r - 1)).interval(level)[0])
     few = at_most(Estimate.median_of([1.0, 1.1, 0.9, 1.05, 0.97]), 2.0)
-    assert few.status == UNDECIDED and few.runs_needed == 8  # judged at look 2's level when added
+    assert few.status == UNDECIDED and few.runs_needed == 10  # look 2 doubles 5 runs, at 99.17 % (8 needed there)
 
 
 def test_zero_spread_is_undecided():
@@ -690,14 +703,17 @@ def test_scale_ratio_decides_nothing_without_spread_in_an_arm():
 
 
 def test_runs_are_planned_at_the_level_they_will_be_judged_at():
-    """Runs added after look j are judged at look j + 1: a plan names the runs that reach 80 %
-    power there (the fixed 95 % is look 1: its plan is at look 2's 99.17 %); a level off the
-    schedule (Holm's for one check) plans at itself."""
+    """Runs added after look j are judged at the look of the doubling schedule that reaches
+    them: a plan names the first size r·2^k at which the test reaches 80 % power at look
+    j + k's level (the fixed 95 % is look 1); the next look's level is 99.17 % after the fixed
+    judgement; a level off the schedule (Holm's for one check) plans at itself."""
     from kktheory.report.decide import plan_level
 
     assert plan_level(0.95) == pytest.approx(look_level(2)) and plan_level(look_level(7)) == pytest.approx(look_level(8))
     assert plan_level(0.999) == 0.999
     est = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
     d = exceeds(est, 0.01)
-    assert d.runs_needed == runs_needed(est, d.toward, look_level(2)) > runs_needed(est, d.toward, 0.95)
-    assert f"at {100 * look_level(2):.4g}%" in d.text
+    runs, at = on_schedule(est, d.toward)
+    assert d.runs_needed == runs and d.plan_at == at and f"at {100 * at:.4g}%" in d.text
+    assert runs >= runs_needed(est, d.toward, at) > runs_needed(est, d.toward, 0.95)  # more than a plan at 95 %
+    assert runs // est.runs & (runs // est.runs - 1) == 0  # a size of the doubling schedule

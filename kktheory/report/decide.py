@@ -46,8 +46,9 @@ decide it (:func:`runs_needed`): the smallest number r of runs per arm (every ar
 check growing to r) at which the test decides with probability 80 % if the value and
 per-run spread are what is observed now — toward a pass when the estimate lies on the
 claim's side, toward a failure when it points against the claim — at the level those runs
-would be judged at, the next look's (:func:`plan_level`: runs added after the fixed 95 %
-judgement are look 2's, at 99.17 %).
+would be judged at: the first look of the doubling schedule whose runs reach 80 % power at
+its own level (:func:`scheduled`; runs added after the fixed 95 % judgement are look 2's, at
+99.17 %, twice as many look 3's, at 99.58 %, …).
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of
@@ -481,21 +482,28 @@ class Decision:
     level: float = LEVEL
     other: float | None = None  # an equivalence on its claim's side: the far boundary, excluded too for a pass
     smallest: float | None = None  # an exceeds test: the smallest effect that counts (signed)
-    plan: float | None = None  # the level added runs would be judged at (None: :func:`plan_level` of ``level``)
+    plan: float | None = None  # the level added runs would be judged at (None: the schedule's, :func:`scheduled`)
+
+    @cached_property
+    def _plan(self) -> tuple[int | None, float]:
+        if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
+            return None, self.level if self.plan is None else self.plan
+        if self.plan is not None:
+            return runs_needed(self.estimate, self.toward, self.plan, other=self.other), self.plan
+        return scheduled(self.estimate, self.toward, self.level, other=self.other)
 
     @property
     def plan_at(self) -> float:
-        """The level the runs it names (``runs_needed``) are planned for: ``plan``, else the next look's."""
-        return plan_level(self.level) if self.plan is None else self.plan
+        """The level the runs it names (``runs_needed``) are judged at: ``plan``, else that of the
+        look of the doubling schedule that reaches them (:func:`scheduled`)."""
+        return self._plan[1]
 
-    @cached_property
+    @property
     def runs_needed(self) -> int | None:
         """Inconclusive only: runs per arm that would decide it at the level they would be
-        judged at (:func:`runs_needed` at :func:`plan_level`; computed when asked — a power
-        simulation reads only the status)."""
-        if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
-            return None
-        return runs_needed(self.estimate, self.toward, self.plan_at, other=self.other)
+        judged at (:func:`scheduled`; at ``plan`` where given: :func:`runs_needed`; computed
+        when asked — a power simulation reads only the status)."""
+        return self._plan[0]
 
     @property
     def text(self) -> str:
@@ -620,19 +628,49 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
     return out
 
 
+def look_of(level: float) -> int | None:
+    """The look j whose level (:func:`look_level`) is ``level``; None off the schedule (Holm's
+    level for one check, a per-cell level)."""
+    for j in range(1, 1000):
+        at = look_level(j)
+        if abs(at - level) < 1e-12:
+            return j
+        if at > level:
+            return None
+    return None
+
+
 def plan_level(level: float) -> float:
     """The level at which runs added after a judgement at ``level`` are judged: the next
     look's, :func:`look_level` (j + 1) where ``level`` is look j's (the fixed 95 % is look 1:
     its added runs are look 2's, at 99.17 %) — a plan made at ``level`` itself reaches its
     power only at a level the added runs never get (a share's plan passed 0.71–0.76 of the
     time where 0.8 was planned); a level off the schedule (Holm's for one check) as it is."""
-    for j in range(1, 1000):
-        at = look_level(j)
-        if abs(at - level) < 1e-12:
-            return look_level(j + 1)
-        if at > level:
-            break
-    return level
+    j = look_of(level)
+    return level if j is None else look_level(j + 1)
+
+
+def scheduled(est: Estimate, boundary: float, level: float, other: float | None = None) -> tuple[int | None, float]:
+    """(runs per arm, level) of the first look of the doubling schedule after the one judged at
+    ``level`` (look j) at which the test reaches :data:`POWER` at that look's own level: look
+    j + k holds r·2^k runs (r = ``est.runs``, the runs now) and judges at :func:`look_level`
+    (j + k), so the plan is the first r·2^k ≥ :func:`runs_needed` at look j + k's level — the
+    runs a decision actually spends, at the level they get (planned at the next look's level
+    alone, a plan beyond 2r runs reached its power only at a stricter level: 0.51–0.81 where
+    0.8 was printed). Off the schedule (``level`` not a look's): :func:`runs_needed` at ``level``.
+    (None, level): no number of runs decides it at the observed value."""
+    j = look_of(level)
+    if j is None:
+        return runs_needed(est, boundary, level, other=other), level
+    have = max(est.runs, 1)
+    for k in range(1, 64):
+        at = look_level(j + k)
+        need = runs_needed(est, boundary, at, other=other)
+        if need is None:
+            return None, at
+        if need <= have * 2**k:
+            return have * 2**k, at
+    return None, level
 
 
 def look_level(look: int, level: float = LEVEL) -> float:
