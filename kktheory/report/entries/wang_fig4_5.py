@@ -470,7 +470,8 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
     lack = k - int(wins.sum())
     enough = sorted(need)[lack - 1] if not hopeless and len(need) >= lack else None
     detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm at the next "
-               f"look's {pct(plan)} (the slowest of all {max(need)})" if enough else "")
+               f"look's level per cell, {pct(1 - a_plan)} (its {pct(plan)} over the share's cells; the slowest of all "
+               f"{max(need)})" if enough else "")
     detail += ("; even if every undecided cell won, fewer than the cells needed would" if hopeless else "")
     against = None if enough else fail_runs(plan)  # no pass within reach: the runs that would show the failure
     detail += (f"; {total - k + 1} cells would be shown short at about {against} runs per arm" if against else "")
