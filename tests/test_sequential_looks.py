@@ -361,6 +361,9 @@ def test_a_judgement_on_other_rows_is_a_new_look_and_unchanged_rows_spend_nothin
     assert next_look(decided, 20, "h2", "reworded", decision="moved").look == 3
     assert next_look(decided, 20, "h2", "r", decision="printed otherwise") is None  # the very rules: no look
     assert next_look([replace(x, rules_hash="") for x in looks], 20, "h2", "other rules") is None  # unrecorded
+    # attribution rules written in the judge's code (Entry.attribution) changed: a new look, said in the history
+    assert next_look(looks, 20, "h2", "r", attribution="a1").look == 3
+    assert next_look([replace(x, attribution="a1") for x in looks], 20, "h2", "r", attribution="a1") is None
     more = next_look(looks, 40, "h3", "r")  # seeds another entry's looks added to the shared sweep
     assert (more.look, more.level, more.part) == (3, look_level(3), [])
     assert next_look(looks, 20, "h3", "r").look == 3  # the same run count, other rows
@@ -946,6 +949,7 @@ def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
     worded = [replace(x, decision_hash="d1") for x in looks[:3]]
     assert verdict_history(worded, "inconclusive", "r2", "d1") == "earlier not reproduced at looks 1–3"
     assert "rules changed" in verdict_history(worded, "inconclusive", "r2", "d2")
+    assert "rules changed" in verdict_history(worded, "inconclusive", "r2", "d1", "a1")  # attribution added since
 
 
 def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():

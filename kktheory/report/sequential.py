@@ -150,6 +150,9 @@ class Look:
     #: the definition of :func:`fingerprints` ``seen`` was recorded under (:data:`PRINTS`; 1: before a
     #: resampled estimate's print held the runs it was drawn from — such a look matches it on value and runs)
     prints: int = 1
+    #: the hash of the entry's attribution rules this look judged by (``Entry.attribution``; "" none
+    #: recorded): a change of them is a new look, as a change of the declared rules is
+    attribution: str = ""
 
 
 #: the definition of :func:`fingerprints` a look records (``Look.prints``): 2 since 2026-12-07
@@ -232,7 +235,7 @@ def next_runs(checks: Sequence[Check], first: int, have: int) -> int | None:
 
 
 def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Sequence[str] = (),
-              sweep: str = "", timing: str = "", decision: str = "") -> Look | None:
+              sweep: str = "", timing: str = "", decision: str = "", attribution: str = "") -> Look | None:
     """The look that judging rows with ``runs`` runs per setting and hash ``rows`` adds to
     ``looks``: None when they are the last look's rows (same run count, and same hash where
     one was recorded) — a redraw of unchanged rows spends nothing; else look j + 1 at
@@ -247,18 +250,24 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     rows (a selection widened) or judges them otherwise would else be judged at a level already
     spent — unless all of them are the last look's (``rules``) or what they decide by is
     (``decision``, :func:`decision_hash`, where the last look recorded it): a rule reworded is
-    no new look."""
+    no new look. Attribution rules other than the last look's (``attribution``, the hash of
+    ``Entry.attribution``; a look that recorded none had none) are a new look too."""
     last = looks[-1] if looks else None
     same_pass = last is not None and (timing == last.timing or (
         not last.timing and timing <= last.when.replace(" ", "T")))
     same_rules = last is not None and (not last.rules_hash or rules == last.rules_hash
                                        or bool(decision) and decision == last.decision_hash)
     if last and not part and runs == last.runs and (not last.rows_hash or rows == last.rows_hash) and same_pass \
-            and same_rules:
+            and same_rules and attribution == last.attribution:
         return None
     j = last.look + 1 if last else 1
     return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing,
-                decision_hash=decision)
+                decision_hash=decision, attribution=attribution)
+
+
+def attribution_hash(rules: Sequence[str]) -> str:
+    """sha256 of an entry's dated attribution rules ("" for none: entries without them keep their looks)."""
+    return hashlib.sha256(repr(tuple(rules)).encode()).hexdigest() if rules else ""
 
 
 def rows_hash(rows: pd.DataFrame) -> str:
@@ -375,20 +384,23 @@ def write_pending(folder: Path, name: str, part: tuple[str, tuple[str, ...]] | N
     path.write_text(json.dumps({"sweep": part[0], "part": list(part[1])}, ensure_ascii=False) + "\n")
 
 
-def verdict_history(looks: Sequence[Look], status: str, rules: str = "", decision: str = "") -> str:
+def verdict_history(looks: Sequence[Look], status: str, rules: str = "", decision: str = "",
+                    attribution: str = "") -> str:
     """What earlier recorded looks said where it differs from ``status``, this judgement's:
     each other verdict with the looks that gave it, and whether the rules changed since in
     what they decide by (``decision``, :func:`decision_hash`, where the look recorded it; else
-    their hash ``rules``: a rule reworded is no change) — a verdict that moved without new data
-    says so where its reason is read ("" where every recorded look agrees)."""
+    their hash ``rules``: a rule reworded is no change), or in the attribution rules
+    (``attribution``) — a verdict that moved without new data says so where its reason is
+    read ("" where every recorded look agrees)."""
     said: dict[str, list[int]] = {}
     for x in looks:
         if x.status not in (status, UNRECORDED, JUDGING, ""):
             said.setdefault(x.status, []).append(x.look)
     if not said:
         return ""
-    moved = any((x.decision_hash != decision) if x.decision_hash and decision
-                else bool(x.rules_hash and rules and x.rules_hash != rules) for x in looks if x.status != status)
+    moved = any(((x.decision_hash != decision) if x.decision_hash and decision
+                 else bool(x.rules_hash and rules and x.rules_hash != rules)) or x.attribution != attribution
+                for x in looks if x.status != status)
 
     def span(ns: list[int]) -> str:
         return f"look {ns[0]}" if len(ns) == 1 else f"looks {ns[0]}–{ns[-1]}" if ns[-1] - ns[0] == len(ns) - 1 \

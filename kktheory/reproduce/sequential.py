@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
+    PRINTS, UNRECORDED, Look, attribution_hash, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict, not_run
@@ -120,6 +120,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     recorded) unless ``start`` (a sequential decision begins: look 1 at 95 %) or its rows
     hold seeds another entry's looks added (:func:`_fixed_before`)."""
     rules, decides = rules_hash(declared_rules(entry)), decision_hash(declared_rules(entry))
+    attributes = attribution_hash(entry.attribution)
     before: list[Look] = list(looks)
     now: Look | None = None
 
@@ -131,14 +132,14 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
                             "" if cfg in ("", _own_config(entry)) else cfg, _timing_stamp(entry, results_dir),
-                            decides)
+                            decides, attributes)
             if added:
                 ids = _ids(cfg, results_dir, over)
                 now = replace(now, compute_s=round(compute_time(rows[rows["run_id"].isin(ids)]), 1))
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides))
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides, attributes))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)

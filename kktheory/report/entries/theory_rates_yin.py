@@ -357,4 +357,6 @@ YIN = Entry(
     label={"paper": "Yin's mixture, n = 1,000–32,000 (beyond the papers)"}, title=TITLE, claim=CLAIM,
     rule=RULE, draw=draw, judge=judge_yin, changes=CHANGES, rules=YIN_RULES, setting=setting_yin,
     sweep="theory_rates", extra_sweeps=EXTRA_SWEEPS,
+    attribution=("2026-12-07: a Remark 1 decision stands only where both references of W*(μ) give it "
+                 "(on_both_references)",),
 )
