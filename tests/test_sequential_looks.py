@@ -615,7 +615,9 @@ def test_a_decision_prices_a_job_at_the_jobs_its_rows_come_from(tmp_path, monkey
 def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(tmp_path, monkeypatch):
     """``--decide`` with no overrides and no ``--sweep`` adds each look's seeds to the jobs
     its undecided checks read (Rule.sweep, Rule.part: yin_table2's per-data-set checks),
-    not to every data set; where they read different sweeps it stops and says so."""
+    not to every data set; where they read different sweeps it stops and says so, and
+    ``--sweep`` — the entry's own as well as a further one — picks the checks of one
+    (yin_fig1's stable check and its k = 5 checks: the own sweep could not be named)."""
     entry = catalogue()["yin_table2"]
     dna, seg = (replace(EXCEEDS_RULE, name=f"r {d}", part=(f"yin_table2/data={d}",)) for d in ("dna", "segment"))
     rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
@@ -644,6 +646,10 @@ def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(
     rules = [dna, replace(seg, sweep="yin_table2_other")]
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append)
     assert not planned and "read different sweeps (yin_table2, yin_table2_other)" in logged[-1]
+    for sweep, part in (("yin_table2", "yin_table2/data=dna"), ("yin_table2_other", "yin_table2/data=segment")):
+        planned.clear()  # --sweep names which: the part of it its own undecided checks read
+        reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append, sweep=sweep)
+        assert planned[:2] == [("selected", sweep, (part,)), (sweep, (part, "seed=range(20,40)"))]
 
 
 def test_a_selection_counts_the_seeds_earlier_looks_added_whatever_their_overrides(tmp_path, monkeypatch):

@@ -191,7 +191,7 @@ def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Se
     seeds (runs and rows hash of those rows; its status was not recorded). Empty otherwise."""
     if not parts:
         return []
-    own = set().union(*(_ids(c, results_dir, ()) for c in _configs(entry)))
+    own = set().union(*(_ids(c, results_dir, ()) for c in sweep_configs(entry)))
     more = set().union(*(_ids(c, results_dir, p) for c, p in parts)) - own
     base = rows[~rows["run_id"].isin(more)]
     if len(base) == len(rows):
@@ -209,7 +209,7 @@ def _own_config(entry: Entry) -> str:
     return config_name(entry.sweep_name, "paper")
 
 
-def _configs(entry: Entry) -> list[str]:
+def sweep_configs(entry: Entry) -> list[str]:
     """The configs of the entry's sweeps at paper scale: its own, then its further sweeps."""
     return [_own_config(entry), *entry.extra_sweeps]
 
@@ -221,7 +221,7 @@ def _sweep_parts(entry: Entry) -> list[Part]:
     sweep (``Look.sweep``) only where this entry runs that sweep too."""
     names = [e.name for e in catalogue().values() if e.sweep_name == entry.sweep_name]
     looks = [x for name in names for x in read_looks(committed.COMMITTED_ROWS, name) if x.part]
-    return [(x.sweep or _own_config(entry), tuple(x.part)) for x in looks if not x.sweep or x.sweep in _configs(entry)]
+    return [(x.sweep or _own_config(entry), tuple(x.part)) for x in looks if not x.sweep or x.sweep in sweep_configs(entry)]
 
 
 def _selected(entry: Entry, results_dir: Path, cfg: str, select: Sequence[str],
@@ -253,11 +253,12 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     run count is the next size of the doubling schedule R₁·2^k
     (:func:`~kktheory.report.sequential.next_runs`), reached by adding the seeds between
     the two counts to the part of the sweep that ``select`` (overrides of sweep axes, e.g.
-    ``yin_table2/data=pendigits``) picks — the entry's own sweep, or ``sweep``, one of its
-    further sweeps (where a re-declared rule reads its fresh seeds, e.g.
-    wang_fig4_5_objective), the seeds numbered on from the selection's last. Without either,
-    each look adds its seeds to the jobs the undecided checks read (:func:`reads`: their
-    rules' sweep and parts), and stops where they read different sweeps — when the predicted
+    ``yin_table2/data=pendigits``) picks — the entry's own sweep, or ``sweep``, its own or one
+    of its further sweeps (where a re-declared rule reads its fresh seeds, e.g.
+    wang_fig4_5_objective), the seeds numbered on from the selection's last. Without
+    overrides, each look adds its seeds to the jobs the undecided checks read (:func:`reads`:
+    their rules' sweep and parts) — those of ``sweep`` alone where it is named — and stops
+    where they read different sweeps — when the predicted
     compute (the selected rows' compute seconds per job, times the jobs to add) fits what
     is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
     ``rows/looks/<entry>.json`` beside the rows. A first decision (no look recorded) runs
@@ -267,7 +268,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
     apart = _timing_rules(entry)
-    auto = not select and not sweep  # the seeds go where the undecided checks read
+    auto = not select  # the seeds go where the undecided checks (of ``sweep``, where named) read
     cfg = sweep or _own_config(entry)
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
@@ -292,6 +293,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
             break
         wait = waiting(verdict, apart)
         if auto and wait:
+            if sweep:
+                wait = [c for c in wait if (getattr(c.rule, "sweep", "") or _own_config(entry)) == sweep]
+                if not wait:
+                    log(f"{entry.name}: no undecided check reads {sweep}: stopped")
+                    break
             where = reads(wait, _own_config(entry))
             if where is None:
                 log(f"{entry.name}: the undecided checks read different sweeps "
