@@ -22,7 +22,7 @@ import yaml
 from scipy import stats
 
 from kktheory.report import calandriello, cost
-from kktheory.report.decide import Estimate
+from kktheory.report.decide import Estimate, look_level
 from kktheory.report.sequential import waiting
 from kktheory.reproduce.sequential import _reads_part
 
@@ -324,7 +324,8 @@ def test_fig2_a_spread_on_the_wrong_side_counts_the_runs_to_its_failure():
     assert c.passed is False  # alone: the interval excludes a band narrower by a quarter
     est = Estimate(0.204, 0.3, 17.8, 10, 0.95)
     c = calandriello.SPREAD_RULE.check(est)
-    assert c.passed is None and c.runs_needed == runs_needed(est, -calandriello.SPREAD_RULE.margin.value), c.detail
+    assert c.passed is None and c.runs_needed == runs_needed(est, -calandriello.SPREAD_RULE.margin.value, look_level(2)), \
+        c.detail  # the runs that decide it where added runs are judged: the next look's level
     assert "points against the claim" in c.detail and "decide its failure" in c.detail
 
 
@@ -403,7 +404,13 @@ def test_figure_legends_count_each_lines_runs(tmp_path, monkeypatch):
                                                                               real(ax, x, s, label, *a, **k))[1])
     calandriello_fig1.FIG1.draw(pd.concat([table(seeds=12), table(risk=root, centroids="lifted", seeds=4)],
                                           ignore_index=True), tmp_path)
-    assert [lab.rsplit("; ", 1)[1] for lab in labels] == ["12 runs", "4 runs", "12 runs"], labels
+    assert [lab.rsplit("; ", 1)[1] for lab in labels] == ["12 runs", "4 runs", "12 runs per m"], labels
+    labels.clear()  # Fig. 2's NMI checks read the held-out setting's runs too: its panel draws them
+    fig2 = fig2_table(0.3)
+    ms = sorted(fig2["m"].unique())
+    held = fig2[fig2["m"].isin([ms[0], ms[-1]])].assign(**HELD).assign(seed=lambda d: d["seed"] + 10)
+    calandriello_fig2.FIG2.draw(pd.concat([fig2, held], ignore_index=True), tmp_path)
+    assert labels[-1].endswith("; 10–20 runs per m"), labels
 
 
 def test_figure_of_lifted_rows_alone_draws(tmp_path):
@@ -476,7 +483,8 @@ def test_fig2_replanned_checks_wait_for_their_rows_and_the_grids_are_shown_not_c
     v = calandriello_fig2.judge_fig2(fig2_table(0.3))
     for c in replanned(v):
         assert c.passed is None and c.counted and "no rows yet" in c.detail and "seeds ≥ 10" in c.detail
-        assert c.runs_needed == c.rule.design.runs  # at 95 %: what a sequential decision starts its sweep with
+        # its design's runs at the level its first runs are judged at: look 2's, after the fixed judgement
+        assert c.runs_needed == cost.design_runs(c.rule, look_level(2)) > c.rule.design.runs
     assert set(replanned(v)) <= set(waiting(v))  # and they read the sweep their seeds go to
     assert all(_reads_part(c, calandriello_fig2.HELDOUT_SWEEP, (), "calandriello_fig2") for c in replanned(v))
     c = checks(v)
@@ -552,9 +560,10 @@ def test_a_replanned_check_without_rows_is_priced_at_its_design_on_the_grids_tim
     d["time_embed"] = np.where(d["dataset.name"] == "augmented_mnist", 100.0, 5.0)
     held = replanned(calandriello_fig2.judge_fig2(d))[0]
     seconds = 300.0 + sum(calandriello.HELDOUT_EXTRA_S.values())
-    assert held.mark == "?" and f"(35 more seeds × {seconds:.0f} s)" in held.detail, held.detail
+    runs = cost.design_runs(held.rule, look_level(2))  # its design at the level its first runs are judged at
+    assert held.mark == "?" and f"({runs} more seeds × {seconds:.0f} s)" in held.detail, held.detail
     slow = replanned(calandriello_fig2.judge_fig2(d.assign(time_embed=d["time_embed"] * 10)))[0]
-    assert slow.mark.startswith("not decidable on this machine: needs about 35 runs")
+    assert slow.mark.startswith(f"not decidable on this machine: needs about {runs} runs")
 
 
 # -- the pilot behind the held-out design (slow: about 2 minutes of CPU) -------------------------
@@ -613,15 +622,15 @@ def test_pilot_the_mnist_test_digits_not_their_number_widen_fig2s_spread():
 
 
 def test_a_replanned_check_is_priced_at_the_level_it_is_judged_at():
-    """A later look judges at a stricter level: the runs a design needs there are searched
-    (the declared 35 hold at 95 % only)."""
+    """A later look judges at a stricter level: the runs a design needs where its first runs
+    would be judged (the next look's) are searched (the declared 35 hold at 95 % only)."""
     from kktheory.report.decide import look_level
 
-    rule, later = calandriello_fig2.HELDOUT_PLATEAU, look_level(2)
+    rule, now, later = calandriello_fig2.HELDOUT_PLATEAU, look_level(2), look_level(3)
     assert cost.design_runs(rule, 0.95) == rule.design.runs == 35
     runs = cost.design_runs(rule, later)
     assert runs > 40 and rule.power(runs, reps=1000, level=later) >= 0.8 > rule.power(runs - 3, reps=1000, level=later)
     d = fig2_table(0.3).assign(time_total=10.0)
-    c = replanned(calandriello_fig2.judge_fig2(d, level=later))[0]
+    c = replanned(calandriello_fig2.judge_fig2(d, level=now))[0]
     assert f"({runs} more seeds × " in c.detail, c.detail
-    assert f"{runs} runs reach power 0.8 at this look's" in c.detail  # beside the design's 35 at 95 %
+    assert f"{runs} runs reach power 0.8 at the next look's" in c.detail  # beside the design's 35 at 95 %

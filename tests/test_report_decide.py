@@ -116,7 +116,8 @@ def test_proportion_uses_the_exact_interval():
     assert at_least(Estimate.proportion(48, 48), 0.9).status == PASS  # 1 − 0.025^(1/48) < 0.1
     undecided = at_least(Estimate.proportion(18, 18), 0.9)
     assert undecided.status == UNDECIDED
-    assert undecided.runs_needed == math.ceil(math.log(0.025) / math.log(0.9))  # 36 runs, all holding
+    # all holding: the runs at which 0.9^r < α/2 at the level added runs are judged at (look 2's)
+    assert undecided.runs_needed == math.ceil(math.log((1 - look_level(2)) / 2) / math.log(0.9))  # 53 runs
     assert at_least(Estimate.proportion(30, 48), 0.9).status == FAIL
 
 
@@ -191,7 +192,7 @@ def test_exceeds_decides_a_null_effect():
     # the smallest effect first, so the runs counted are those that would show the failure
     near0 = Estimate.mean_of([0.012, -0.009, 0.006, -0.003, 0.009, -0.006])
     d = exceeds(near0, 0.01)
-    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(near0, 0.01)
+    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(near0, 0.01, look_level(2))
     assert "decide its failure" in d.text
     assert "> 0, fails below 0.01" in d.text and "by at least" not in d.text
     near_delta = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
@@ -202,7 +203,7 @@ def test_exceeds_decides_a_null_effect():
 def test_against_the_claim_counts_the_runs_to_its_failure():
     est = Estimate.mean_of([0.002, -0.001, 0.004, 0.0, 0.003])  # straddles 0, points above
     d = at_most(est, 0.0)
-    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(est, 0.0)
+    assert d.status == UNDECIDED and d.against and d.runs_needed == runs_needed(est, 0.0, look_level(2))
     assert "points against the claim" in d.text and "failure" in d.text
 
 
@@ -224,10 +225,10 @@ def test_a_lone_failure_that_holm_sets_aside_is_undecided():
     assert judge_checks([strong, *others]).status == NOT_REPRODUCED
     # a failure without an interval (a share of cells) says what Holm's level asks of it
     asked = []
-    shares = replace(fail, fail_runs=lambda level: asked.append(level) or (30 if level >= 0.99 else 12))
-    c = judge_checks([shares, *others]).checks[0]
-    assert asked == [pytest.approx(1 - 0.05 / 5)] and c.runs_needed == 30 and c.passed is None
-    assert "Holm's level 99% needs it shown with about 30 runs per arm" in c.detail
+    shares = replace(fail, fail_runs=lambda level: asked.append(level) or (30 if level >= 0.998 else 12))
+    c = judge_checks([shares, *others]).checks[0]  # at Holm's threshold of the next look, where added runs are judged
+    assert asked == [pytest.approx(1 - (1 - look_level(2)) / 5)] and c.runs_needed == 30 and c.passed is None
+    assert "Holm's level at the next look, 99.83%, needs it shown with about 30 runs per arm" in c.detail
     assert judge_checks([fail, *others]).checks[0].runs_needed is None
 
 
@@ -496,7 +497,7 @@ def test_runs_needed_for_a_median_never_asks_for_fewer_runs_than_its_interval_ne
         assert math.isfinite(Estimate.median_of(np.arange(r)).interval(level)[0])
         assert not math.isfinite(Estimate.median_of(np.arange(r - 1)).interval(level)[0])
     few = at_most(Estimate.median_of([1.0, 1.1, 0.9, 1.05, 0.97]), 2.0)
-    assert few.status == UNDECIDED and few.runs_needed == 6
+    assert few.status == UNDECIDED and few.runs_needed == 8  # judged at look 2's level when added
 
 
 def test_zero_spread_is_undecided():
@@ -544,6 +545,12 @@ def test_a_failure_of_our_reading_never_makes_not_reproduced():
     assert v.status == NOT_REPRODUCED and v.why == f"{CAUSE_READING}, {CAUSE_CLAIM}"
     # the shortfall of scale turns a failure of the claim into ours: inconclusive, not a failure of the paper
     assert attribute_shortfall(judge_checks([ok, claim]), CAUSE_SCALE, "n = 5000").status == INCONCLUSIVE
+    # a pass that holds only in our setting (a cause of ours on a pass) cannot make "reproduced" either
+    qualified = Check("nmi", True, "z", cause=CAUSE_SETTING, cause_detail="a baseline weaker here")
+    v = judge_checks([ok, qualified])
+    assert qualified.qualified and v.status == INCONCLUSIVE and v.why == CAUSE_SETTING
+    assert v.summary == "passes only in our setting: nmi" and qualified.why == "setting (a baseline weaker here)"
+    assert Check("nmi", True, "z", cause=CAUSE_CLAIM).cause == "" and judge_checks([ok]).status == "reproduced"
 
 
 def test_a_failure_holm_sets_aside_is_printed_at_holms_level():
@@ -593,13 +600,14 @@ def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
     level = look_level(9)
     c = rule.check(est, level=level)
     bounded = Estimate.bounded_mean([0.0] * 5, -1.0, 1.0)
-    want = max(runs_needed(bounded, 0.08, level), runs_needed(bounded, -0.08, level))
+    plan = look_level(10)  # the runs are judged at the next look's level
+    want = max(runs_needed(bounded, 0.08, plan), runs_needed(bounded, -0.08, plan))
     assert c.passed is None and c.runs_needed == want and 1000 < want < 5000
     assert f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs" in c.detail
     assert "the declared t test never decides while they agree" in c.detail
     # at that many agreeing runs the bound does decide, one run fewer it does not
-    assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, level).status == PASS
-    assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, level).status != PASS
+    assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, plan).status == PASS
+    assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, plan).status != PASS
     plain = replace(rule, value_range=None).check(est, level=level)
     assert plain.runs_needed is None and "no spread to plan from" in plain.detail
 
@@ -679,3 +687,17 @@ def test_scale_ratio_decides_nothing_without_spread_in_an_arm():
     assert not Estimate.scale_ratio([0.3] * 10, np.linspace(0.0, 1.0, 10)).decidable
     assert not Estimate.ratio_of_means([2.0, 2.0, 2.0], [1.0, 1.5, 2.0]).decidable
     assert Estimate.scale_ratio([0.1, 0.2, 0.4], [0.0, 0.5, 0.6]).decidable
+
+
+def test_runs_are_planned_at_the_level_they_will_be_judged_at():
+    """Runs added after look j are judged at look j + 1: a plan names the runs that reach 80 %
+    power there (the fixed 95 % is look 1: its plan is at look 2's 99.17 %); a level off the
+    schedule (Holm's for one check) plans at itself."""
+    from kktheory.report.decide import plan_level
+
+    assert plan_level(0.95) == pytest.approx(look_level(2)) and plan_level(look_level(7)) == pytest.approx(look_level(8))
+    assert plan_level(0.999) == 0.999
+    est = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
+    d = exceeds(est, 0.01)
+    assert d.runs_needed == runs_needed(est, d.toward, look_level(2)) > runs_needed(est, d.toward, 0.95)
+    assert f"at {100 * look_level(2):.4g}%" in d.text

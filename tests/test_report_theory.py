@@ -347,3 +347,20 @@ def test_the_judged_rates_with_wstar_lowered_by_its_overshoot_are_shown():
     b = fit_rate(sub["n"].to_numpy(float), sub["excess_pop_risk"].to_numpy(float) + 0.001, boot=0).slope
     assert "were W*(μ) 0.001 below ŵ*" in note and f"subgaussian b = {b:.3g}" in note
     assert "were W*(μ)" not in theory_rates_yin.exact_note(theory.parts(table(-0.6))[0])
+
+
+def test_a_remark1_decision_stands_only_where_both_references_of_wstar_give_it():
+    """Where exact kernel k-means' mean excess is negative, ŵ* overshoots W*(μ) by at least that
+    much: each Remark 1 check is judged again on the excess over ŵ* lowered by it, and a pass the
+    lowered reference does not give holds in our setting only (the entry cannot be reproduced on
+    it); where both give it, or the exact excess is never negative, the check stands."""
+    d = table(-0.6)
+    exact_big = (d["sketch.name"] == "exact") & (d["n"] == 32000)
+    d.loc[exact_big, "excess_pop_risk"] = -0.05  # ŵ* 0.05 above the exact minimiser's risk: the decay flattens
+    v = theory_rates_yin.judge_yin(d)
+    remark1 = [c for c in v.checks if c.name.startswith("Yin Remark 1")]
+    assert remark1 and all(c.passed and c.qualified and "ŵ* is not tight: over ŵ* − 0.05" in c.why for c in remark1)
+    assert v.status == INCONCLUSIVE and "passes only in our setting: Yin Remark 1" in v.summary
+    d.loc[exact_big, "excess_pop_risk"] = -0.0001  # a small overshoot: both references pass
+    assert not any(c.qualified for c in theory_rates_yin.judge_yin(d).checks)
+    assert theory_rates_yin.wstar_overshoot(theory.parts(table(-0.6))[0]) == 0.0

@@ -127,6 +127,9 @@ def test_unknown_or_missing_name_is_a_one_line_error(capsys):
     assert len(err) == 1 and "yin_table2" in err[0]
     assert reproduce_cli.main(["--list"]) == 0
     assert "theory_rates" in capsys.readouterr().out
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", "--decide", "--sweep", "nope"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()  # the entry's own sweep is one it may name
+    assert err == ["config error: --sweep=nope: with --decide, one of yin_fig1's sweeps: yin_fig1, yin_fig1_k"]
 
 
 def test_no_run_reports_missing_rows_without_computing(tmp_path):

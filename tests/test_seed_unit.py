@@ -13,6 +13,7 @@ bootstrap over 10 and 20 seeds, read as the expanded percentile (the plain one i
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -285,20 +286,24 @@ def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
     rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
     k = wang_fig4_5.needed(7, rule.margin.value)  # 5 of 7: one more win
     check = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], diffs, missing, "train_nmi", 0.95)
-    a_pass = 0.05 / (7 - k + 1)
-    by_hand = sorted(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass).runs_needed for d in diffs[4:])
+    a_pass, a_plan = 0.05 / (7 - k + 1), (1 - look_level(2)) / (7 - k + 1)  # judged at 95 %, planned at look 2
+
+    def plan(d):  # each cell's runs toward a win at the per-cell level of the look its added runs are judged at
+        return replace(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass), plan=1 - a_plan).runs_needed
+
+    by_hand = sorted(plan(d) for d in diffs[4:])
     assert check.passed is None and check.runs_needed == by_hand[0] < by_hand[-1]
     two = diffs.copy()
     two[3] = 0.007 + 0.02 * (z[3] - z[3].mean()) / z[3].std(ddof=1)  # one win fewer: two cells lack
     short2 = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], two, missing, "train_nmi", 0.95)
-    by_hand2 = sorted(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass).runs_needed for d in two[3:])
+    by_hand2 = sorted(plan(d) for d in two[3:])
     assert short2.runs_needed == by_hand2[1] and by_hand2[0] <= by_hand2[1] < by_hand2[-1]
     assert sequential.fingerprints(Verdict(INCONCLUSIVE, "", (check,)))[check.name] == check.data_hash != ""
     moved = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], diffs + 1e-9, missing, "train_nmi", 0.95)
     assert moved.data_hash != check.data_hash
     against = diffs - diffs.mean(axis=1, keepdims=True) - 0.001  # every cell open, pointing against: the failure's runs
     lost = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], against, missing, "train_nmi", 0.95)
-    assert lost.passed is None and lost.runs_needed == lost.fail_runs(0.95) > 20
+    assert lost.passed is None and lost.runs_needed == lost.fail_runs(look_level(2)) > 20
     # cells without rows are never shown short, neither in the share's failure p-value nor in its plan
     gone = np.ones(7, bool)
     gone[:4] = False
@@ -427,7 +432,8 @@ def test_f_table2_bootstrap_over_10_seeds_keeps_its_size():
     by_s = {s: pd.DataFrame(m, columns=g) for s, g, m in zip(wang_table2.S_GRID, grids, mats)}
     stat = wang_table2.s_statistic(list(wang_table2.S_GRID), grids)
     batched = wang_table2.boot_estimate(float(stat(*[m.mean(axis=0) for m in mats])),
-                                        stat(*[wang_table2.resample_weights(10) @ m for m in mats]), 10)
+                                        stat(*[wang_table2.resample_weights(10) @ m for m in mats]), 10,
+                                        np.concatenate([m.ravel() for m in mats]))
     assert wang_table2.s_estimate(by_s) == batched
 
 

@@ -31,7 +31,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
+    JUDGING, PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
@@ -397,7 +397,8 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
-    assert [replace(x, seen={}, seen_rules={}, decision_hash="") for x in after] == looks and seen[-1][0] == LEVEL
+    assert [replace(x, seen={}, seen_rules={}, decision_hash="", prints=1) for x in after] == looks \
+        and seen[-1][0] == LEVEL and after[0].prints == PRINTS
     assert after[0].seen == fingerprints(verdict) and after[0].seen  # the last look's rows: its estimates noted
     assert after[0].seen_rules == rule_prints(verdict) and after[0].decision_hash  # and the rules they were judged by
     assert read_looks(tmp_path / "rows", entry.name) == after
@@ -615,7 +616,9 @@ def test_a_decision_prices_a_job_at_the_jobs_its_rows_come_from(tmp_path, monkey
 def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(tmp_path, monkeypatch):
     """``--decide`` with no overrides and no ``--sweep`` adds each look's seeds to the jobs
     its undecided checks read (Rule.sweep, Rule.part: yin_table2's per-data-set checks),
-    not to every data set; where they read different sweeps it stops and says so."""
+    not to every data set; where they read different sweeps it stops and says so, and
+    ``--sweep`` — the entry's own as well as a further one — picks the checks of one
+    (yin_fig1's stable check and its k = 5 checks: the own sweep could not be named)."""
     entry = catalogue()["yin_table2"]
     dna, seg = (replace(EXCEEDS_RULE, name=f"r {d}", part=(f"yin_table2/data={d}",)) for d in ("dna", "segment"))
     rows = pd.DataFrame({"run_id": [f"r{s}" for s in range(20)], "seed": range(20), "time_embed": 1.0})
@@ -644,6 +647,10 @@ def test_without_a_selection_the_seeds_go_to_the_jobs_the_undecided_checks_read(
     rules = [dna, replace(seg, sweep="yin_table2_other")]
     reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append)
     assert not planned and "read different sweeps (yin_table2, yin_table2_other)" in logged[-1]
+    for sweep, part in (("yin_table2", "yin_table2/data=dna"), ("yin_table2_other", "yin_table2/data=segment")):
+        planned.clear()  # --sweep names which: the part of it its own undecided checks read
+        reproduce_sequential.decide(entry, tmp_path, tmp_path, 10.0, (), logged.append, sweep=sweep)
+        assert planned[:2] == [("selected", sweep, (part,)), (sweep, (part, "seed=range(20,40)"))]
 
 
 def test_a_selection_counts_the_seeds_earlier_looks_added_whatever_their_overrides(tmp_path, monkeypatch):
@@ -915,6 +922,14 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     assert not judged
     reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
     assert judged == [[part]]
+    monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: judged.append(a[7]) or (None, []))
+    written: list = []
+    monkeypatch.setattr(reproduce_sequential, "write_pending", lambda folder, name, p: written.append((name, p)))
+    reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
+    assert judged[-1] == part and not written  # the look records its seeds; the other entry's note stays
+    reproduce_sequential.redraw(catalogue()["theory_rates_calandriello"], "paper", tmp_path, tmp_path, (), True,
+                                logged.append)
+    assert judged[-1] == part and written == [("theory_rates_calandriello", None)]  # its own: judged, removed
 
 
 def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
@@ -927,6 +942,10 @@ def test_the_verdict_says_what_earlier_looks_said_where_it_differs():
     assert verdict_history(looks, "not reproduced", "r2") == "earlier inconclusive at look 4"
     assert verdict_history(looks[:3], "not reproduced", "r1") == ""
     assert verdict_history([replace(looks[0], status=UNRECORDED)], "inconclusive", "r1") == ""
+    # a rule reworded (its full hash moved, what it decides by did not) is no change of the rules
+    worded = [replace(x, decision_hash="d1") for x in looks[:3]]
+    assert verdict_history(worded, "inconclusive", "r2", "d1") == "earlier not reproduced at looks 1–3"
+    assert "rules changed" in verdict_history(worded, "inconclusive", "r2", "d2")
 
 
 def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_count():
@@ -936,6 +955,15 @@ def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_co
     c = judge_checks([rule.check(Estimate.mean_of([0.1, 0.3, 0.25]), level=0.95)], "", 0.95)
     assert fingerprints(a) == fingerprints(b) != fingerprints(c)
     draws = np.linspace(-1, 1, 2001)
-    few = judge_checks([rule.check(Estimate.resampled(0.2, draws[::2], 10), level=0.95)], "", 0.95)
-    many = judge_checks([rule.check(Estimate.resampled(0.2, draws, 10), level=0.999)], "", 0.999)
+    runs = np.arange(10.0)
+    few = judge_checks([rule.check(Estimate.resampled(0.2, draws[::2], 10, source=runs), level=0.95)], "", 0.95)
+    many = judge_checks([rule.check(Estimate.resampled(0.2, draws, 10, source=runs), level=0.999)], "", 0.999)
     assert fingerprints(few) == fingerprints(many)
+    # other runs giving the same value (a statistic of grid points) are another estimate; a look
+    # recorded before the prints held them (Look.prints = 1) saw value and runs alone
+    other = judge_checks([rule.check(Estimate.resampled(0.2, draws, 10, source=runs + 1), level=0.95)], "", 0.95)
+    assert fingerprints(other) != fingerprints(few) and fingerprints(other, 1) == fingerprints(few, 1)
+    ruled = rule_prints(few)
+    old, new = (Look(1, 10, LEVEL, 0, "reproduced", seen=fingerprints(few, v), seen_rules=ruled, prints=v) for v in (1, 2))
+    assert first_looks([old], other) == {"mean": old} and first_looks([new], other) == {}
+    assert first_looks([new], many) == {"mean": new}

@@ -113,7 +113,7 @@ from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_check
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
-from kktheory.report.decide import LEVEL, Estimate, deviations, pct
+from kktheory.report.decide import LEVEL, Estimate, deviations, pct, plan_level
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -456,10 +456,10 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
 
 def _not_yet(rule: Rule, level: float) -> Check:
     """A re-planned check before its rows: undecided, naming its sweep and its design; the runs
-    that would decide it are its design's at ``level`` (:func:`~kktheory.report.cost.design_runs`),
-    where a sequential decision starts its sweep."""
-    runs = design_runs(rule, level)
-    at = f"; {runs} runs reach power 0.8 at this look's {pct(level)}" if runs != rule.design.runs else ""
+    that would decide it are its design's at the level its first runs would be judged at (the
+    next look's, :func:`~kktheory.report.decide.plan_level`; :func:`~kktheory.report.cost.design_runs`)."""
+    runs = design_runs(rule, plan_level(level))
+    at = f"; {runs} runs reach power 0.8 at the next look's {pct(plan_level(level))}" if runs != rule.design.runs else ""
     return Check(rule.name, None, f"no rows yet: judged on seeds ≥ {rule.fresh_from} of {HELDOUT_CONFIG} only; its "
                  f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f}){at}",
                  rule=rule, runs_needed=runs)
@@ -630,7 +630,8 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
     """Test risk of both centroid rules and NMI vs m (mean, 95 % CI band), line m = √n, the
     paper's NMI level; with ``spread`` (Fig. 2) a 2 × 2 figure: (c) the relative run-to-run
     spread vs m/√n beside Fig. 1's setting (and the held-out setting's), (d) the run at
-    mnist8m's size on its own axes
+    mnist8m's size on its own axes; the NMI drawn from the runs its checks read (the
+    held-out setting's too: the training partition does not depend on the test set)
     (its test risk is scored on 100,000 held-out augmented digits, the grid's on the 10,000
     MNIST test digits: the two risks are not on one scale)."""
     plt = pyplot()
@@ -647,7 +648,7 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
         for ax in axes[:2]:
             ax.text(0.5, 0.5, "no grid rows", ha="center", transform=ax.transAxes)
     else:
-        n, runs = int(d["n"].iloc[0]), d["seed"].nunique()
+        n = int(d["n"].iloc[0])
         ax = axes[0]
         for rule, label, key, i in LINES:
             part = _centroids(d, rule)
@@ -658,9 +659,13 @@ def draw(df: pd.DataFrame, out_dir: Path, name: str, title: str, spread: bool = 
                      key, i)  # Fig. 2 judges its risk on held-out digits, not these
         ax.set_ylabel(r"test risk $W(C_{n,m}^{++}, \mu_{test})$" + f"\n({int(d['n_test'].iloc[0]):,} test points)")
         ax = axes[1]
-        s = mean_ci(d.drop_duplicates(["seed", "m"]), "m", "train_nmi")  # one partition per (seed, m)
+        # the runs the NMI checks read: the grid's and the held-out setting's (Fig. 2), one partition per (seed, m)
+        nmi = pd.concat([d, heldout_rows(rows)]).drop_duplicates(["seed", "m"])
+        s = mean_ci(nmi, "m", "train_nmi")
+        per_m = nmi.groupby("m")["seed"].nunique()
         both = " (both centroid rules)" if "centroids" in d and d["centroids"].nunique() > 1 else ""
-        band(ax, s["m"].to_numpy(), s, f"NMI of the partition{both}; {runs} runs", "nystrom")
+        band(ax, s["m"].to_numpy(), s, f"NMI of the partition{both}; "
+             f"{per_m.min()}{f'–{per_m.max()}' if per_m.max() > per_m.min() else ''} runs per m", "nystrom")
         if spread:
             ax.plot([NMI_M], [PAPER_NMI_M400], "*", color="k", ms=12,
                     label=f"paper: NMI {PAPER_NMI_M400} at m = {NMI_M} on mnist8m (n = 8M, §5)")

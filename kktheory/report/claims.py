@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, runs_needed, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, plan_level, runs_needed, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -205,7 +205,7 @@ class Rule:
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        runs = [runs_needed(bounded, e, level) for e in (-b, b)]
+        runs = [runs_needed(bounded, e, plan_level(level)) for e in (-b, b)]  # at the level they would be judged
         need = None if None in runs else max(runs)
         said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
                 f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "

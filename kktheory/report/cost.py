@@ -26,7 +26,7 @@ from functools import lru_cache
 import pandas as pd
 
 from kktheory.report.claims import Rule
-from kktheory.report.decide import LEVEL, POWER
+from kktheory.report.decide import LEVEL, POWER, plan_level
 from kktheory.report.verdicts import Verdict
 
 MACHINE_HOURS = 5.0  # the compute this 2-core machine gives the decision of one check (issue 43)
@@ -118,7 +118,7 @@ def priced(verdict: Verdict, seconds: Mapping[str, float | tuple[float, str]] | 
             out.append(c)
             continue
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None
-        runs = c.runs_needed or (design_runs(c.rule, level) if new else None)
+        runs = c.runs_needed or (design_runs(c.rule, plan_level(level)) if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
         s, never = s if isinstance(s, tuple) else (s, "")
         # not priced: decided, priced already, no runs to plan, or no compute recorded (s nan or 0)

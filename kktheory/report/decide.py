@@ -45,7 +45,9 @@ order-statistic pair at the level has none. An undecided check says how many run
 decide it (:func:`runs_needed`): the smallest number r of runs per arm (every arm of the
 check growing to r) at which the test decides with probability 80 % if the value and
 per-run spread are what is observed now — toward a pass when the estimate lies on the
-claim's side, toward a failure when it points against the claim.
+claim's side, toward a failure when it points against the claim — at the level those runs
+would be judged at, the next look's (:func:`plan_level`: runs added after the fixed 95 %
+judgement are look 2's, at 99.17 %).
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of
@@ -75,6 +77,7 @@ at 5–40 runs, which would all stay undecided (tests/test_report_decide.py simu
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -127,6 +130,10 @@ class Estimate:
     data: tuple[float, ...] = ()
     kind: str = T
     unit: str = "seeds (runs)"  # what one run is, in the runs a decision would need (a timing median: rounds)
+    #: a resampled estimate: a hash of the runs it was drawn from (its draws, whose number follows
+    #: the level, cannot say whether two estimates come from the same data; value and runs can
+    #: coincide on other data, e.g. a statistic of grid points)
+    source: str = ""
 
     @classmethod
     def mean_of(cls, x: Sequence[float]) -> Estimate:
@@ -177,7 +184,8 @@ class Estimate:
                    int(successes), kind=BINOMIAL)
 
     @classmethod
-    def resampled(cls, value: float, draws: Sequence[float], runs: int, expanded: bool = False) -> Estimate:
+    def resampled(cls, value: float, draws: Sequence[float], runs: int, expanded: bool = False,
+                  source: Sequence[float] = ()) -> Estimate:
         """A value with its B resampled values (a bootstrap over ``runs`` runs per group).
 
         Plain (``expanded`` False): the percentile interval at level L is [d₍K₊₁₎, d₍B₋K₎] of
@@ -191,12 +199,15 @@ class Estimate:
         the percentile interval at the matching level (:func:`~kktheory.resampling.expanded_tail`;
         ``dof`` = r − 1). The plain percentile is too narrow with few units (4.8 % one-sided
         error where 2.5 % is declared, for a mean of 10 normal units). With fewer than
-        :data:`MIN_UNITS` units there is no interval."""
+        :data:`MIN_UNITS` units there is no interval. ``source``: the runs' values the draws
+        resample, kept as their hash (``Estimate.source``)."""
         d = np.sort(_finite(draws, keep_inf=True))
         dof = float(runs - 1) if expanded else math.inf
+        src = hashlib.sha256(np.ascontiguousarray(np.asarray(source, float)).tobytes()).hexdigest()[:16] \
+            if len(source) else ""
         if len(d) < 2 or not math.isfinite(value) or (expanded and runs < MIN_UNITS):
-            return cls(float(value), math.nan, dof, runs, math.nan, kind=RESAMPLED)
-        est = cls(float(value), math.nan, dof, runs, math.nan, None, tuple(d.tolist()), RESAMPLED)
+            return cls(float(value), math.nan, dof, runs, math.nan, kind=RESAMPLED, source=src)
+        est = cls(float(value), math.nan, dof, runs, math.nan, None, tuple(d.tolist()), RESAMPLED, source=src)
         lo, hi = est.interval(LEVEL)
         se = (hi - lo) / (2 * _z(LEVEL))
         return replace(est, se=se, unit_sd=se * math.sqrt(runs))
@@ -470,14 +481,21 @@ class Decision:
     level: float = LEVEL
     other: float | None = None  # an equivalence on its claim's side: the far boundary, excluded too for a pass
     smallest: float | None = None  # an exceeds test: the smallest effect that counts (signed)
+    plan: float | None = None  # the level added runs would be judged at (None: :func:`plan_level` of ``level``)
+
+    @property
+    def plan_at(self) -> float:
+        """The level the runs it names (``runs_needed``) are planned for: ``plan``, else the next look's."""
+        return plan_level(self.level) if self.plan is None else self.plan
 
     @cached_property
     def runs_needed(self) -> int | None:
-        """Inconclusive only: runs per arm that would decide it (:func:`runs_needed`, computed
-        when asked — a power simulation reads only the status)."""
+        """Inconclusive only: runs per arm that would decide it at the level they would be
+        judged at (:func:`runs_needed` at :func:`plan_level`; computed when asked — a power
+        simulation reads only the status)."""
         if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
             return None
-        return runs_needed(self.estimate, self.toward, self.level, other=self.other)
+        return runs_needed(self.estimate, self.toward, self.plan_at, other=self.other)
 
     @property
     def text(self) -> str:
@@ -511,9 +529,9 @@ class Decision:
         if self.against:
             return ("the estimate points against the claim: "
                     + (f"about {self.runs_needed} {est.unit} per arm would decide its failure at {POWER:.0%} power "
-                       f"({self.estimate.runs} now)" if self.runs_needed else
+                       f"at {pct(self.plan_at)} ({self.estimate.runs} now)" if self.runs_needed else
                        f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
-        return _runs_text(self.runs_needed, self.estimate.runs, est.unit)
+        return _runs_text(self.runs_needed, self.estimate.runs, est.unit, self.plan_at)
 
 
 def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
@@ -600,6 +618,21 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
             break
         out[int(j)] = True
     return out
+
+
+def plan_level(level: float) -> float:
+    """The level at which runs added after a judgement at ``level`` are judged: the next
+    look's, :func:`look_level` (j + 1) where ``level`` is look j's (the fixed 95 % is look 1:
+    its added runs are look 2's, at 99.17 %) — a plan made at ``level`` itself reaches its
+    power only at a level the added runs never get (a share's plan passed 0.71–0.76 of the
+    time where 0.8 was planned); a level off the schedule (Holm's for one check) as it is."""
+    for j in range(1, 1000):
+        at = look_level(j)
+        if abs(at - level) < 1e-12:
+            return look_level(j + 1)
+        if at > level:
+            break
+    return level
 
 
 def look_level(look: int, level: float = LEVEL) -> float:
@@ -747,10 +780,10 @@ def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_
     return None
 
 
-def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)") -> str:
+def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)", level: float = LEVEL) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power ({have} now; every arm grows)"
+    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power at {pct(level)} ({have} now; every arm grows)"
 
 
 def pct(level: float) -> str:

@@ -147,21 +147,30 @@ class Look:
     #: the checks whose judgement at this look was withdrawn (their rule re-declared because it had read
     #: rows seen before it): no later look takes its level from this one for them, whatever the data
     withdrawn: list[str] = field(default_factory=list)
+    #: the definition of :func:`fingerprints` ``seen`` was recorded under (:data:`PRINTS`; 1: before a
+    #: resampled estimate's print held the runs it was drawn from — such a look matches it on value and runs)
+    prints: int = 1
 
 
-def fingerprints(verdict: Verdict) -> dict[str, str]:
+#: the definition of :func:`fingerprints` a look records (``Look.prints``): 2 since 2026-12-07
+PRINTS = 2
+
+
+def fingerprints(verdict: Verdict, version: int = PRINTS) -> dict[str, str]:
     """Each counted check's estimate, level aside: a hash of what its interval is computed
     from at any level (value, standard error, runs, successes, the runs' values) — of a
-    bootstrap, its value and runs, not its draws, whose number follows the level — for the
-    checks judged on an
-    :class:`~kktheory.report.decide.Estimate`; of a check judged without one (a share of cells),
-    the hash of its data it carries (``Check.data_hash``)."""
+    bootstrap, its value, runs and the hash of the runs it resamples (``Estimate.source``), not
+    its draws, whose number follows the level (``version`` 1, looks recorded before: value and
+    runs alone, which other data can give, e.g. a statistic of grid points) — for the checks
+    judged on an :class:`~kktheory.report.decide.Estimate`; of a check judged without one (a
+    share of cells), the hash of its data it carries (``Check.data_hash``)."""
     out = {}
     for c in verdict.checks:
         if c.counted and c.decision is not None:
             e = c.decision.estimate
             drawn = e.kind == RESAMPLED  # its draws, and the standard error read from them, follow the level
-            key = (e.kind, e.value, e.dof, e.runs, e.successes) + (() if drawn else (e.se, e.data))
+            key = (e.kind, e.value, e.dof, e.runs, e.successes) + (
+                ((e.source,) if version >= 2 else ()) if drawn else (e.se, e.data))
             out[c.name] = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
         elif c.counted and c.data_hash:
             out[c.name] = c.data_hash
@@ -185,14 +194,14 @@ def first_looks(looks: Sequence[Look], verdict: Verdict, rules: str = "") -> dic
     the check's line it recorded, for a share of seeds only (value k/n and its exact interval
     at the look's level, which name k and n): other estimates print too few digits to tell a
     changed one. A look's judgement of a check it withdrew (``Look.withdrawn``) lends no level."""
-    prints = fingerprints(verdict)
+    prints = {v: fingerprints(verdict, v) for v in {PRINTS, *(x.prints for x in looks)}}
     ruled = rule_prints(verdict)
     shares = {c.name: c.decision.estimate for c in verdict.checks
-              if c.name in prints and c.decision is not None and c.decision.estimate.kind == BINOMIAL}
+              if c.name in prints[PRINTS] and c.decision is not None and c.decision.estimate.kind == BINOMIAL}
     out = {}
-    for name, fp in prints.items():
+    for name in prints[PRINTS]:
         for x in looks:  # the first that judged this very estimate by this very rule, whatever came between
-            same = x.seen.get(name) == fp if x.seen else (
+            same = x.seen.get(name) == prints[x.prints][name] if x.seen else (
                 name in shares and x.checks.get(name, "").partition(" ")[2] == shares[name].text(level=x.level))
             same_rule = (bool(rules) and x.rules_hash == rules) or (
                 x.seen_rules.get(name) == ruled.get(name) if x.seen_rules else not rules or not x.rules_hash)
@@ -366,18 +375,20 @@ def write_pending(folder: Path, name: str, part: tuple[str, tuple[str, ...]] | N
     path.write_text(json.dumps({"sweep": part[0], "part": list(part[1])}, ensure_ascii=False) + "\n")
 
 
-def verdict_history(looks: Sequence[Look], status: str, rules: str = "") -> str:
+def verdict_history(looks: Sequence[Look], status: str, rules: str = "", decision: str = "") -> str:
     """What earlier recorded looks said where it differs from ``status``, this judgement's:
-    each other verdict with the looks that gave it, and whether the rules (hash ``rules``)
-    changed since — a verdict that moved without new data says so where its reason is read
-    ("" where every recorded look agrees)."""
+    each other verdict with the looks that gave it, and whether the rules changed since in
+    what they decide by (``decision``, :func:`decision_hash`, where the look recorded it; else
+    their hash ``rules``: a rule reworded is no change) — a verdict that moved without new data
+    says so where its reason is read ("" where every recorded look agrees)."""
     said: dict[str, list[int]] = {}
     for x in looks:
         if x.status not in (status, UNRECORDED, JUDGING, ""):
             said.setdefault(x.status, []).append(x.look)
     if not said:
         return ""
-    moved = any(x.rules_hash and rules and x.rules_hash != rules for x in looks if x.status != status)
+    moved = any((x.decision_hash != decision) if x.decision_hash and decision
+                else bool(x.rules_hash and rules and x.rules_hash != rules) for x in looks if x.status != status)
 
     def span(ns: list[int]) -> str:
         return f"look {ns[0]}" if len(ns) == 1 else f"looks {ns[0]}–{ns[-1]}" if ns[-1] - ns[0] == len(ns) - 1 \

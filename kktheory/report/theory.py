@@ -304,7 +304,8 @@ def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None,
         return None
     if per_n is None:
         per_n = int(pd.Series(n[keep]).value_counts().median())
-    return Estimate.resampled(fit.slope, fit.draws, per_n), fit
+    runs = np.column_stack([n[keep], y[keep]])  # what the draws resample, in one order whatever the rows'
+    return Estimate.resampled(fit.slope, fit.draws, per_n, source=runs[np.lexsort(runs.T[::-1])].ravel()), fit
 
 
 def covering(rates: pd.DataFrame, grid: Sequence[float]) -> tuple[pd.DataFrame, str]:

@@ -5,7 +5,10 @@ applies (:mod:`kktheory.report.claims`). An entry's counted checks are one famil
 at its own level), *not reproduced* when a failure caused *claim fails* survives Holm's
 step-down correction over the family (family-wise error ≤ 5 %), *inconclusive* otherwise —
 a failure whose cause is ours (:data:`OUR_CAUSES`: our reading of the paper, a setting or a
-scale that differs from the paper's, stand-in data) included, with its cause named — and
+scale that differs from the paper's, stand-in data) included, with its cause named, and so is
+a pass that holds only in our setting (``Check.qualified``: e.g. against a baseline weaker
+here than in the paper, or an equivalence to a baseline the paper does not have), which no
+more makes *reproduced* than a failure of ours makes *not reproduced* — and
 *not run* when the rows it needs are absent (with the reason); sanity checks (true by
 construction) are shown and never counted.
 
@@ -86,7 +89,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 
-from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm, pct
+from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm, pct, plan_level
 
 
 class DeclaredRule(Protocol):
@@ -124,7 +127,10 @@ class Check:
     straddles the margin; ``runs_needed`` then says how many runs would decide it).
     ``cause`` says why a check that is not passed is not (one of :data:`CAUSES`, with
     ``cause_detail``); a failed check without an explicit cause is *claim fails*, which
-    :func:`with_scale` turns into *scale* when the entry ran below the paper's scale.
+    :func:`with_scale` turns into *scale* when the entry ran below the paper's scale. A pass
+    with a cause of ours (:data:`OUR_CAUSES`) is a pass *only in our setting* (``qualified``):
+    e.g. against a baseline weaker here than in the paper — it cannot make "reproduced", as a
+    failure of ours cannot make "not reproduced".
     """
 
     name: str
@@ -162,7 +168,7 @@ class Check:
             object.__setattr__(self, "cause", CAUSE_INCONCLUSIVE)
         elif self.passed is False and not self.cause:
             object.__setattr__(self, "cause", CAUSE_CLAIM)
-        elif self.passed:
+        elif self.passed and self.cause not in OUR_CAUSES:  # a pass keeps only a cause of ours (``qualified``)
             object.__setattr__(self, "cause", "")
 
     @classmethod
@@ -193,9 +199,14 @@ class Check:
         return role + {True: "✓", False: "✗", None: "?"}[self.passed]
 
     @property
+    def qualified(self) -> bool:
+        """Passed, but only in our setting: a pass with a cause of ours (:data:`OUR_CAUSES`)."""
+        return bool(self.passed) and self.cause in OUR_CAUSES
+
+    @property
     def why(self) -> str:
-        """The cause with its detail ('' for a passed check)."""
-        if self.passed:
+        """The cause with its detail ('' for a passed check, unless ``qualified``)."""
+        if self.passed and not self.qualified:
             return ""
         return self.cause + (f" ({self.cause_detail})" if self.cause_detail else "")
 
@@ -224,22 +235,23 @@ class Verdict:
     def why(self) -> str:
         """The distinct causes of the counted checks not passed, in order ('' when reproduced;
         sanity checks and controls are shown with their own cause, not the verdict's)."""
-        causes = dict.fromkeys(c.cause for c in self.checks if c.counted and not c.passed and c.cause)
+        causes = dict.fromkeys(c.cause for c in self.checks if c.counted and (not c.passed or c.qualified) and c.cause)
         return ", ".join(causes)
 
     @property
     def summary(self) -> str:
         """INDEX's overview "why": the counted checks not passed, by kind, in a few words —
-        "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "undecided: …",
-        "not decidable on this machine: …" ('' when reproduced; a long list gives its first two
-        names and the count)."""
+        "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "passes only in
+        our <cause>: …" (a qualified pass), "undecided: …", "not decidable on this machine: …"
+        ('' when reproduced; a long list gives its first two names and the count)."""
         groups: dict[str, list[str]] = {}
         for c in self.checks:
-            if c.counted and not c.passed:
-                key = ((BEYOND if c.beyond else "undecided") if c.passed is None
+            if c.counted and (not c.passed or c.qualified):
+                key = (f"passes only in our {c.cause}" if c.passed
+                       else (BEYOND if c.beyond else "undecided") if c.passed is None
                        else "fails" if c.cause == CAUSE_CLAIM else c.cause)
                 groups.setdefault(key, []).append(c.name)
-        order = ["fails", *OUR_CAUSES, "undecided", BEYOND]
+        order = ["fails", *OUR_CAUSES, *(f"passes only in our {x}" for x in OUR_CAUSES), "undecided", BEYOND]
         return "; ".join(f"{k}: {_few(groups[k])}" for k in order if k in groups)
 
 
@@ -255,8 +267,9 @@ FAMILY_RULE = ("the entry's counted checks are one family: *reproduced* when eve
                "when a failure caused *claim fails* survives Holm's step-down correction over the family "
                "(family-wise error ≤ 5 % at the fixed design); a failure whose cause is ours (our reading of "
                "the paper, a setting or scale that differs from the paper's, stand-in data) makes the entry "
-               "*inconclusive*, its cause named; else *inconclusive*; sanity checks and controls are shown and "
-               "not counted")
+               "*inconclusive*, its cause named, as does a pass that holds only in our setting (against a "
+               "baseline weaker here than in the paper); else *inconclusive*; sanity checks and controls are "
+               "shown and not counted")
 
 
 def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEVEL) -> Verdict:
@@ -282,6 +295,7 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     rejected = holm(p, 1 - level)
     keep = {i: all(r for j, r in zip(slot, rejected) if j == i) for i in tested}
     stop = _holm_stop(p, 1 - level)
+    nxt = _holm_stop(p, 1 - plan_level(level))  # Holm's threshold at the look its added runs are judged at
     out = list(checks)
     for i in tested:
         c = checks[i]
@@ -290,14 +304,14 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
             # (an exceeds check whose interval clears 0 but lies short of δ too: shown short of the effect
             # that counts at its own level, it is no pass — undecided like any failure set aside)
             if c.decision is not None:  # shown at Holm's level for it, where its interval meets the boundary
-                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop)
+                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop, plan=1 - nxt)
                 detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "
                           f"{pct(1 - stop)}; at the look's {pct(c.decision.level)} it excludes the boundary)")
                 runs = at.runs_needed
-            else:  # a failure without an interval: the runs that would show it at Holm's level, if it says
-                runs = c.fail_runs(1 - stop) if c.fail_runs is not None else None
-                detail = f"{c.detail}; {alone}" + (f" (Holm's level {pct(1 - stop)} needs it shown with about {runs} "
-                                                   f"runs per arm)" if runs else "")
+            else:  # a failure without an interval: the runs that would show it at Holm's level next look, if it says
+                runs = c.fail_runs(1 - nxt) if c.fail_runs is not None else None
+                detail = f"{c.detail}; {alone}" + (f" (Holm's level at the next look, {pct(1 - nxt)}, needs it shown "
+                                                   f"with about {runs} runs per arm)" if runs else "")
             out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="", detail=detail,
                              runs_needed=runs, before_holm=c)
     broken = [c.name for c in out if c.sanity and c.passed is False]
@@ -313,11 +327,12 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
 def _status(checks: Sequence[Check]) -> str:
     """The family's status from its checks as they stand (Holm's correction applied): not
     reproduced on a counted failure caused *claim fails*; inconclusive on any other counted
-    check not passed (undecided, or failed for a cause of ours); else reproduced."""
+    check not passed (undecided, or failed for a cause of ours) or passed only in our setting
+    (``Check.qualified``); else reproduced."""
     judged = [c for c in checks if c.counted]
     if any(c.passed is False and c.cause == CAUSE_CLAIM for c in judged):
         return NOT_REPRODUCED
-    if any(c.passed is not True for c in judged):
+    if any(c.passed is not True or c.qualified for c in judged):
         return INCONCLUSIVE
     return REPRODUCED
 

@@ -31,9 +31,10 @@ lacks (:func:`read_committed`) and writes no run file.
 ``--decide`` (paper scale) is the sequential decision (:func:`decide`,
 :mod:`kktheory.report.sequential`): while a counted check is undecided (on either side of its
 claim) and the predicted compute fits ``--budget-min`` (default 60 minutes), seeds are added
-to the part of the entry's sweep that the OVERRIDEs select (``--sweep``: to one of its
-further sweeps) — without either, to the jobs the undecided checks read (their rules'
-``sweep`` and ``part``; where they read different sweeps it stops and asks) — up to the next look's
+to the part of the entry's sweep that the OVERRIDEs select (``--sweep``: of the one it names,
+its own or a further sweep) — without overrides, to the jobs the undecided checks read (their
+rules' ``sweep`` and ``part``, of ``--sweep`` alone where it is named; where they read
+different sweeps it stops and asks) — up to the next look's
 run count, fixed in advance (doubling), and the entry is judged again, on all its rows, at
 the next look's alpha-spending level; the looks are committed in ``rows/looks/<entry>.json``
 and a later redraw judges at the last look. A larger budget later resumes from the last look.

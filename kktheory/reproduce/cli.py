@@ -15,7 +15,7 @@ from kktheory.run.sweeps import (
     SCALES,
 )
 from kktheory.report import catalogue
-from kktheory.reproduce.sequential import decide, redraw
+from kktheory.reproduce.sequential import decide, redraw, sweep_configs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -36,9 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "kktheory/report/sequential.py): to the part the overrides select, else to the "
                              "jobs the undecided checks read")
     parser.add_argument("--sweep", default="",
-                        help="with --decide: which of the entry's sweeps gets the seeds (its own by default; "
-                             "one of its further sweeps, e.g. wang_fig4_5_objective, where a re-declared check "
-                             "reads its fresh seeds)")
+                        help="with --decide: which of the entry's sweeps gets the seeds (by default the one "
+                             "the undecided checks read): its own, e.g. yin_fig1, or one of its further sweeps, "
+                             "e.g. wang_fig4_5_objective, where a re-declared check reads its fresh seeds; "
+                             "without overrides, the part of it the undecided checks read")
     parser.add_argument("--budget-min", type=float, default=60.0,
                         help="with --decide: the most minutes of predicted compute to add (default 60)")
     args = parser.parse_intermixed_args(argv)
@@ -67,9 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"config error: name={unknown[0]!r}: one of all, {', '.join(entries)}", file=sys.stderr)
         return 2
-    if args.sweep and not (args.decide and args.sweep in entries[args.name].extra_sweeps):
-        allowed = ", ".join(entries[args.name].extra_sweeps) or "none (this entry has no further sweep)"
-        print(f"config error: --sweep={args.sweep}: with --decide, one of {args.name}'s further sweeps: {allowed}",
+    if args.sweep and not (args.decide and args.sweep in sweep_configs(entries[args.name])):
+        allowed = ", ".join(sweep_configs(entries[args.name]))
+        print(f"config error: --sweep={args.sweep}: with --decide, one of {args.name}'s sweeps: {allowed}",
               file=sys.stderr)
         return 2
     from hydra.core.override_parser.overrides_parser import OverridesParser

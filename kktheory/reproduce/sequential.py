@@ -44,7 +44,7 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
+    PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict, not_run
@@ -75,7 +75,7 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
     other rows as a new look); otherwise the fixed design at 95 %. While a look of its sweep
     is in progress (:func:`_pending`) a redraw judges nothing — INDEX keeps the last recorded
     look's judgement, a look being judged on the seeds it planned — and a run finishes the
-    look's seeds before it judges."""
+    look's seeds before it judges, recording them as the seeds the look added."""
     if scale != "paper" or overrides:
         return reproduce(entry, scale, results_dir, out_dir, overrides, execute, log)
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
@@ -87,9 +87,13 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
             f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
             "INDEX keeps the last recorded look's judgement")
         return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
-    if pending:  # a run finishes the look's seeds before it judges
-        parts.append(pending[1])
-    return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+    if not pending:
+        return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
+    parts.append(pending[1])  # a run finishes the look's seeds before it judges: the look records them
+    verdict = judge(entry, results_dir, out_dir, looks, parts, execute, log, pending[1])[0]
+    if pending[0] == entry.name:  # its look judged: the note goes (another entry's judges its own look)
+        write_pending(out_dir / "rows", entry.name, None)
+    return verdict
 
 
 def _pending(entry: Entry) -> tuple[str, Part] | None:
@@ -134,7 +138,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules))
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
@@ -144,12 +148,12 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
             # the last look's very rows judged again by its very rules: its checks' estimates and rules
             # recorded, nothing spent
             looks = [*looks[:-1], replace(looks[-1], seen=fingerprints(verdict), seen_rules=rule_prints(verdict),
-                                          decision_hash=decides)]
+                                          decision_hash=decides, prints=PRINTS)]
             write_looks(out_dir / "rows", entry.name, looks)
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict))]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict), prints=PRINTS)]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
@@ -191,7 +195,7 @@ def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Se
     seeds (runs and rows hash of those rows; its status was not recorded). Empty otherwise."""
     if not parts:
         return []
-    own = set().union(*(_ids(c, results_dir, ()) for c in _configs(entry)))
+    own = set().union(*(_ids(c, results_dir, ()) for c in sweep_configs(entry)))
     more = set().union(*(_ids(c, results_dir, p) for c, p in parts)) - own
     base = rows[~rows["run_id"].isin(more)]
     if len(base) == len(rows):
@@ -209,7 +213,7 @@ def _own_config(entry: Entry) -> str:
     return config_name(entry.sweep_name, "paper")
 
 
-def _configs(entry: Entry) -> list[str]:
+def sweep_configs(entry: Entry) -> list[str]:
     """The configs of the entry's sweeps at paper scale: its own, then its further sweeps."""
     return [_own_config(entry), *entry.extra_sweeps]
 
@@ -221,7 +225,7 @@ def _sweep_parts(entry: Entry) -> list[Part]:
     sweep (``Look.sweep``) only where this entry runs that sweep too."""
     names = [e.name for e in catalogue().values() if e.sweep_name == entry.sweep_name]
     looks = [x for name in names for x in read_looks(committed.COMMITTED_ROWS, name) if x.part]
-    return [(x.sweep or _own_config(entry), tuple(x.part)) for x in looks if not x.sweep or x.sweep in _configs(entry)]
+    return [(x.sweep or _own_config(entry), tuple(x.part)) for x in looks if not x.sweep or x.sweep in sweep_configs(entry)]
 
 
 def _selected(entry: Entry, results_dir: Path, cfg: str, select: Sequence[str],
@@ -253,11 +257,12 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     run count is the next size of the doubling schedule R₁·2^k
     (:func:`~kktheory.report.sequential.next_runs`), reached by adding the seeds between
     the two counts to the part of the sweep that ``select`` (overrides of sweep axes, e.g.
-    ``yin_table2/data=pendigits``) picks — the entry's own sweep, or ``sweep``, one of its
-    further sweeps (where a re-declared rule reads its fresh seeds, e.g.
-    wang_fig4_5_objective), the seeds numbered on from the selection's last. Without either,
-    each look adds its seeds to the jobs the undecided checks read (:func:`reads`: their
-    rules' sweep and parts), and stops where they read different sweeps — when the predicted
+    ``yin_table2/data=pendigits``) picks — the entry's own sweep, or ``sweep``, its own or one
+    of its further sweeps (where a re-declared rule reads its fresh seeds, e.g.
+    wang_fig4_5_objective), the seeds numbered on from the selection's last. Without
+    overrides, each look adds its seeds to the jobs the undecided checks read (:func:`reads`:
+    their rules' sweep and parts) — those of ``sweep`` alone where it is named — and stops
+    where they read different sweeps — when the predicted
     compute (the selected rows' compute seconds per job, times the jobs to add) fits what
     is left of ``budget_min``. Each look is recorded, with the seeds added before it, in
     ``rows/looks/<entry>.json`` beside the rows. A first decision (no look recorded) runs
@@ -267,7 +272,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     looks = read_looks(committed.COMMITTED_ROWS, entry.name)
     parts = _sweep_parts(entry)
     apart = _timing_rules(entry)
-    auto = not select and not sweep  # the seeds go where the undecided checks read
+    auto = not select  # the seeds go where the undecided checks (of ``sweep``, where named) read
     cfg = sweep or _own_config(entry)
     left = budget_min * 60.0
     execute = not looks  # a first decision runs what the sweep lacks; a resumed one only what it adds
@@ -292,6 +297,11 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
             break
         wait = waiting(verdict, apart)
         if auto and wait:
+            if sweep:
+                wait = [c for c in wait if (getattr(c.rule, "sweep", "") or _own_config(entry)) == sweep]
+                if not wait:
+                    log(f"{entry.name}: no undecided check reads {sweep}: stopped")
+                    break
             where = reads(wait, _own_config(entry))
             if where is None:
                 log(f"{entry.name}: the undecided checks read different sweeps "

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from kktheory.evaluation.bounds.theory import fit_rate, yin_implied_eps
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_READING, CAUSE_SETTING, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.stats import fmt
 from kktheory.report.decide import LEVEL, Estimate
@@ -219,6 +219,44 @@ def lemma56_checks(bvm: pd.DataFrame, level: float = LEVEL) -> list[Check]:
     return checks
 
 
+def wstar_overshoot(rates: pd.DataFrame) -> float:
+    """How far ŵ* lies above the exact minimiser's risk at least: minus exact kernel k-means'
+    most negative mean population excess over n (0 where none is negative)."""
+    if "excess_pop_risk" not in rates:
+        return 0.0
+    ex = rates[rates[SKETCH_COL] == "exact"].dropna(subset=["excess_pop_risk"])
+    means = ex.groupby("n")["excess_pop_risk"].mean()
+    return float(max(0.0, -means.min())) if len(means) else 0.0
+
+
+def on_both_references(checks: list[Check], rates: pd.DataFrame, level: float) -> list[Check]:
+    """Remark 1's checks judged on the excess over ŵ* and again over ŵ* lowered by
+    :func:`wstar_overshoot` (W*(μ) at least that far below ŵ*, where exact kernel k-means'
+    mean excess is negative): a pass or a failure stands only where both references give it;
+    where they differ the check holds in our setting only (the reference is our estimate, not
+    the population optimum) — a pass only in our setting (``Check.qualified``), a failure not
+    the claim's. Declared 2026-12-07, after the rows were seen (the referee: Yin's Nyström
+    passed by 0.002 on ŵ*): it can take a decision away, never make one."""
+    shift = wstar_overshoot(rates)
+    if not shift:
+        return checks
+    lowered = rates.assign(excess_pop_risk=rates["excess_pop_risk"] + shift)
+    other = {c.name: c for c in rate_checks(lowered, "excess_pop_risk", REMARK1_RULES, REMARK1_SKETCHES,
+                                            "√(k/n)·log²√n", level)}
+    out = []
+    for c in checks:
+        o = other.get(c.name)
+        if o is None or c.passed is None or o.passed == c.passed:
+            out.append(c)
+            continue
+        said = {True: "passes", False: "fails", None: "is undecided"}[o.passed]
+        out.append(replace(c, cause=CAUSE_SETTING, cause_detail=(
+            f"ŵ* is not tight: over ŵ* − {fmt(shift, 2)} (the exact minimiser's most negative mean excess) it "
+            f"{said} ({o.decision.text if o.decision is not None else o.detail}): the two references of W*(μ) "
+            "disagree, so the decision holds in our setting only")))
+    return out
+
+
 def exact_note(rates: pd.DataFrame) -> str:
     """Exact kernel k-means' population excess, reported and not judged (ŵ* not tight enough)."""
     if "excess_pop_risk" not in rates:
@@ -267,8 +305,8 @@ def judge_yin(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     rates, _, bvm = parts(df)
     if rates.empty and bvm.empty:
         return not_run("no row")
-    checks = (rate_checks(rates, "excess_pop_risk", REMARK1_RULES, REMARK1_SKETCHES, "√(k/n)·log²√n", level)
-              + lemma56_checks(bvm, level))
+    remark1 = rate_checks(rates, "excess_pop_risk", REMARK1_RULES, REMARK1_SKETCHES, "√(k/n)·log²√n", level)
+    checks = on_both_references(remark1, rates, level) + lemma56_checks(bvm, level)
     return judge_checks(checks, exact_note(rates), level)
 
 
@@ -284,7 +322,8 @@ CLAIM = ("with m = √n the excess risk of Yin's Nyström and the sub-Gaussian s
 RULE = (f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log δ)/(ε − log(1+ε))), i.e. "
         f"Ω(n log n) at ε = 1/√n): bootstrap interval of the fitted decay exponent b of the excess over ŵ* (all "
         f"runs) ≤ the slope of √(k/n)·log²√n over the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.27) + "
-        f"{RATE_MARGIN}; Lemma 5 by its scaling, the Ω's constant left free: the mean over seeds of each seed's slope "
+        f"{RATE_MARGIN}, a decision standing only where the excess over ŵ* lowered by the exact minimiser's most "
+        f"negative mean excess gives it too (declared 2026-12-07; else it holds in our setting only); Lemma 5 by its scaling, the Ω's constant left free: the mean over seeds of each seed's slope "
         f"of log ε on log m over m = {LEMMA5_MS[0]} … {LEMMA5_MS[-1]} ≤ −1/2 + {RATE_MARGIN} (t interval over seeds; "
         f"declared {LEMMA5_DECLARED} after seeds 0–39 were seen: judged on seeds ≥ {LEMMA5_FRESH_FROM}), with the "
         f"constant read as 1 shown, not counted; Lemma 6 as stated with the Ω's constant 1, on the runs whose "

@@ -371,57 +371,80 @@ def exact_detail(d: pd.DataFrame, exact: pd.DataFrame, ds: str, rule: Rule, leve
     return "; ".join(parts)
 
 
+def _runs_title(sub: pd.DataFrame, betas: list[float], beta_of=lambda b: b) -> str:
+    """The runs per β of one panel's rows, read from them ("10 runs", or "runs 20 at β = 0.2, …"),
+    each β named as the declared grid's (``beta_of``: the other reading's factor → the grid's)."""
+    per_beta = sub.groupby(BETA_COL)["seed"].nunique()
+    return (f"{per_beta.iloc[0]} runs" if per_beta.nunique() == 1 else
+            "runs " + ", ".join(f"{n} at β = {beta_of(b):g}" for b, n in per_beta.items()))
+
+
+def _sc_failed(kept: pd.DataFrame, failed: pd.DataFrame, ds: str) -> str:
+    """"; SC failed in f/t trials" on ``ds`` (its discarded SC trials among all), "" without any."""
+    nfail = int((failed[DATASET_COL] == ds).sum())
+    return f"; SC failed in {nfail}/{nfail + int((kept[SKETCH_COL] == SC).sum())} trials" if nfail else ""
+
+
 def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Per data set: NMI vs c (left) and NMI vs the embedding's time (right), KK solid and SC
-    dashed, one colour per β. Left: the mean NMI over runs at each c with its 95 % Student-t
-    interval over the seeds of that cell (:func:`mean_ci`; failed SC trials discarded) as error
-    bars, each (β, method) shifted by a few per cent in c (:data:`FIG3_SHIFT`) so that the bars
-    do not overlap; right: the means only (the rows' times come from the sweep, not a timing pass).
-    Exact kernel k-means (experiments/wang_fig3_exact.yaml, where its rows exist: Mushrooms and
-    PenDigits), which has no c, is drawn on the left panels as a dotted horizontal line per β at its
-    mean NMI, with a band for its 95 % interval over the seeds (:func:`mean_ci`), in the β's colour."""
+    """Per data set: NMI vs c (left), the same under the other reading of eq. (5) (middle,
+    where its rows exist: the kernel exp(−d²/σ²), β/√2 under the printed one; each β in the
+    colour of the grid's β it reads), and NMI vs the embedding's time (right), KK solid and SC
+    dashed, one colour per β. Left and middle: the mean NMI over runs at each c with its 95 %
+    Student-t interval over the seeds of that cell (:func:`mean_ci`; failed SC trials discarded)
+    as error bars, each (β, method) shifted by a few per cent in c (:data:`FIG3_SHIFT`) so that
+    the bars do not overlap; right: the means only (the rows' times come from the sweep, not a
+    timing pass). Exact kernel k-means (experiments/wang_fig3_exact.yaml, where its rows exist:
+    Mushrooms and PenDigits), which has no c, is drawn on the left panels as a dotted horizontal
+    line per β at its mean NMI, with a band for its 95 % interval over the seeds (:func:`mean_ci`),
+    in the β's colour."""
     from matplotlib.ticker import NullFormatter
 
     plt = pyplot()
     d, failed = _fig3_frame(df)
+    other, other_failed = _fig3_frame(df, READING_BETAS)
     exact = _exact_frame(df)
-    datasets = list(dict.fromkeys(d[DATASET_COL]))
-    fig, axes = plt.subplots(len(datasets), 2, figsize=(10, 3.2 * len(datasets)), squeeze=False)
+    datasets = sorted(dict.fromkeys(d[DATASET_COL]))  # the paper's order (MNIST, Mushrooms, PenDigits)
+    cols = 3 if len(other) else 2
+    fig, axes = plt.subplots(len(datasets), cols, figsize=(5 * cols, 3.2 * len(datasets)), squeeze=False)
     betas = sorted(d[BETA_COL].unique())
+    grid_beta = {b: next((g for g in betas if math.isclose(b * math.sqrt(2), g)), b) for b in other.get(BETA_COL, [])}
     for r, ds in enumerate(datasets):
         sub = d[d[DATASET_COL] == ds]
-        for j, beta in enumerate(betas):
+        for col, rows in ((0, sub), *(((1, other[other[DATASET_COL] == ds]),) if cols == 3 else ())):
             for meth, ls in ((KK, "-"), (SC, "--")):
-                cur = sub[(sub[BETA_COL] == beta) & (sub[SKETCH_COL] == meth)]
-                if cur.empty:
-                    continue
-                nmi = mean_ci(cur, "m", "train_nmi")
-                tim = mean_ci(cur, "m", "time_embed")
-                style = dict(ls=ls, marker="o" if meth == KK else "v", color=f"C{j}", ms=4,
-                             label=f"{meth == KK and 'KK' or 'SC'}, β = {beta:g}")
-                shift = math.exp(FIG3_SHIFT * (2 * j + (meth == SC) - (len(betas) - 0.5)))
-                axes[r, 0].errorbar(nmi["m"] * shift, nmi["mean"], capsize=2, elinewidth=0.9, **style,
-                                    yerr=[nmi["mean"] - nmi["lo"], nmi["hi"] - nmi["mean"]])
-                axes[r, 1].plot(tim["mean"], nmi["mean"], **style)
+                for beta, cur in rows[rows[SKETCH_COL] == meth].groupby(BETA_COL):
+                    g = grid_beta.get(beta, beta) if col else beta
+                    j = betas.index(g) if g in betas else len(betas)
+                    nmi = mean_ci(cur, "m", "train_nmi")
+                    style = dict(ls=ls, marker="o" if meth == KK else "v", color=f"C{j}", ms=4,
+                                 label=f"{meth == KK and 'KK' or 'SC'}, β = {g:g}")
+                    shift = math.exp(FIG3_SHIFT * (2 * j + (meth == SC) - (len(betas) - 0.5)))
+                    axes[r, col].errorbar(nmi["m"] * shift, nmi["mean"], capsize=2, elinewidth=0.9, **style,
+                                          yerr=[nmi["mean"] - nmi["lo"], nmi["hi"] - nmi["mean"]])
+                    if not col:
+                        axes[r, -1].plot(mean_ci(cur, "m", "time_embed")["mean"], nmi["mean"], **style)
+        for j, beta in enumerate(betas):
             ex = _cell(exact, ds, beta)
             if not ex.empty:  # exact kernel k-means: no c, a line at its mean NMI and a band for its 95 % CI
                 e = mean_ci(ex, DATASET_COL, "train_nmi").iloc[0]
                 axes[r, 0].axhline(e["mean"], color=f"C{j}", ls=":", lw=1.4, label=f"exact KK, β = {beta:g}")
                 axes[r, 0].axhspan(e["lo"], e["hi"], color=f"C{j}", alpha=0.12, lw=0)
-        nfail = int((failed[DATASET_COL] == ds).sum())
-        ntot = nfail + int(((sub[SKETCH_COL] == SC)).sum())
-        per_beta = sub.groupby(BETA_COL)["seed"].nunique()
-        runs = (f"{per_beta.iloc[0]} runs" if per_beta.nunique() == 1 else
-                "runs " + ", ".join(f"{n} at β = {b:g}" for b, n in per_beta.items()))
-        axes[r, 0].set_title(f"{ds} (n = {int(sub['n'].iloc[0])}, k = {int(sub['k'].iloc[0])}): NMI vs c\n{runs}"
-                             + (f"; SC failed in {nfail}/{ntot} trials" if nfail else ""), fontsize=9.5)
-        axes[r, 1].set_title(f"{ds}: NMI vs time (means)")
-        axes[r, 0].set_xlabel("sketch size c (log scale)")
-        axes[r, 0].set_xscale("log")
-        grid_ticks(axes[r, 0], sub["m"].unique())
-        axes[r, 1].set_xlabel("time of the embedding (s, excluding k-means; log scale)")
-        axes[r, 1].set_xscale("log")
-        axes[r, 1].xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on short ranges
+        axes[r, 0].set_title(f"{ds} (n = {int(sub['n'].iloc[0])}, k = {int(sub['k'].iloc[0])}): NMI vs c\n"
+                             f"{_runs_title(sub, betas)}{_sc_failed(sub, failed, ds)}", fontsize=9.5)
+        if cols == 3:
+            mine = other[other[DATASET_COL] == ds]
+            axes[r, 1].set_title(f"{ds}, the other reading of eq. (5): kernel exp(−d²/σ²)\n"
+                                 + (_runs_title(mine, betas, lambda b: grid_beta.get(b, b))
+                                    + _sc_failed(mine, other_failed, ds) if len(mine) else "no run of it"), fontsize=9.5)
+            axes[r, 1].sharey(axes[r, 0])
+        axes[r, -1].set_title(f"{ds}: NMI vs time (means)")
+        for ax in axes[r, :-1]:
+            ax.set_xlabel("sketch size c (log scale)")
+            ax.set_xscale("log")
+            grid_ticks(ax, sub["m"].unique())
+        axes[r, -1].set_xlabel("time of the embedding (s, excluding k-means; log scale)")
+        axes[r, -1].set_xscale("log")
+        axes[r, -1].xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on short ranges
         for ax in axes[r]:
             ax.set_ylabel("NMI")
     found = {}  # every left panel's labels (exact kernel k-means is not on every data set)
@@ -437,9 +460,12 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     note = ("" if exact.empty else
             "\ndotted line and band (left): exact kernel k-means, mean and 95 % CI over its runs (no c; "
             "not on MNIST, whose 60,000² kernel is above the memory budget)")
+    middle = ("\nmiddle: the same under the other reading of eq. (5), the kernel exp(−d²/σ²) (β/√2 under the "
+              "printed one), in the colour of its β · " if cols == 3 else " · ")
     fig.suptitle("Wang et al. Fig. 3 — kernel k-means (KK) vs spectral clustering (SC), rank-restricted Nyström "
                  "with s = k\nleft: mean and 95 % CI over runs (Student t over seeds, their number in the panel's title; "
-                 "points shifted slightly in c to keep the bars apart) · right: the means" + note, fontsize=10)
+                 "points shifted slightly in c to keep the bars apart)" + middle + "right: the means" + note,
+                 fontsize=10)
     fig.tight_layout(rect=(0, 0.03 if exact.empty else 0.075, 1, 1))
     return save_figure(fig, out_dir, "wang_fig3")
 

@@ -228,7 +228,8 @@ def _boot(stat, tables: list[pd.DataFrame]) -> Estimate:
     value = float(stat(*[m.mean(axis=0) for m in mats])) if runs else math.nan
     if not math.isfinite(value) or runs < 2:
         return Estimate(value, math.nan, math.nan, runs, math.nan)
-    return boot_estimate(value, stat(*[resample_weights(runs) @ m for m in mats]), runs)
+    return boot_estimate(value, stat(*[resample_weights(runs) @ m for m in mats]), runs,
+                         np.concatenate([m.ravel() for m in mats]))
 
 
 @lru_cache(maxsize=8)
@@ -242,15 +243,15 @@ def resample_weights(runs: int) -> np.ndarray:
     return weights
 
 
-def boot_estimate(value: float, draws: np.ndarray, runs: int) -> Estimate:
-    """The estimate from a statistic's value and its resampled values over ``runs`` seeds: nan
-    draws left out (none when more than half are nan: no interval), ±∞ kept, read as the expanded
-    percentile (:meth:`Estimate.resampled`)."""
+def boot_estimate(value: float, draws: np.ndarray, runs: int, source: Sequence[float] = ()) -> Estimate:
+    """The estimate from a statistic's value and its resampled values over ``runs`` seeds (of the
+    per-seed values ``source``): nan draws left out (none when more than half are nan: no
+    interval), ±∞ kept, read as the expanded percentile (:meth:`Estimate.resampled`)."""
     d = np.asarray(draws, float)
     d = d[~np.isnan(d)]
     if len(d) < BOOT // 2:
         return Estimate(value, math.nan, math.nan, runs, math.nan)
-    return Estimate.resampled(value, d, runs, expanded=True)
+    return Estimate.resampled(value, d, runs, expanded=True, source=source)
 
 
 def s_statistic(ss: list[int], grids: list[np.ndarray]):

@@ -568,6 +568,10 @@ CLOSE_FAILS = "Yin §5.2: 'these methods give a similar accuracy as the exact ke
 CLOSE_SETTING = ("'close to kernel k-means' is judged here against a kernel k-means the paper's setting does not "
                  "reach, and no reading tried reaches the paper's (Setting): the failure is in our setting, not "
                  "shown of the paper's")
+#: the same for a pass (declared 2026-12-07, after the rows were seen: it takes passes out of the count, never
+#: makes one): closeness to a baseline the paper does not have does not carry over to the paper's, either way
+CLOSE_PASSES = ("'close to kernel k-means' is judged here against a kernel k-means the paper's setting does not "
+                "reach: a pass holds in our setting only, as a failure would")
 
 
 def _baseline(cells: pd.DataFrame, ds: str, meth: str) -> tuple[float, float, float] | None:
@@ -642,6 +646,8 @@ def judge_table2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
                                             f"the paper's Table 2: {papers[p]}", level,
                                             fails=f"{differs}: {CLOSE_SETTING}" if differs else CLOSE_FAILS,
                                             cause=CAUSE_SETTING if differs else "")
+                if differs and close_ds[p].passed:  # as its failure, its pass is in our setting only
+                    close_ds[p] = replace(close_ds[p], cause=CAUSE_SETTING, cause_detail=f"{differs}: {CLOSE_PASSES}")
             if (ds, p) in TRACKS_RULES:
                 rule = TRACKS_RULES[(ds, p)]
                 tracks_ds[p] = (_paired_check(rule, d, ds, p, TARGET, "Thm 2's argument: 0", level)
