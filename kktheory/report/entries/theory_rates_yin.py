@@ -285,7 +285,7 @@ def exact_note(rates: pd.DataFrame) -> str:
     if fit is not None:
         text += f"; fitted b = {fmt(fit.slope, 3)} [{fmt(fit.ci_low, 3)}, {fmt(fit.ci_high, 3)}] (shown only)"
     if len(neg):
-        text += wstar_sensitivity(rates, float(-neg.min()))
+        text += wstar_sensitivity(rates, wstar_overshoot(rates))  # the shift the judged checks use too
     return text
 
 

@@ -407,7 +407,7 @@ def draw_fig3(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     cols = 3 if len(other) else 2
     fig, axes = plt.subplots(len(datasets), cols, figsize=(5 * cols, 3.2 * len(datasets)), squeeze=False)
     betas = sorted(d[BETA_COL].unique())
-    grid_beta = {b: next((g for g in betas if math.isclose(b * math.sqrt(2), g)), b) for b in other.get(BETA_COL, [])}
+    grid_beta = {b: next((g for g in betas if math.isclose(b * math.sqrt(2), g)), b) for b in (other[BETA_COL].unique() if len(other) else ())}
     for r, ds in enumerate(datasets):
         sub = d[d[DATASET_COL] == ds]
         for col, rows in ((0, sub), *(((1, other[other[DATASET_COL] == ds]),) if cols == 3 else ())):
