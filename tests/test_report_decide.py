@@ -607,20 +607,23 @@ def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
     in that range decides (both ends of an equivalence), if every run agrees; without a range
     it names none."""
     from kktheory.report.claims import EQUIVALENT
+    from kktheory.report.decide import pct
 
     rule = Rule("same", "a − b", EQUIVALENT, Margin(0.08, "stated", "test"), value_range=(-1.0, 1.0))
     est = Estimate.paired([0.893] * 5, [0.893] * 5)
     level = look_level(9)
     c = rule.check(est, level=level)
-    bounded = Estimate.bounded_mean([0.0] * 5, -1.0, 1.0)
-    plan = look_level(10)  # the runs are judged at the next look's level
-    want = max(runs_needed(bounded, 0.08, plan), runs_needed(bounded, -0.08, plan))
-    assert c.passed is None and c.runs_needed == want and 1000 < want < 5000
-    assert f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs" in c.detail
+    # the runs are those of the first look of the doubling schedule (5·2^k at look 9 + k) that
+    # decides at its own level: found here by trying the looks one by one
+    k = next(k for k in range(1, 20) if within(Estimate.bounded_mean([0.0] * (5 * 2**k), -1.0, 1.0),
+                                                -0.08, 0.08, look_level(9 + k)).status == PASS)
+    want, at = 5 * 2**k, look_level(9 + k)
+    assert c.passed is None and c.runs_needed == want and 1000 < want < 10_000
+    assert (f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs if they all agree, "
+            f"judged at {pct(at)}") in c.detail
     assert "the declared t test never decides while they agree" in c.detail
-    # at that many agreeing runs the bound does decide, one run fewer it does not
-    assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, plan).status == PASS
-    assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, plan).status != PASS
+    # the previous look of the schedule, at its own level, does not decide
+    assert within(Estimate.bounded_mean([0.0] * (want // 2), -1.0, 1.0), -0.08, 0.08, look_level(8 + k)).status != PASS
     plain = replace(rule, value_range=None).check(est, level=level)
     assert plain.runs_needed is None and "no spread to plan from" in plain.detail
 

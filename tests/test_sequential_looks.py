@@ -494,8 +494,8 @@ def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interv
     looks = [Look(1, 10, LEVEL, 1, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
     rows = _rows(20).assign(time_embed=lambda d: 1.0 + d["seed"], time_cluster=0.5)
     added = ("yin_fig1", ("seed=range(10,20)",))
-    monkeypatch.setattr(reproduce_sequential, "_ids", lambda cfg, results_dir, select:
-                        {f"r{m}-{s}" for m in (10, 20) for s in range(10, 20)} if tuple(select) == added[1] else set())
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results_dir, select:
+                        {(f"r{m}-{s}",) for m in (10, 20) for s in range(10, 20)} if tuple(select) == added[1] else set())
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(rows, []))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [added], False, added=added)
     new = rows[rows["seed"] >= 10]
@@ -933,6 +933,44 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     reproduce_sequential.redraw(catalogue()["theory_rates_calandriello"], "paper", tmp_path, tmp_path, (), True,
                                 logged.append)
     assert judged[-1] == part and written == [("theory_rates_calandriello", None)]  # its own: judged, removed
+
+
+def test_a_look_whose_jobs_failed_is_not_judged_and_stays_in_progress(tmp_path, monkeypatch):
+    """Seeds of a look run, one of its two jobs leaving no row (it failed): judged on the other
+    alone, the look would spend its level on a run count the failure chose. It is not judged,
+    nothing is recorded, its .pending note stays and INDEX keeps the last judgement; with
+    both jobs' rows it is judged and recorded."""
+    entry = catalogue()["theory_rates_calandriello"]
+    part = ("theory_rates_overlap", ("seed=range(3,5)",))
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results, over: {("r3",), ("r4",)})
+    monkeypatch.setattr(committed, "COMMITTED_ROWS", tmp_path / "rows")
+    looks = [Look(1, 3, LEVEL, 0, "inconclusive", "t", [], "h", "r")]
+    write_looks(tmp_path / "rows", entry.name, looks)
+    write_pending(tmp_path / "rows", entry.name, part)
+    monkeypatch.setattr(reproduce_sequential, "read_pending", read_pending)
+    monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
+        entry.name: types.SimpleNamespace(status="inconclusive", observed="as recorded")})
+    ran = {"ids": ["r0", "r3"]}
+
+    def fake_reproduce(entry, scale, results_dir, out_dir, overrides, execute, log, parts=(), look=None, run_only=None):
+        rows = pd.DataFrame({"run_id": ran["ids"], "seed": range(len(ran["ids"]))})
+        look(rows)
+        return Verdict("reproduced", "judged", ())
+    monkeypatch.setattr(reproduce_sequential, "reproduce", fake_reproduce)
+    logged: list = []
+    v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
+    assert (v.status, v.observed) == ("inconclusive", "as recorded")
+    assert "1 of the 2 jobs of the look's seeds" in logged[-1] and "not judged" in logged[-1]
+    assert read_pending(tmp_path / "rows", entry.name) == part and read_looks(tmp_path / "rows", entry.name) == looks
+    v = reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.0, log=logged.append)  # a resumed decision too
+    assert v.observed == "as recorded" and read_pending(tmp_path / "rows", entry.name) == part
+    with pytest.raises(reproduce_sequential.LookIncomplete):
+        reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [part], True, logged.append, part)
+    ran["ids"] = ["r0", "r3", "r4"]  # the failed job run again: the look is judged, its note goes
+    assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append).observed == "judged"
+    assert read_pending(tmp_path / "rows", entry.name) is None
+    assert [x.look for x in read_looks(tmp_path / "rows", entry.name)] == [1, 2]
 
 
 def test_the_verdict_says_what_earlier_looks_said_where_it_differs():

@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, plan_level, runs_needed, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, scheduled, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -200,16 +200,18 @@ class Rule:
         """An undecided equivalence whose runs all agree: its t test never decides while they
         agree, so the runs it names are those of the re-plan that would — a test that needs no
         spread, the Hoeffding–Bentkus bound of a mean of values in :attr:`value_range`
-        (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too.
-        The text says the price is that re-plan's, not the declared test's."""
+        (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too,
+        at the first look of the doubling schedule whose runs decide at that look's own level
+        (:func:`~kktheory.report.decide.scheduled`). The text says the price is that re-plan's,
+        not the declared test's."""
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        runs = [runs_needed(bounded, e, plan_level(level)) for e in (-b, b)]  # at the level they would be judged
-        need = None if None in runs else max(runs)
+        need, at = scheduled(bounded, -b, level, other=b)  # the look of the doubling schedule they reach, its level
         said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
                 f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "
-                f"about {need} runs if they all agree, the runs priced here" if need else "")
+                f"about {need} runs if they all agree, judged at {pct(at)}, the level of the look of the doubling "
+                f"schedule that holds them; the runs priced here" if need else "")
         text = check.detail.replace(
             f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ", said) \
             if said else check.detail
