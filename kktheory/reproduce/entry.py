@@ -208,6 +208,18 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
     return out
 
 
+def judge_rows(entry: Entry, rows: pd.DataFrame, level: float) -> Verdict:
+    """The entry's judge on ``rows`` at ``level``, with the committed rows of the sweeps it
+    reads beside its own (``Entry.context``; None for a sweep without a file)."""
+    if not entry.context:
+        return entry.judge(rows, level)
+    from kktheory.run.store import read_rows  # as committed.read_committed reads the file
+
+    context = {name: read_rows(path) if (path := committed_rows_path(name)).exists() else None
+               for name in entry.context}
+    return entry.judge(rows, level, context)
+
+
 def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
                    first_looks: Callable[[Verdict], Mapping[str, Look]], level: float) -> Verdict:
     """``verdict`` (judged at the look's ``level``) with each check whose estimate earlier
@@ -218,7 +230,7 @@ def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
     firsts = {name: x for name, x in first_looks(verdict).items() if x.level != level}
     if not firsts:
         return verdict
-    earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in {x.level for x in firsts.values()}}
+    earlier = {at: {c.name: c for c in judge_rows(entry, rows, at).checks} for at in {x.level for x in firsts.values()}}
 
     def kept(c: Check) -> Check:
         x = firsts.get(c.name)
@@ -337,7 +349,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             drawn = rows.copy(deep=False)
             drawn.attrs = {**rows.attrs, "timing": speed.load(results_dir, entry.name)}
         files = entry.draw(drawn, out_dir)
-        verdict = attribute_shortfall(at_first_looks(entry, rows, entry.judge(rows, level), first_looks, level),
+        verdict = attribute_shortfall(at_first_looks(entry, rows, judge_rows(entry, rows, level), first_looks, level),
                                       entry.shortfall.get(scale), entry.changes.get(scale, scale))
         # what the undecided checks of the sweep would cost this machine (one more seed of the jobs each
         # reads; a speed check is decided by its timing pass, not by seeds, and is not priced)
