@@ -800,14 +800,19 @@ def test_judges_take_the_level():
 
 def test_a_controls_failure_is_shown_but_is_not_the_verdicts_why():
     """s = 160 above s = 80 fails the (uncounted) control s = 80 vs 160; the counted checks all
-    pass, so the verdict is reproduced and its 'why' is empty, the control keeps its own cause."""
+    pass, so the verdict is reproduced and its 'why' is empty, the control keeps its own cause;
+    on stand-in data every pass holds there only (the verdict inconclusive, the control still
+    not its why)."""
     from kktheory.report.verdicts import CAUSE_STAND_IN, attribute_shortfall
 
     cells = {**PAPER, (160, 1600): (0.44, 0.001)}
-    v = attribute_shortfall(wang_fig2.judge_fig2(fig2_table(cells)), CAUSE_STAND_IN, "augmented MNIST")
+    own = wang_fig2.judge_fig2(fig2_table(cells))
+    assert own.status == REPRODUCED and own.why == "", own.why
+    v = attribute_shortfall(own, CAUSE_STAND_IN, "augmented MNIST")
     control = next(c for c in v.checks if c.name.startswith("s = 80 beats s = 160"))
     assert control.passed is False and not control.counted and control.cause == CAUSE_STAND_IN
-    assert v.status == REPRODUCED and v.why == "", v.why
+    assert v.status == INCONCLUSIVE and v.summary.startswith("passes only on stand-in data")
+    assert "s = 80 beats s = 160" not in v.summary
 
 
 def test_fig2_table6_interpolated_at_sqrt_kc():

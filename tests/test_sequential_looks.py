@@ -31,7 +31,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
+    JUDGING, PRINTS, UNRECORDED, Look, attribution_hash, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
@@ -396,7 +396,8 @@ def _rows(seeds: int) -> pd.DataFrame:
 def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path, monkeypatch):
     entry = catalogue()["yin_fig1"]
     rules = rules_hash(reproduce_sequential.declared_rules(entry))
-    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules,
+                  attribution=attribution_hash(entry.attribution))]  # judged by the entry's attribution rules
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
@@ -845,11 +846,12 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
              Look(10, 80, look_level(10), 0, "reproduced", "", [], "h10", "r", seen=prints)]
     assert first_levels(looks, first) == {"share": look_level(9), "mean": look_level(10)}
     assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
-    entry = types.SimpleNamespace(judge=judge)
+    entry = types.SimpleNamespace(judge=judge, context=())
     v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(looks, j), look_level(11))
     c = {x.name: x for x in v.checks}
     assert c["share"].passed is True and c["share"].decision.level == look_level(9)
-    assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
+    assert c["mean"].passed is None  # unchanged since look 10, undecided there: taken at this look's level
+    assert c["mean"].decision.level == look_level(11)
     # the decision's code changed since look 9 (it recorded another mark for the same data): judged as new
     moved = [replace(looks[0], checks={"share": "✗ 1 [0.96, 1]"}), looks[1]]
     w = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(moved, j), look_level(11))
@@ -865,6 +867,17 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     assert first_levels(lines, first) == {"share": look_level(9)}
     other = [replace(x, checks={**x.checks, "share": "✓ 0.988 [0.9, 1]"}) for x in lines]  # 79 of 80 then
     assert first_levels(other, first) == {}
+    # undecided at the first look that saw it, it is undecided now: taken at this look's level, its
+    # runs planned from this look (from look 9 the schedule's levels would be those of looks long past)
+    open_ = Estimate.mean_of([0.3, -0.2, 0.4, -0.1, 0.2, 0.0])
+
+    def judge_open(rows, level):
+        return judge_checks([mean.check(open_, level=level)], "", level)
+    seen = [Look(9, 6, look_level(9), 1, "inconclusive", "", [], "h9", "r", seen=fingerprints(judge_open(None, look_level(9))))]
+    now = judge_open(None, look_level(14))
+    u = at_first_looks(types.SimpleNamespace(judge=judge_open, context=()), None, now, lambda j: first_looks(seen, j), look_level(14))
+    assert u.checks[0].passed is None and u.checks[0].decision.level == look_level(14)
+    assert u.checks[0].decision.plan_at == now.checks[0].decision.plan_at != judge_open(None, look_level(9)).checks[0].decision.plan_at
 
 
 def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():

@@ -226,7 +226,11 @@ def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
     looks saw unchanged taken from the entry's judgement at the first of those looks' level
     (:func:`~kktheory.report.sequential.first_looks`): its decision there, with the entry's own
     causes — where it is the mark that look recorded (the decision's code unchanged since; a
-    mark that moved is judged at ``level``, as new); Holm's correction over the family at ``level``."""
+    mark that moved is judged at ``level``, as new); Holm's correction over the family at ``level``.
+    An undecided check is taken at ``level``: undecided at the earlier level it is undecided at
+    this stricter one, and the runs that would decide it are planned from this look, not from
+    a look long past (the statistician, 2026-12-07: yin_fig1's k = 5 checks were planned from
+    look 10 while the entry stood at look 14)."""
     firsts = {name: x for name, x in first_looks(verdict).items() if x.level != level}
     if not firsts:
         return verdict
@@ -236,7 +240,9 @@ def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
         x = firsts.get(c.name)
         then = earlier[x.level].get(c.name) if x else None
         recorded = x.checks.get(c.name, "")[:1] if x else ""
-        return then if then is not None and (not recorded or recorded == _mark(then)) else c
+        if then is None or then.passed is None or (recorded and recorded != _mark(then)):
+            return c  # undecided there, undecided here (the interval only widens): planned from this look
+        return then
     checks = [kept(c) for c in verdict.checks]
     return judge_checks(checks, verdict.observed, level)
 
