@@ -6,7 +6,10 @@ What is guaranteed: look 1 is the fixed judgement at 95 % that INDEX publishes w
 false decision on a check then has probability at most 0.075 (two-sided), 0.0375 in each
 direction — 0.025 from look 1, 0.0125 from all later looks — whatever the data, because
 the run counts are fixed in advance: look j has R₁·2^(j−1) runs per setting, R₁ the runs of
-look 1 (the first schedule size above the rows' runs when they already hold more).
+look 1 (the first schedule size above the rows' runs when they already hold more). A look
+whose seeds were run and some of whose jobs left no row (they failed) is not judged
+(:class:`LookIncomplete`): its ``.pending`` note stays and the next run retries those jobs, so
+that no look is judged on a run count the failures chose.
 
 :func:`decide` adds those seeds — to the part of the sweep the overrides select, else to the
 jobs the undecided checks read (:func:`reads`), every setting of it brought to the next size
