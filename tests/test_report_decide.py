@@ -720,3 +720,21 @@ def test_runs_are_planned_at_the_level_they_will_be_judged_at():
     assert d.runs_needed == runs and d.plan_at == at and f"at {100 * at:.4g}%" in d.text
     assert runs >= runs_needed(est, d.toward, at) > runs_needed(est, d.toward, 0.95)  # more than a plan at 95 %
     assert runs // est.runs & (runs // est.runs - 1) == 0  # a size of the doubling schedule
+
+
+def test_an_estimate_on_its_boundary_is_planned_at_the_designs_effect():
+    """On the boundary no run count decides a check at the observed value (its power there is
+    the test's size); its runs are planned at the design's effect, declared before the data,
+    with the observed spread — the runs that give 80 % power if the claim's own value holds —
+    and the text says so. Off the boundary the plan is the observed value's, as before."""
+    from kktheory.report.claims import AT_MOST, Design
+
+    rule = Rule("rate", "slope", AT_MOST, Margin(-0.4, "stated", "test"), Design("known", -0.5, -0.4, (0.025,), 16, "t"))
+    runs = Estimate.mean_of(list(-0.4 + 0.1 * np.random.default_rng(0).standard_normal(10)))
+    level = look_level(14)
+    on = rule.check(replace(runs, value=-0.4001), level=level)
+    design = runs_needed(replace(runs, value=-0.5), -0.4, look_level(15))
+    assert on.passed is None and on.runs_needed in (20, 40, 80) and on.runs_needed >= design
+    assert "which sits on the boundary; were the value the design's (-0.5, the claim's own)" in on.detail
+    off = rule.check(replace(runs, value=-0.35), level=level)
+    assert off.runs_needed and "sits on the boundary" not in off.detail and "points against the claim" in off.detail

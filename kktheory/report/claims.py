@@ -121,6 +121,11 @@ class Design:
         raise ValueError(f"design kind must be welch | paired | share | known | median, got {self.kind!r}")
 
 
+#: an estimate within this share of the design's effect's distance from its null (|effect − null|)
+#: of its boundary sits on it: no run count decides it at the observed value (Rule._on_boundary)
+ON_BOUNDARY = 0.1
+
+
 @dataclass(frozen=True)
 class Rule:
     """A check of a paper's claim, declared before the data (see the module docstring).
@@ -194,7 +199,29 @@ class Rule:
         if check.passed is None and check.runs_needed is None and self.value_range and est.kind == T \
                 and est.runs > 1 and est.unit_sd == 0.0 and self.shape in (EQUIVALENT, PLATEAU):
             return self._without_spread(check, est, level)
+        if check.passed is None and check.runs_needed is None and self.design is not None \
+                and check.decision is not None and check.decision.toward is not None and est.decidable \
+                and abs(est.value - check.decision.toward) < ON_BOUNDARY * abs(self.design.effect - self.design.null):
+            return self._on_boundary(check, est, level)
         return check
+
+    def _on_boundary(self, check: Check, est: Estimate, level: float) -> Check:
+        """An undecided check whose estimate sits on its boundary (within :data:`ON_BOUNDARY`
+        of the design's effect's distance from its null, and no run count found): at the observed value no
+        run count decides it (the power there is the test's size), so its runs are planned at
+        the design's effect — the claim's own value, declared before the data — with the
+        observed spread, on the doubling schedule (:func:`~kktheory.report.decide.scheduled`).
+        The text says the plan is the design's, not the observed value's."""
+        d = check.decision
+        need, at = scheduled(replace(est, value=self.design.effect), d.toward, level, other=d.other)
+        if need is None:
+            return check
+        said = (f"no number of runs decides it at the observed value ({est.runs} runs), which sits on the boundary; "
+                f"were the value the design's ({self.design.effect:g}, the claim's own), about {need} {est.unit} "
+                f"per arm would decide it at {POWER:.0%} power at {pct(at)}, with the observed spread")
+        text = check.detail.replace("the estimate points against the claim: no number", "no number").replace(
+            f"no number of runs decides it at the observed value ({est.runs} runs)", said)
+        return replace(check, detail=text, runs_needed=need)
 
     def _without_spread(self, check: Check, est: Estimate, level: float) -> Check:
         """An undecided equivalence whose runs all agree: its t test never decides while they
