@@ -607,20 +607,23 @@ def test_runs_that_all_agree_name_the_runs_of_a_test_that_needs_no_spread():
     in that range decides (both ends of an equivalence), if every run agrees; without a range
     it names none."""
     from kktheory.report.claims import EQUIVALENT
+    from kktheory.report.decide import pct
 
     rule = Rule("same", "a − b", EQUIVALENT, Margin(0.08, "stated", "test"), value_range=(-1.0, 1.0))
     est = Estimate.paired([0.893] * 5, [0.893] * 5)
     level = look_level(9)
     c = rule.check(est, level=level)
-    bounded = Estimate.bounded_mean([0.0] * 5, -1.0, 1.0)
-    plan = look_level(10)  # the runs are judged at the next look's level
-    want = max(runs_needed(bounded, 0.08, plan), runs_needed(bounded, -0.08, plan))
-    assert c.passed is None and c.runs_needed == want and 1000 < want < 5000
-    assert f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs" in c.detail
+    # the runs are those of the first look of the doubling schedule (5·2^k at look 9 + k) that
+    # decides at its own level: found here by trying the looks one by one
+    k = next(k for k in range(1, 20) if within(Estimate.bounded_mean([0.0] * (5 * 2**k), -1.0, 1.0),
+                                                -0.08, 0.08, look_level(9 + k)).status == PASS)
+    want, at = 5 * 2**k, look_level(9 + k)
+    assert c.passed is None and c.runs_needed == want and 1000 < want < 10_000
+    assert (f"Hoeffding–Bentkus, every run in [-1, 1]) it would decide with about {want} runs if they all agree, "
+            f"judged at {pct(at)}") in c.detail
     assert "the declared t test never decides while they agree" in c.detail
-    # at that many agreeing runs the bound does decide, one run fewer it does not
-    assert within(Estimate.bounded_mean([0.0] * want, -1.0, 1.0), -0.08, 0.08, plan).status == PASS
-    assert within(Estimate.bounded_mean([0.0] * (want - 1), -1.0, 1.0), -0.08, 0.08, plan).status != PASS
+    # the previous look of the schedule, at its own level, does not decide
+    assert within(Estimate.bounded_mean([0.0] * (want // 2), -1.0, 1.0), -0.08, 0.08, look_level(8 + k)).status != PASS
     plain = replace(rule, value_range=None).check(est, level=level)
     assert plain.runs_needed is None and "no spread to plan from" in plain.detail
 
@@ -717,3 +720,21 @@ def test_runs_are_planned_at_the_level_they_will_be_judged_at():
     assert d.runs_needed == runs and d.plan_at == at and f"at {100 * at:.4g}%" in d.text
     assert runs >= runs_needed(est, d.toward, at) > runs_needed(est, d.toward, 0.95)  # more than a plan at 95 %
     assert runs // est.runs & (runs // est.runs - 1) == 0  # a size of the doubling schedule
+
+
+def test_an_estimate_on_its_boundary_is_planned_at_the_designs_effect():
+    """On the boundary no run count decides a check at the observed value (its power there is
+    the test's size); its runs are planned at the design's effect, declared before the data,
+    with the observed spread — the runs that give 80 % power if the claim's own value holds —
+    and the text says so. Off the boundary the plan is the observed value's, as before."""
+    from kktheory.report.claims import AT_MOST, Design
+
+    rule = Rule("rate", "slope", AT_MOST, Margin(-0.4, "stated", "test"), Design("known", -0.5, -0.4, (0.025,), 16, "t"))
+    runs = Estimate.mean_of(list(-0.4 + 0.1 * np.random.default_rng(0).standard_normal(10)))
+    level = look_level(14)
+    on = rule.check(replace(runs, value=-0.4001), level=level)
+    design = runs_needed(replace(runs, value=-0.5), -0.4, look_level(15))
+    assert on.passed is None and on.runs_needed in (20, 40, 80) and on.runs_needed >= design
+    assert "which sits on the boundary; were the value the design's (-0.5, the claim's own)" in on.detail
+    off = rule.check(replace(runs, value=-0.35), level=level)
+    assert off.runs_needed and "sits on the boundary" not in off.detail and "points against the claim" in off.detail

@@ -13,6 +13,7 @@ import pytest
 
 from kktheory.report import catalogue, wang
 from kktheory.report.entries import wang_fig2, wang_fig3, wang_fig4_5, wang_table2
+from kktheory.report.wang import TWO_STEP_NMI
 from kktheory.report.verdicts import (
     CAUSE_CLAIM, CAUSE_SETTING, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, Check, judge_checks,
 )
@@ -277,6 +278,36 @@ def test_fig3_reproduced_when_kk_beats_sc_and_sc_often_fails():
     assert "mushrooms 18/60 trials in 10 clusters" in v.checks[-1].detail and "30 (data set, seed) clusters" in v.checks[-1].detail
 
 
+def two_step_rows(offset: float) -> pd.DataFrame:
+    """wang_fig4_5 rows of two-step alone, at Fig. 4's captions' medians plus ``offset``."""
+    return pd.DataFrame([{"dataset.name": ds, "k": k, "m": f * k, "n": n, "sketch.name": wang_fig4_5.TWO,
+                          "train_nmi": nmi + offset, "seed": 0}
+                         for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), TWO_STEP_NMI[ds])])
+
+
+def test_fig3_decisions_hold_in_our_setting_only_where_the_regime_is_shown_not_the_papers():
+    """wang_fig4_5's two-step rows are the regime's one printed number for these data sets
+    (Entry.context): at the captions' medians (or without them) the paper's shape reproduces
+    and a failure is the claim's; 0.2 above them every pass holds in our setting only, every
+    failure is our setting's and an undecided check asks for no run — the entry inconclusive."""
+    assert wang_fig3.FIG3.context == ("wang_fig4_5",)
+    paper = fig3_table(-0.05, failures=3)
+    assert wang_fig3.judge_fig3(paper, context={"wang_fig4_5": two_step_rows(0.0)}).status == REPRODUCED
+    assert wang_fig3.judge_fig3(paper, context={"wang_fig4_5": None}).status == REPRODUCED
+    off = {"wang_fig4_5": two_step_rows(0.2)}
+    v = wang_fig3.judge_fig3(paper, context=off)
+    kk = v.checks[:-1]
+    assert v.status == INCONCLUSIVE and all(c.passed and c.qualified and c.cause == CAUSE_SETTING for c in kk)
+    assert "within tolerance of the paper's in 0 of 12 cells" in kk[0].why and "wang_fig4_5's rows" in kk[0].why
+    assert v.checks[-1].passed and not v.checks[-1].qualified  # SC's failures: no KK − SC comparison
+    failing = fig3_table(0.0, failures=3, sd=0.002)
+    assert wang_fig3.judge_fig3(failing).status == NOT_REPRODUCED
+    v = wang_fig3.judge_fig3(failing, context=off)
+    assert v.status == INCONCLUSIVE and all(c.passed is False and c.cause == CAUSE_SETTING for c in v.checks[:-1])
+    undecided = wang_fig3.in_our_regime(Check("x", None, "d", runs_needed=40), "why")
+    assert undecided.runs_needed is None and undecided.beyond.startswith("no number of runs decides it for the paper")
+
+
 def test_fig3_discards_failed_sc_trials():
     """A failed trial's all-in-one-cluster partition (NMI 0) must not lower SC's mean."""
     v = wang_fig3.judge_fig3(fig3_table(+0.02, failures=3))
@@ -327,14 +358,15 @@ def test_fig3_a_failure_is_the_claims_only_where_the_other_reading_of_eq5_fails_
     loses = wang_fig3.judge_fig3(pd.concat([tied, other(+0.02)], ignore_index=True))
     assert all(c.cause == "claim fails" and "fails there too" in c.cause_detail for c in loses.checks[:-1])
     assert loses.status == "not reproduced"
-    # a pass stands only where the other reading agrees: beside a failure it is no pass (the reading's),
+    # a pass stands only where the other reading agrees: beside a failure it holds in our reading only,
     # beside an undecided test it is undecided with that test's runs
     ahead = fig3_table(-0.05, failures=3)
     both = wang_fig3.judge_fig3(pd.concat([ahead, other(-0.05)], ignore_index=True))
     assert all(c.passed and "passes there too" in c.detail for c in both.checks[:-1]) and both.status == "reproduced"
     split = wang_fig3.judge_fig3(pd.concat([ahead, other(+0.02)], ignore_index=True))
-    assert all(c.passed is False and c.cause == "reading" and "fails there" in c.cause_detail
-               for c in split.checks[:-1]) and split.status == "inconclusive"
+    assert all(c.passed and c.qualified and c.cause == "reading" and "fails there" in c.cause_detail
+               and "passes under the printed kernel only" in c.why for c in split.checks[:-1])
+    assert split.status == "inconclusive" and "passes only in our reading" in split.summary
     noisy = other(-0.003)
     noisy["train_nmi"] += np.random.default_rng(3).normal(0, 0.05, len(noisy))
     open_ = wang_fig3.judge_fig3(pd.concat([ahead, noisy], ignore_index=True))
@@ -540,7 +572,7 @@ def test_fig45_judges_rfm_and_nystrom_against_two_step_apart(monkeypatch):
 def test_a_two_step_at_the_captions_medians_is_the_papers():
     rows = pd.DataFrame([{"dataset.name": ds, "k": k, "m": f * k, "n": n, "sketch.name": wang_fig4_5.TWO,
                           "train_nmi": nmi, "seed": 0}
-                         for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), wang_fig4_5.TWO_STEP_NMI[ds])])
+                         for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), TWO_STEP_NMI[ds])])
     assert wang_fig4_5.two_step_differs(rows, "train_nmi") == ""
     off = rows.assign(train_nmi=rows["train_nmi"] + 0.2)
     assert wang_fig4_5.two_step_differs(off, "train_nmi").startswith("two-step's median NMI (Fig. 4's captions) is "
@@ -579,7 +611,7 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     flipped = df.assign(train_nmi=lambda x: x["train_nmi"].where(x["seed"] < 20, -x["train_nmi"]))
     assert wang_fig4_5.judge_fig45(flipped).checks[0].detail == wang_fig4_5.judge_fig45(df).checks[0].detail
     assert "not counted, a sensitivity line: on every seed" in wang_fig4_5.judge_fig45(df).observed
-    frame = wang_fig4_5._fig45_frame(df)
+    frame = wang_fig4_5.fig45_frame(df)
     fresh = frame[frame["seed"] < 5].assign(seed=lambda x: x["seed"] + wang_fig4_5.NMI_FRESH_FROM)
     grown = pd.concat([frame, fresh], ignore_index=True)
     nmi_rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
@@ -622,7 +654,7 @@ def with_captions(df: pd.DataFrame, scale: float) -> pd.DataFrame:
     for ds, k, _ in FIG45_DATA:
         for i, f in enumerate(wang_fig4_5.C_FACTORS):
             at = (df["sketch.name"] == wang_fig4_5.TWO) & (df["dataset.name"] == ds) & (df["m"] == f * k)
-            df.loc[at, "train_nmi"] = wang_fig4_5.TWO_STEP_NMI[ds][i]
+            df.loc[at, "train_nmi"] = TWO_STEP_NMI[ds][i]
             df.loc[at, wang_fig4_5.OBJ_COL] = scale * wang_fig4_5.TWO_STEP_OBJ.get(ds, (np.nan,) * 4)[i]
     return df
 
@@ -768,14 +800,19 @@ def test_judges_take_the_level():
 
 def test_a_controls_failure_is_shown_but_is_not_the_verdicts_why():
     """s = 160 above s = 80 fails the (uncounted) control s = 80 vs 160; the counted checks all
-    pass, so the verdict is reproduced and its 'why' is empty, the control keeps its own cause."""
+    pass, so the verdict is reproduced and its 'why' is empty, the control keeps its own cause;
+    on stand-in data every pass holds there only (the verdict inconclusive, the control still
+    not its why)."""
     from kktheory.report.verdicts import CAUSE_STAND_IN, attribute_shortfall
 
     cells = {**PAPER, (160, 1600): (0.44, 0.001)}
-    v = attribute_shortfall(wang_fig2.judge_fig2(fig2_table(cells)), CAUSE_STAND_IN, "augmented MNIST")
+    own = wang_fig2.judge_fig2(fig2_table(cells))
+    assert own.status == REPRODUCED and own.why == "", own.why
+    v = attribute_shortfall(own, CAUSE_STAND_IN, "augmented MNIST")
     control = next(c for c in v.checks if c.name.startswith("s = 80 beats s = 160"))
     assert control.passed is False and not control.counted and control.cause == CAUSE_STAND_IN
-    assert v.status == REPRODUCED and v.why == "", v.why
+    assert v.status == INCONCLUSIVE and v.summary.startswith("passes only on stand-in data")
+    assert "s = 80 beats s = 160" not in v.summary
 
 
 def test_fig2_table6_interpolated_at_sqrt_kc():
@@ -808,7 +845,7 @@ def test_a_claim_against_a_two_step_unlike_the_papers_holds_in_our_setting_only(
     does not print."""
     rows = pd.DataFrame([{"dataset.name": ds, "k": k, "m": f * k, "n": n, "sketch.name": wang_fig4_5.TWO,
                           "train_nmi": nmi, "seed": 0}
-                         for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), wang_fig4_5.TWO_STEP_NMI[ds])])
+                         for ds, k, n in FIG45_DATA for f, nmi in zip((3, 9, 27, 81), TWO_STEP_NMI[ds])])
     up, down = (rows.assign(train_nmi=rows["train_nmi"] + x) for x in (0.2, -0.06))
     assert wang_fig4_5.two_step_direction(up, "train_nmi") == ("stronger", "two-step's median NMI above the "
                                                                 "captions' in 12 of 12 cells")

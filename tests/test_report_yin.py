@@ -19,7 +19,7 @@ from kktheory.report.entries import yin_fig1
 from kktheory.report.entries import yin_table2
 from kktheory.report.claims import PLATEAU
 from kktheory.report.verdicts import (
-    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SETTING, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
+    CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_READING, CAUSE_SETTING, CAUSE_STAND_IN, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED,
 )
 from kktheory.report.paper_numbers import PaperNumber, paper_table
 from kktheory.reproduce import plan as reproduce_plan
@@ -138,15 +138,15 @@ def test_fig1_target_far_from_kernel_kmeans_fails_prop1_and_closeness_not_tracki
 
 def test_fig1_a_closeness_failure_only_at_our_k_is_the_settings():
     """§5.1 does not state k: "close to kernel k-means" failing at k = 10 while the same check
-    passes at k = 2 (declared before its rows) is our choice of k (*setting*), never the paper's;
+    passes at k = 2 (declared before its rows) is our choice of k (*reading*: k unstated), never the paper's;
     failing at every declared k it is the claim's."""
     low = lambda s, m: plateau(s, m, top=0.64)  # noqa: E731 — the committed rows' gap at k = 10
     only_ours = yin_fig1.judge_fig1(fig1_table(low, k_acc=lambda s, k: 0.80 if (s == "exact" or k == 2) else 0.64))
     close = named(only_ours, "close to kernel k-means:")
-    assert all(c.passed is False and c.cause == CAUSE_SETTING and "at k = 2 the same check passes" in c.cause_detail
-               for c in close)
+    assert all(c.passed is False and c.cause == CAUSE_READING and "at k = 2 the same check passes" in c.cause_detail
+               and c.cause_detail.startswith("k unstated") for c in close)
     assert [c.passed for c in named(only_ours, "close to kernel k-means at k = 2")] == [True, True]
-    assert all(c.passed is False and c.cause == CAUSE_SETTING and "k = 5 is ours" in c.cause_detail
+    assert all(c.passed is False and c.cause == CAUSE_READING and "k = 5 is our reading" in c.cause_detail
                for c in named(only_ours, "close to kernel k-means at k = 5"))  # fails too, but passes at k = 2
     assert not any("grows with k" in c.cause_detail for c in close)  # the same gap at k = 5 and 10
     widening = yin_fig1.judge_fig1(fig1_table(low, k_acc=lambda s, k: 0.80 if (s == "exact" or k == 2) else 0.72))

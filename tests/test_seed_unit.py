@@ -226,7 +226,7 @@ def test_e_shared_arm_cells_and_their_test_by_hand():
             rows.append({"dataset.name": "pendigits", "k": 10, "m": 30, "seed": seed,
                          "sketch.name": wang_fig4_5.NYS, "sketch.s": s, "train_nmi": 0.50 + 0.02 * seed * j + 0.001 * j,
                          "objective": 1.0})
-    d = wang_fig4_5._fig45_frame(pd.DataFrame(rows))
+    d = wang_fig4_5.fig45_frame(pd.DataFrame(rows))
     names, diffs, missing = wang_fig4_5.cell_differences(
         wang_fig4_5.seed_table(d, "train_nmi"), d, wang_fig4_5.NYS, wang_fig4_5.TWO, ("pendigits",))
     assert names[0] == "pendigits s = k c = 30" and missing.sum() == 9  # one c of the grid has rows: 3 of 12

@@ -31,7 +31,7 @@ from kktheory.report import catalogue
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, PRINTS, UNRECORDED, Look, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
+    JUDGING, PRINTS, UNRECORDED, Look, attribution_hash, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
@@ -396,7 +396,8 @@ def _rows(seeds: int) -> pd.DataFrame:
 def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path, monkeypatch):
     entry = catalogue()["yin_fig1"]
     rules = rules_hash(reproduce_sequential.declared_rules(entry))
-    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
+    looks = [Look(1, 10, LEVEL, 2, "inconclusive", "t", [], rows_hash(_rows(10)), rules,
+                  attribution=attribution_hash(entry.attribution))]  # judged by the entry's attribution rules
     seen: list = []
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(_rows(10), seen))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [], False)
@@ -494,8 +495,8 @@ def test_a_look_records_the_compute_of_the_seeds_it_added_and_each_checks_interv
     looks = [Look(1, 10, LEVEL, 1, "inconclusive", "t", [], rows_hash(_rows(10)), rules)]
     rows = _rows(20).assign(time_embed=lambda d: 1.0 + d["seed"], time_cluster=0.5)
     added = ("yin_fig1", ("seed=range(10,20)",))
-    monkeypatch.setattr(reproduce_sequential, "_ids", lambda cfg, results_dir, select:
-                        {f"r{m}-{s}" for m in (10, 20) for s in range(10, 20)} if tuple(select) == added[1] else set())
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results_dir, select:
+                        {(f"r{m}-{s}",) for m in (10, 20) for s in range(10, 20)} if tuple(select) == added[1] else set())
     monkeypatch.setattr(reproduce_sequential, "reproduce", _fake_reproduce(rows, []))
     verdict, after = reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [added], False, added=added)
     new = rows[rows["seed"] >= 10]
@@ -845,11 +846,12 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
              Look(10, 80, look_level(10), 0, "reproduced", "", [], "h10", "r", seen=prints)]
     assert first_levels(looks, first) == {"share": look_level(9), "mean": look_level(10)}
     assert judge(None, look_level(11)).checks[0].passed is None  # the flip, at the new look's level
-    entry = types.SimpleNamespace(judge=judge)
+    entry = types.SimpleNamespace(judge=judge, context=())
     v = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(looks, j), look_level(11))
     c = {x.name: x for x in v.checks}
     assert c["share"].passed is True and c["share"].decision.level == look_level(9)
-    assert c["mean"].decision.level == look_level(10)  # unchanged since look 10, which first saw it
+    assert c["mean"].passed is None  # unchanged since look 10, undecided there: taken at this look's level
+    assert c["mean"].decision.level == look_level(11)
     # the decision's code changed since look 9 (it recorded another mark for the same data): judged as new
     moved = [replace(looks[0], checks={"share": "✗ 1 [0.96, 1]"}), looks[1]]
     w = at_first_looks(entry, None, judge(None, look_level(11)), lambda j: first_looks(moved, j), look_level(11))
@@ -865,6 +867,17 @@ def test_a_check_whose_data_no_later_look_changed_keeps_the_level_of_the_first_l
     assert first_levels(lines, first) == {"share": look_level(9)}
     other = [replace(x, checks={**x.checks, "share": "✓ 0.988 [0.9, 1]"}) for x in lines]  # 79 of 80 then
     assert first_levels(other, first) == {}
+    # undecided at the first look that saw it, it is undecided now: taken at this look's level, its
+    # runs planned from this look (from look 9 the schedule's levels would be those of looks long past)
+    open_ = Estimate.mean_of([0.3, -0.2, 0.4, -0.1, 0.2, 0.0])
+
+    def judge_open(rows, level):
+        return judge_checks([mean.check(open_, level=level)], "", level)
+    seen = [Look(9, 6, look_level(9), 1, "inconclusive", "", [], "h9", "r", seen=fingerprints(judge_open(None, look_level(9))))]
+    now = judge_open(None, look_level(14))
+    u = at_first_looks(types.SimpleNamespace(judge=judge_open, context=()), None, now, lambda j: first_looks(seen, j), look_level(14))
+    assert u.checks[0].passed is None and u.checks[0].decision.level == look_level(14)
+    assert u.checks[0].decision.plan_at == now.checks[0].decision.plan_at != judge_open(None, look_level(9)).checks[0].decision.plan_at
 
 
 def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
@@ -933,6 +946,44 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     reproduce_sequential.redraw(catalogue()["theory_rates_calandriello"], "paper", tmp_path, tmp_path, (), True,
                                 logged.append)
     assert judged[-1] == part and written == [("theory_rates_calandriello", None)]  # its own: judged, removed
+
+
+def test_a_look_whose_jobs_failed_is_not_judged_and_stays_in_progress(tmp_path, monkeypatch):
+    """Seeds of a look run, one of its two jobs leaving no row (it failed): judged on the other
+    alone, the look would spend its level on a run count the failure chose. It is not judged,
+    nothing is recorded, its .pending note stays and INDEX keeps the last judgement; with
+    both jobs' rows it is judged and recorded."""
+    entry = catalogue()["theory_rates_calandriello"]
+    part = ("theory_rates_overlap", ("seed=range(3,5)",))
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results, over: {("r3",), ("r4",)})
+    monkeypatch.setattr(committed, "COMMITTED_ROWS", tmp_path / "rows")
+    looks = [Look(1, 3, LEVEL, 0, "inconclusive", "t", [], "h", "r")]
+    write_looks(tmp_path / "rows", entry.name, looks)
+    write_pending(tmp_path / "rows", entry.name, part)
+    monkeypatch.setattr(reproduce_sequential, "read_pending", read_pending)
+    monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
+        entry.name: types.SimpleNamespace(status="inconclusive", observed="as recorded")})
+    ran = {"ids": ["r0", "r3"]}
+
+    def fake_reproduce(entry, scale, results_dir, out_dir, overrides, execute, log, parts=(), look=None, run_only=None):
+        rows = pd.DataFrame({"run_id": ran["ids"], "seed": range(len(ran["ids"]))})
+        look(rows)
+        return Verdict("reproduced", "judged", ())
+    monkeypatch.setattr(reproduce_sequential, "reproduce", fake_reproduce)
+    logged: list = []
+    v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append)
+    assert (v.status, v.observed) == ("inconclusive", "as recorded")
+    assert "1 of the 2 jobs of the look's seeds" in logged[-1] and "not judged" in logged[-1]
+    assert read_pending(tmp_path / "rows", entry.name) == part and read_looks(tmp_path / "rows", entry.name) == looks
+    v = reproduce_sequential.decide(entry, tmp_path, tmp_path, 0.0, log=logged.append)  # a resumed decision too
+    assert v.observed == "as recorded" and read_pending(tmp_path / "rows", entry.name) == part
+    with pytest.raises(reproduce_sequential.LookIncomplete):
+        reproduce_sequential.judge(entry, tmp_path, tmp_path, looks, [part], True, logged.append, part)
+    ran["ids"] = ["r0", "r3", "r4"]  # the failed job run again: the look is judged, its note goes
+    assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), True, logged.append).observed == "judged"
+    assert read_pending(tmp_path / "rows", entry.name) is None
+    assert [x.look for x in read_looks(tmp_path / "rows", entry.name)] == [1, 2]
 
 
 def test_the_verdict_says_what_earlier_looks_said_where_it_differs():

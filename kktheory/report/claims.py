@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, plan_level, runs_needed, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, scheduled, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -119,6 +119,11 @@ class Design:
         if self.kind == "median":
             return Estimate.median_of(np.exp(rng.normal(math.log(value), self.sd[0], runs)))
         raise ValueError(f"design kind must be welch | paired | share | known | median, got {self.kind!r}")
+
+
+#: an estimate within this share of the design's effect's distance from its null (|effect − null|)
+#: of its boundary sits on it: no run count decides it at the observed value (Rule._on_boundary)
+ON_BOUNDARY = 0.1
 
 
 @dataclass(frozen=True)
@@ -194,22 +199,46 @@ class Rule:
         if check.passed is None and check.runs_needed is None and self.value_range and est.kind == T \
                 and est.runs > 1 and est.unit_sd == 0.0 and self.shape in (EQUIVALENT, PLATEAU):
             return self._without_spread(check, est, level)
+        if check.passed is None and check.runs_needed is None and self.design is not None \
+                and check.decision is not None and check.decision.toward is not None and est.decidable \
+                and abs(est.value - check.decision.toward) < ON_BOUNDARY * abs(self.design.effect - self.design.null):
+            return self._on_boundary(check, est, level)
         return check
+
+    def _on_boundary(self, check: Check, est: Estimate, level: float) -> Check:
+        """An undecided check whose estimate sits on its boundary (within :data:`ON_BOUNDARY`
+        of the design's effect's distance from its null, and no run count found): at the observed value no
+        run count decides it (the power there is the test's size), so its runs are planned at
+        the design's effect — the claim's own value, declared before the data — with the
+        observed spread, on the doubling schedule (:func:`~kktheory.report.decide.scheduled`).
+        The text says the plan is the design's, not the observed value's."""
+        d = check.decision
+        need, at = scheduled(replace(est, value=self.design.effect), d.toward, level, other=d.other)
+        if need is None:
+            return check
+        said = (f"no number of runs decides it at the observed value ({est.runs} runs), which sits on the boundary; "
+                f"were the value the design's ({self.design.effect:g}, the claim's own), about {need} {est.unit} "
+                f"per arm would decide it at {POWER:.0%} power at {pct(at)}, with the observed spread")
+        text = check.detail.replace("the estimate points against the claim: no number", "no number").replace(
+            f"no number of runs decides it at the observed value ({est.runs} runs)", said)
+        return replace(check, detail=text, runs_needed=need)
 
     def _without_spread(self, check: Check, est: Estimate, level: float) -> Check:
         """An undecided equivalence whose runs all agree: its t test never decides while they
         agree, so the runs it names are those of the re-plan that would — a test that needs no
         spread, the Hoeffding–Bentkus bound of a mean of values in :attr:`value_range`
-        (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too.
-        The text says the price is that re-plan's, not the declared test's."""
+        (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too,
+        at the first look of the doubling schedule whose runs decide at that look's own level
+        (:func:`~kktheory.report.decide.scheduled`). The text says the price is that re-plan's,
+        not the declared test's."""
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        runs = [runs_needed(bounded, e, plan_level(level)) for e in (-b, b)]  # at the level they would be judged
-        need = None if None in runs else max(runs)
+        need, at = scheduled(bounded, -b, level, other=b)  # the look of the doubling schedule they reach, its level
         said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
                 f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "
-                f"about {need} runs if they all agree, the runs priced here" if need else "")
+                f"about {need} runs if they all agree, judged at {pct(at)}, the level of the look of the doubling "
+                f"schedule that holds them; the runs priced here" if need else "")
         text = check.detail.replace(
             f"all {est.runs} runs equal, no spread to plan from: more runs give an interval once two differ", said) \
             if said else check.detail

@@ -703,7 +703,9 @@ def runs_needed(est: Estimate, boundary: float, level: float = LEVEL, power: flo
     Σ_k P(Bin(r, p̂) = k)·[the Clopper–Pearson interval of k/r excludes the boundary];
     the kinds without a standard error: the normal approximation r = ((z_{1−α/2} + z_power)·s/gap)².
     a bounded mean: the normal approximation of the mean of r runs against the mean at which
-    the Hoeffding–Bentkus test at r runs first decides (:func:`_bounded_runs`).
+    the Hoeffding–Bentkus test at r runs first decides (:func:`_bounded_runs`; with ``other``,
+    the larger of the two ends' runs — exact where every run agrees, the one use: the test
+    is then deterministic at each end).
     The r at which the *expected* half-width equals the gap decides only about half the time.
     Never fewer than the runs at which the kind has an interval at ``level`` at all
     (:func:`fewest_runs`: a median's order-statistic pair, an expanded bootstrap's units).
@@ -718,8 +720,9 @@ def runs_needed(est: Estimate, boundary: float, level: float = LEVEL, power: flo
     alpha = 1 - level
     if est.kind == BINOMIAL:
         return _share_runs(est.value, boundary, alpha, power)
-    if est.kind == BOUNDED:
-        return _bounded_runs(est, boundary, alpha, power)
+    if est.kind == BOUNDED:  # both ends of an equivalence: the runs that exclude each
+        runs = [_bounded_runs(est, b, alpha, power) for b in (boundary, other) if b is not None]
+        return None if None in runs else max(runs)
     s = est.unit_sd
     if not math.isfinite(s) or s <= 0.0:
         return None

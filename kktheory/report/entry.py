@@ -158,6 +158,10 @@ class Entry:
     #: place among its paper's entries, in the paper's own order)
     place: tuple[int, int] = (0, 0)
     benchmark: Callable[[pd.DataFrame], str] | None = None
+    #: the sweeps of other entries whose committed rows the judge reads beside its own (e.g. wang_fig3
+    #: reads wang_fig4_5's two-step rows, the regime's one printed number): ``judge(rows, level,
+    #: context)`` then receives them as {sweep: rows, or None without a file}
+    context: tuple[str, ...] = ()
     #: the rules, written in the judge's code rather than in a declared Rule, that attribute a
     #: decision to a cause (a pass or failure against a baseline unlike the paper's held in our
     #: setting only, …), each dated: a change of them is a new look (``Look.attribution``)

@@ -456,7 +456,8 @@ def _draw_rates(ax, rates: pd.DataFrame, col: str, fits: dict) -> None:
         base, overlapping, _ = str(name).partition(" (std")  # the overlapping mixture: its sketch's colour, dashed
         color, marker = color_marker(base, i)
         style = {"ls": "--"} if overlapping else {}
-        label = str(name) + (f": b = {fit.slope:.2f} [{fit.ci_low:.2f}, {fit.ci_high:.2f}]" if fit else "")
+        label = str(name) + (f": b = {fit.slope:.2f} [{fit.ci_low:.2f}, {fit.ci_high:.2f}] (95 %)"
+                             if fit else "")
         if name == "exact":
             label += " (not judged: ŵ* not tight)"
         pos = st["mean"] > 0

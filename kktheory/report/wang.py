@@ -20,6 +20,16 @@ FAIL_COL = "spectral_failed"  # spectral_nystrom: True when a degree was ≤ 0 (
 #: typically ≈ 0.01); the largest of them is the planning spread where a figure prints none
 PAPER_NMI_SD = 0.0131
 
+#: Wang et al. Fig. 4 captions: median NMI of the two-step method at c = 3k, 9k, 27k, 81k — the one
+#: number the paper prints for these data sets' regime (wang_fig4_5 compares it; wang_fig3 cites it)
+TWO_STEP_NMI = {"mnist": (0.072, 0.012, 0.017, 0.032), "mushrooms": (0.123, 0.224, 0.263, 0.494),
+                "pendigits": (0.399, 0.413, 0.422, 0.421)}
+
+
+def two_step_range(dataset: str) -> str:
+    """The range of two-step's median NMI over c in Fig. 4's caption for ``dataset`` ("lo–hi")."""
+    return f"{min(TWO_STEP_NMI[dataset]):g}–{max(TWO_STEP_NMI[dataset]):g}"
+
 
 def nmi_runs(d: pd.DataFrame) -> np.ndarray:
     """The finite NMI values of the runs of ``d``."""

@@ -208,23 +208,41 @@ def check_seconds(verdict: Verdict, rows: pd.DataFrame, plans: Sequence[tuple[Pa
     return out
 
 
+def judge_rows(entry: Entry, rows: pd.DataFrame, level: float) -> Verdict:
+    """The entry's judge on ``rows`` at ``level``, with the committed rows of the sweeps it
+    reads beside its own (``Entry.context``; None for a sweep without a file)."""
+    if not entry.context:
+        return entry.judge(rows, level)
+    from kktheory.run.store import read_rows  # as committed.read_committed reads the file
+
+    context = {name: read_rows(path) if (path := committed_rows_path(name)).exists() else None
+               for name in entry.context}
+    return entry.judge(rows, level, context)
+
+
 def at_first_looks(entry: Entry, rows: pd.DataFrame, verdict: Verdict,
                    first_looks: Callable[[Verdict], Mapping[str, Look]], level: float) -> Verdict:
     """``verdict`` (judged at the look's ``level``) with each check whose estimate earlier
     looks saw unchanged taken from the entry's judgement at the first of those looks' level
     (:func:`~kktheory.report.sequential.first_looks`): its decision there, with the entry's own
     causes — where it is the mark that look recorded (the decision's code unchanged since; a
-    mark that moved is judged at ``level``, as new); Holm's correction over the family at ``level``."""
+    mark that moved is judged at ``level``, as new); Holm's correction over the family at ``level``.
+    An undecided check is taken at ``level``: undecided at the earlier level it is undecided at
+    this stricter one, and the runs that would decide it are planned from this look, not from
+    a look long past (the statistician, 2026-12-07: yin_fig1's k = 5 checks were planned from
+    look 10 while the entry stood at look 14)."""
     firsts = {name: x for name, x in first_looks(verdict).items() if x.level != level}
     if not firsts:
         return verdict
-    earlier = {at: {c.name: c for c in entry.judge(rows, at).checks} for at in {x.level for x in firsts.values()}}
+    earlier = {at: {c.name: c for c in judge_rows(entry, rows, at).checks} for at in {x.level for x in firsts.values()}}
 
     def kept(c: Check) -> Check:
         x = firsts.get(c.name)
         then = earlier[x.level].get(c.name) if x else None
         recorded = x.checks.get(c.name, "")[:1] if x else ""
-        return then if then is not None and (not recorded or recorded == _mark(then)) else c
+        if then is None or then.passed is None or (recorded and recorded != _mark(then)):
+            return c  # undecided there, undecided here (the interval only widens): planned from this look
+        return then
     checks = [kept(c) for c in verdict.checks]
     return judge_checks(checks, verdict.observed, level)
 
@@ -337,7 +355,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
             drawn = rows.copy(deep=False)
             drawn.attrs = {**rows.attrs, "timing": speed.load(results_dir, entry.name)}
         files = entry.draw(drawn, out_dir)
-        verdict = attribute_shortfall(at_first_looks(entry, rows, entry.judge(rows, level), first_looks, level),
+        verdict = attribute_shortfall(at_first_looks(entry, rows, judge_rows(entry, rows, level), first_looks, level),
                                       entry.shortfall.get(scale), entry.changes.get(scale, scale))
         # what the undecided checks of the sweep would cost this machine (one more seed of the jobs each
         # reads; a speed check is decided by its timing pass, not by seeds, and is not priced)

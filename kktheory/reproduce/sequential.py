@@ -6,7 +6,10 @@ What is guaranteed: look 1 is the fixed judgement at 95 % that INDEX publishes w
 false decision on a check then has probability at most 0.075 (two-sided), 0.0375 in each
 direction — 0.025 from look 1, 0.0125 from all later looks — whatever the data, because
 the run counts are fixed in advance: look j has R₁·2^(j−1) runs per setting, R₁ the runs of
-look 1 (the first schedule size above the rows' runs when they already hold more).
+look 1 (the first schedule size above the rows' runs when they already hold more). A look
+whose seeds were run and some of whose jobs left no row (they failed) is not judged
+(:class:`LookIncomplete`): its ``.pending`` note stays and the next run retries those jobs, so
+that no look is judged on a run count the failures chose.
 
 :func:`decide` adds those seeds — to the part of the sweep the overrides select, else to the
 jobs the undecided checks read (:func:`reads`), every setting of it brought to the next size
@@ -82,18 +85,49 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
     parts = _sweep_parts(entry)
     pending = _pending(entry)
     if pending and not execute:  # a look whose seeds are not all run is judged once they are, not before
-        kept = read_index(out_dir).get(entry.name)
         log(f"{entry.name}: a look of its sweep is in progress ({pending[0]}: {' '.join(pending[1][1])}): not judged "
             f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
             "INDEX keeps the last recorded look's judgement")
-        return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
+        return _kept(entry, out_dir)
     if not pending:
         return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
     parts.append(pending[1])  # a run finishes the look's seeds before it judges: the look records them
-    verdict = judge(entry, results_dir, out_dir, looks, parts, execute, log, pending[1])[0]
+    try:
+        verdict = judge(entry, results_dir, out_dir, looks, parts, execute, log, pending[1])[0]
+    except LookIncomplete as e:  # jobs of the look failed: it stays in progress, its note with it
+        log(str(e))
+        return _kept(entry, out_dir)
     if pending[0] == entry.name:  # its look judged: the note goes (another entry's judges its own look)
         write_pending(out_dir / "rows", entry.name, None)
     return verdict
+
+
+class LookIncomplete(Exception):
+    """A look's seeds were run and some of their jobs left no row (they failed): the look is
+    not judged — judged on fewer seeds than it named, its level would be spent on a run
+    count chosen by which jobs failed — and its ``.pending`` note stays, so that the next run
+    retries those jobs before judging it."""
+
+
+def _kept(entry: Entry, out_dir: Path) -> Verdict:
+    """The entry's judgement as INDEX holds it (the last recorded look's), while a look is in
+    progress; not run where INDEX has none."""
+    kept = read_index(out_dir).get(entry.name)
+    return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
+
+
+def _unrun(entry: Entry, rows: pd.DataFrame, added: Part, results_dir: Path) -> str:
+    """Why the look adding ``added`` cannot be judged on ``rows`` (the rows about to be
+    judged), or "": the jobs of its part with no row among them."""
+    cfg, over = added
+    jobs = _jobs(cfg, results_dir, over)
+    have = set(rows["run_id"]) if "run_id" in rows else set()
+    missing = [ids for ids in jobs if not have.intersection(ids)]
+    if not missing:
+        return ""
+    return (f"{entry.name}: {len(missing)} of the {len(jobs)} jobs of the look's seeds ({cfg}: {' '.join(over)}) "
+            "left no row (failed: the store's failure rows say why); the look is not judged and stays in progress: "
+            f"python -m kktheory.reproduce {entry.name} --scale paper --decide runs them again before judging it")
 
 
 def _pending(entry: Entry) -> tuple[str, Part] | None:
@@ -128,6 +162,8 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         nonlocal before, now
         if not looks and not rows.empty:
             before = _fixed_before(entry, results_dir, rows, parts)
+        if added and (why := _unrun(entry, rows, added, results_dir)):
+            raise LookIncomplete(why)
         if not rows.empty and (before or start):
             cfg, over = added or ("", ())
             now = next_look(before, _runs(rows), rows_hash(rows), rules, over,
@@ -204,9 +240,15 @@ def _fixed_before(entry: Entry, results_dir: Path, rows: pd.DataFrame, parts: Se
     return [Look(1, _runs(base), LEVEL, 0, UNRECORDED, "", [], rows_hash(base), "")]
 
 
+def _jobs(cfg: str, results_dir: Path, select: Sequence[str]) -> set[tuple[str, ...]]:
+    """The jobs of a sweep's part (``select``: overrides; () the whole sweep), each as the run
+    ids it stores."""
+    return {tuple(job.ids) for job in plan_sweep(cfg, results_dir, select).jobs if job.ids}
+
+
 def _ids(cfg: str, results_dir: Path, select: Sequence[str]) -> set[str]:
-    """The run ids of the jobs of a sweep's part (``select``: overrides; () the whole sweep)."""
-    return {i for job in plan_sweep(cfg, results_dir, select).jobs for i in job.ids}
+    """The run ids of the jobs of a sweep's part."""
+    return {i for ids in _jobs(cfg, results_dir, select) for i in ids}
 
 
 def _own_config(entry: Entry) -> str:
@@ -289,8 +331,12 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
     while True:
         t0 = time.perf_counter()
         had = len(looks)
-        verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added, True,
-                               run_only=None if execute else added)
+        try:
+            verdict, looks = judge(entry, results_dir, out_dir, looks, parts, execute or bool(added), log, added,
+                                   True, run_only=None if execute else added)
+        except LookIncomplete as e:  # its note stays: the next run retries the failed jobs, then judges
+            log(str(e))
+            return _kept(entry, out_dir)
         left -= time.perf_counter() - t0
         write_pending(out_dir / "rows", entry.name, None)
         if added and len(looks) == had:

@@ -56,7 +56,8 @@ RULE = _rule_text(FIG1_GRID, "experiments/calandriello_fig1.yaml")
 CHANGES = {
     "small": "n = 5000 MNIST training digits (test 2000) and 5 runs instead of 60,000 / 10,000 "
              "and 10 runs",
-    "paper": "MNIST 60,000 train / 10,000 test as the paper (real data); 10 of 10 runs; m = √n/16 … 4√n",
+    "paper": "MNIST 60,000 train / 10,000 test as the paper (real data); the paper's 10 runs, more added by "
+             "the sequential looks (the runs judged: each check's line); m = √n/16 … 4√n",
 }
 
 
