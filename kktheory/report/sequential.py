@@ -428,6 +428,8 @@ def looks_text(looks: Sequence[Look], rules: str = "") -> str:
         parts.append(f"look(s) {', '.join(map(str, unhashed))} recorded no hash of the rules: whether a rule changed "
                      "before the first look that did is not recorded")
     return ("sequential decision (look 1 the fixed judgement at 95 %, look j ≥ 2 at 1 − 0.05/(j(j+1)), "
-            "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction; a check keeps the level of "
+            "R₁·2^(j−1) runs per setting; at most 0.0375 false decisions per direction where the entry's own schedule "
+            "sets its looks' run counts and the interval's tails are exact — the measured exceptions, the rate fits' "
+            "bootstrap and shared sweeps, are in docs/verdicts.md; a check keeps the level of "
             "the first look that judged its very estimate by the same rule and recorded the mark it gets there; "
             "kktheory/report/sequential.py); " + "; ".join(parts))
