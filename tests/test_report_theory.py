@@ -175,6 +175,9 @@ def test_lemma5_judged_outside_its_premise_holds_in_our_reading_only(good):
     decay = by_name(v)["Yin Lemma 5 for gaussian: ε falls at least like m^(−1/2)"]
     assert decay.passed and decay.qualified and decay.cause == "reading"
     assert "outside the lemma's premise ε ∈ (0, 1)" in decay.why and "more than δ = 0.1" in decay.why
+    # the share it names, counted here from the rows themselves
+    jl = good[(good["sketch.name"] == "gaussian") & good["jl_eps"].notna() & (good["seed"] >= 40)]
+    assert f"≥ 1 in {(jl['jl_eps'] >= 1).mean():.0%} of the judged runs" in decay.why
     assert v.status == INCONCLUSIVE and "passes only in our reading" in v.summary
 
 
