@@ -66,9 +66,10 @@ def test_rate_fit_is_curve_fits_weighted_least_squares():
     (x = n / min n, sigma = the standard errors, p0 = (mean at the smallest n, −0.5); its
     tolerances tightened to 1e-15: at its defaults it stops up to 4e-7 short of the minimum
     the batched search finds) on the per-n means, recomputed here with a plain loop over the
-    same resamples. A standard
-    error of 0 (a resample repeating one run) is the median of all of them, and every one is
-    at least 1e-12 of the largest |mean|."""
+    same resamples; its standard error of b is curve_fit's at known sigma (absolute_sigma:
+    the inverse of JᵀWJ), and the kept draws are the bootstrap-t pseudo-slopes
+    b̂ − (b* − b̂)/se*·se(b̂), sorted. A standard error of 0 (a resample repeating one run) is
+    the median of all of them, and every one is at least 1e-12 of the largest |mean|."""
     from scipy import optimize
 
     from kktheory.evaluation.bounds.theory import fit_rate
@@ -84,24 +85,26 @@ def test_rate_fit_is_curve_fits_weighted_least_squares():
         se = np.array([g.std(ddof=1) / np.sqrt(len(g)) for g in groups])
         se = np.where(se > 0, se, np.median(se))
         se = np.maximum(se, 1e-12 * np.abs(mean).max())
-        p, _ = optimize.curve_fit(lambda x, a, b: a * x**b, levels / levels.min(), mean, p0=[mean[0], -0.5],
-                                  sigma=se, maxfev=20000, ftol=1e-15, xtol=1e-15, gtol=1e-15)
-        return p[1]
+        p, cov = optimize.curve_fit(lambda x, a, b: a * x**b, levels / levels.min(), mean, p0=[mean[0], -0.5],
+                                    sigma=se, absolute_sigma=True, maxfev=20000, ftol=1e-15, xtol=1e-15,
+                                    gtol=1e-15)
+        return p[1], math.sqrt(cov[1, 1])
 
     groups = [np.sort(y[n == v]) for v in levels]  # order-free: the runs sorted within each n
+    b_hat, se_hat = curve_fit_slope(groups)
     draw = np.random.default_rng(7)
-    slopes = np.sort([curve_fit_slope([g[draw.integers(len(g), size=len(g))] for g in groups]) for _ in range(boot)])
+    fits = [curve_fit_slope([g[draw.integers(len(g), size=len(g))] for g in groups]) for _ in range(boot)]
+    pseudo = np.sort([b_hat - (b - b_hat) / se * se_hat for b, se in fits])
     shuffled = np.random.default_rng(0).permutation(n.size)
     fit = fit_rate(n[shuffled], y[shuffled], boot=boot, rng=np.random.default_rng(7))
-    assert fit.slope == pytest.approx(curve_fit_slope(groups), rel=1e-8)
-    # the percentile interval from the kept draws: K = the largest count with 2K/B < 5 % (K = 1 of 60).
+    assert fit.slope == pytest.approx(b_hat, rel=1e-8) and fit.se == pytest.approx(se_hat, rel=1e-6)
+    # the percentile interval of the pseudo-slopes: K = the largest count with 2K/B < 5 % (K = 1 of 60).
     # Two resamples repeat one run at n = 16,000: its se is floored at 1e-12·max|mean|, a weight
     # 1e24 times the others', and double precision then fixes b to about 1e-7 only (both fits lie
-    # within 2e-7 of the minimum computed with 60 digits); the others agree to 1e-8
-    assert fit.draws == pytest.approx(tuple(slopes), rel=1e-6)
-    assert sum(d != pytest.approx(s, rel=1e-8) for d, s in zip(fit.draws, slopes)) <= 2
-    assert (fit.ci_low, fit.ci_high) == pytest.approx((slopes[1], slopes[-2]), rel=1e-6)
-    assert fit.se == pytest.approx(slopes.std(ddof=1), rel=1e-6) and fit.boot == boot
+    # within 2e-7 of the minimum computed with 60 digits); the others agree to 1e-6
+    assert fit.draws == pytest.approx(tuple(pseudo), rel=1e-5)
+    assert sum(d != pytest.approx(s, rel=1e-6) for d, s in zip(fit.draws, pseudo)) <= 2
+    assert (fit.ci_low, fit.ci_high) == pytest.approx((pseudo[1], pseudo[-2]), rel=1e-5) and fit.boot == boot
     again = fit_rate(n, y, boot=boot, rng=np.random.default_rng(7))  # the same runs in file order
     assert (again.ci_low, again.ci_high, again.slope) == (fit.ci_low, fit.ci_high, fit.slope)
 

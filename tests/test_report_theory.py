@@ -24,11 +24,12 @@ LEMMA_MS = (12, 23, 45, 90, 179, 358)  # 0.25 … 8·√2000
 
 
 def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0, lemma_seeds=40, l2_seeds=40,
-          jl_decay=None, lemma_first=40, overlap_seeds=5):
+          jl_decay=None, lemma_first=40, overlap_seeds=5, premise_seeds=20):
     """Rate rows (excess_erm and excess_pop ∝ n^rate, multiplicative noise),
     the same rate rows of Nyström on the overlapping mixture (seeds from OVERLAP_FRESH_FROM on),
     Lemma 2 rows (gap = ratio·bound), JL rows of seeds ``lemma_first`` … (observed ε = ratio·ε(m),
-    or ∝ m^jl_decay when given; Lemma 6 gap below its bound)."""
+    or ∝ m^jl_decay when given; Lemma 6 gap below its bound), and the premise sweep's: the
+    Gaussian sketch at PREMISE_MS, the others at 16, 24, 32√n, seeds PREMISE_FRESH_FROM …"""
     def excess(r, rng):
         base = 2.0 * r["n"] ** rate
         return {"excess_erm_risk": base * math.exp(rng.normal(0, noise)),
@@ -63,7 +64,12 @@ def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0
     bvm = rows([{"n": 2000, "k": 10, "sketch.name": s, "m_rule": "x", "m": m, "bounds": "['jl']"}
                 for m in LEMMA_MS for s in theory_rates_yin.LEMMA5_SKETCHES], jl, seeds=lemma_seeds)
     bvm["seed"] += lemma_first
-    return pd.concat([rates, over, lemma2, bvm], ignore_index=True)
+    premise = rows([{"n": 2000, "k": 10, "sketch.name": s, "m_rule": "x", "m": m, "bounds": "['jl']"}
+                    for s in theory_rates_yin.LEMMA5_SKETCHES
+                    for m in (theory_rates_yin.PREMISE_MS if s == theory_rates_yin.PREMISE_SKETCH else (716, 1074, 1432))],
+                   jl, seeds=premise_seeds)
+    premise["seed"] += theory_rates_yin.PREMISE_FRESH_FROM
+    return pd.concat([rates, over, lemma2, bvm, premise], ignore_index=True)
 
 
 def by_name(v):
@@ -97,6 +103,20 @@ def test_declared_grid_is_the_configs():
     # ε(m) < 1 exactly from m = LEMMA5_M_MIN at the lemma parts' n and δ
     assert yin_implied_eps(theory.LEMMA_N, theory.DELTA, theory.LEMMA5_M_MIN) < 1
     assert yin_implied_eps(theory.LEMMA_N, theory.DELTA, theory.LEMMA5_M_MIN - 1) >= 1
+
+
+def test_premise_sweep_is_the_declared_one():
+    """experiments/theory_rates_lemma5_premise.yaml runs PREMISE_SEEDS seeds from
+    PREMISE_FRESH_FROM, the Gaussian part at PREMISE_MS as the runs round m = c·√n (up)."""
+    cfg = yaml.safe_load((EXPERIMENTS_DIR / f"{theory.PREMISE_SWEEP}.yaml").read_text())
+    seeds = cfg["hydra"]["sweeper"]["params"]["seed"]
+    first, stop = (int(v) for v in seeds.removeprefix("range(").removesuffix(")").split(","))
+    assert (first, stop - first) == (theory_rates_yin.PREMISE_FRESH_FROM, theory_rates_yin.PREMISE_SEEDS)
+    part = yaml.safe_load((EXPERIMENTS_DIR / "theory_rates" / "part" /
+                           f"bounds_{theory_rates_yin.PREMISE_SKETCH}_premise.yaml").read_text())
+    ms = tuple(math.ceil(float(r.split("*")[0]) * math.sqrt(theory.LEMMA_N)) for r in part["m"])
+    assert part["n"] == theory.LEMMA_N and ms == theory_rates_yin.PREMISE_MS
+    assert theory.PREMISE_SWEEP in theory.EXTRA_SWEEPS
 
 
 def test_rate_margins_are_the_shapes_slopes_on_the_declared_grid():
@@ -172,13 +192,35 @@ def test_lemma5_judged_outside_its_premise_holds_in_our_reading_only(good):
     of the runs (here ε = ε(m)/2, above 1 at the grid's small m) continues the formula beyond
     the lemma, so its pass holds in our reading only and the entry is inconclusive."""
     v = theory_rates_yin.judge_yin(good)
-    decay = by_name(v)["Yin Lemma 5 for gaussian: ε falls at least like m^(−1/2)"]
+    decay = by_name(v)["Yin Lemma 5 for subgaussian: ε falls at least like m^(−1/2)"]
     assert decay.passed and decay.qualified and decay.cause == "reading"
     assert "outside the lemma's premise ε ∈ (0, 1)" in decay.why and "more than δ = 0.1" in decay.why
-    # the share it names, counted here from the rows themselves
-    jl = good[(good["sketch.name"] == "gaussian") & good["jl_eps"].notna() & (good["seed"] >= 40)]
+    # the share it names, counted here from the rows themselves (the bounds sweeps' seeds, not the premise sweep's)
+    sub = good[(good["sketch.name"] == "subgaussian") & good["jl_eps"].notna()]
+    jl = sub[(sub["seed"] >= 40) & (sub["seed"] < theory_rates_yin.PREMISE_FRESH_FROM)]
     assert f"≥ 1 in {(jl['jl_eps'] >= 1).mean():.0%} of the judged runs" in decay.why
+    # where the premise begins, from every run of the sketch (the premise sweep's m included)
+    begins = min(m for m, e in sub.groupby("m")["jl_eps"] if (e < 1).all())
+    assert f"ε < 1 in every run from m = {begins} of n = 2000" in decay.why
     assert v.status == INCONCLUSIVE and "passes only in our reading" in v.summary
+
+
+def test_lemma5_inside_its_premise_is_judged_on_the_premise_sweep_alone():
+    """The Gaussian sketch's scaling inside the premise reads the premise sweep's seeds at its
+    four m (the bounds sweeps' seeds never), passes at the lemma's shape and fails at a slope
+    of −0.3; its check over the full grid is then a control; a premise that begins at m ≥ n/4
+    says that no range of m ≪ n lies inside it."""
+    premise = "Yin Lemma 5 for gaussian inside its premise: ε falls at least like m^(−1/2)"
+    ok = by_name(theory_rates_yin.judge_yin(table(-0.6, jl_ratio=0.15, jl_decay=-0.6)))[premise]
+    assert ok.passed and ok.counted and f"over 20 seeds ≥ {theory_rates_yin.PREMISE_FRESH_FROM}" in ok.detail
+    assert "m = 179–1432" in ok.detail
+    slow = by_name(theory_rates_yin.judge_yin(table(-0.6, jl_ratio=0.15, jl_decay=-0.3)))
+    assert slow[premise].passed is False
+    assert not slow["Yin Lemma 5 for gaussian: ε falls at least like m^(−1/2)"].counted
+    late = table(-0.6, jl_ratio=3.0)  # ε = 3·ε(m): below 1 only from m = 24√n, in the premise sweep
+    rows = late[late["sketch.name"] == "yin_nystrom"].dropna(subset=["jl_eps"])
+    assert theory_rates_yin.premise_begins(rows).endswith("no range of m ≪ n lies inside the premise at this n")
+    assert not theory_rates_yin.premise_begins(rows[rows["m"] < 500]).startswith("ε < 1")
 
 
 def test_lemmas_fail_when_violated():

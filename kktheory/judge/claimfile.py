@@ -27,8 +27,8 @@ Shapes (each judged by :class:`~kktheory.report.claims.Rule` on an
   inside ±``margin.value`` at each x (two one-sided tests);
 - ``plateau`` — beyond the point ``beyond`` (default the smallest x): the Welch difference
   y(largest x) − y(beyond) inside ±``margin.value``, one check per group;
-- ``rate`` — the fitted decay exponent b of mean y ≈ a·xᵇ (every run kept, bootstrap
-  percentile interval; :func:`kktheory.report.theory.rate_estimate`, the catalogue's own
+- ``rate`` — the fitted decay exponent b of mean y ≈ a·xᵇ (every run kept, studentised
+  bootstrap interval; :func:`kktheory.report.theory.rate_estimate`, the catalogue's own
   fit) at most the shape's log–log slope over the observed x values + ``margin.value``
   (a decay at least as fast as the theorem's, up to the margin). ``against``:
   ``calandriello_thm1`` = k/√n + kγ/n (Calandriello & Rosasco 2018, Thm 1, γ the rows'

@@ -174,7 +174,7 @@ def _rate_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
                              f"{est.se:.3g} of b observed at {per_x} runs per x, shrinking like 1/√runs")
         rule = Rule(
             f"rate of {name}" if claim.by else "rate",
-            f"fitted exponent b of the mean {claim.y} ≈ a·{claim.x}^b, every run kept; bootstrap percentile "
+            f"fitted exponent b of the mean {claim.y} ≈ a·{claim.x}^b, every run kept; studentised bootstrap "
             f"interval", rc.AT_MOST,
             Margin(round(slope + m.value, 4) if math.isfinite(slope) else m.value,
                    f"the shape's slope over the rows' {claim.x} ({fmt(slope, 3)}) + {m.value:g}: {m.why}", m.source),

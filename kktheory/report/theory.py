@@ -214,7 +214,7 @@ def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str
     return Rule(
         name,
         f"fitted exponent b of the mean {statement} ≈ a·n^b over the declared n = {RATE_NS[0]} … {RATE_NS[-1]} at "
-        f"m = √n, every run kept (negative excesses included); bootstrap percentile interval",
+        f"m = √n, every run kept (negative excesses included); studentised bootstrap interval",
         AT_MOST, Margin(round(slope + RATE_MARGIN, 4), f"the shape's slope over the grid ({slope:.3f}) + 0.1: "
                         f"{RATE_MARGIN_WHY}", source),
         Design("known", round(slope, 4), round(slope + RATE_MARGIN, 4), (round(se5 * math.sqrt(5 / runs), 5),), runs,
@@ -291,8 +291,8 @@ def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None,
                   level: float = LEVEL) -> tuple[Estimate, RateFit] | None:
     """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.evaluation.bounds.theory.fit_rate`,
     every run kept, weighted least squares on the per-n means) as an estimate with its
-    bootstrap percentile interval (:meth:`Estimate.resampled`; resamples of the runs within
-    each n, as many as the interval at ``level`` needs: :func:`~kktheory.resampling.draws_for`,
+    studentised bootstrap interval (the pseudo-slopes of :func:`~kktheory.evaluation.bounds.theory.fit_rate`
+    read by :meth:`Estimate.resampled`; resamples of the runs within each n, as many as the interval at ``level`` needs: :func:`~kktheory.resampling.draws_for`,
     2,000 at 95 %), and the fit; ``per_n`` runs per n (default: the median count over n).
     None when it cannot be fitted (fewer than 3 values of n). One implementation for the
     catalogue's rate checks (:func:`rate_checks`) and a user's claim file
@@ -590,8 +590,8 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 
 #: the sweeps of fresh seeds beside theory_rates (checks declared after its rows were seen): both entries
 #: read them, so that a run of either keeps the other's rows in the committed file
-OVERLAP_SWEEP, LEMMA5_SWEEP = "theory_rates_overlap", "theory_rates_lemma5"
-EXTRA_SWEEPS = (OVERLAP_SWEEP, LEMMA5_SWEEP)
+OVERLAP_SWEEP, LEMMA5_SWEEP, PREMISE_SWEEP = "theory_rates_overlap", "theory_rates_lemma5", "theory_rates_lemma5_premise"
+EXTRA_SWEEPS = (OVERLAP_SWEEP, LEMMA5_SWEEP, PREMISE_SWEEP)
 
 
 _SHARED = ("one sweep judged by two entries, one paper each (theory_rates_calandriello, theory_rates_yin; "

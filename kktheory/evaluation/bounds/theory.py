@@ -167,16 +167,16 @@ def fit_loglog_slope(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> Slope
 
 @dataclass(frozen=True)
 class RateFit:
-    """Fit of mean excess(n) = a·n^b over runs, with a bootstrap interval for b."""
+    """Fit of mean excess(n) = a·n^b over runs, with a studentised bootstrap interval for b."""
 
     slope: float  # b
     scale: float  # a
-    se: float  # bootstrap standard deviation of b
-    ci_low: float  # bootstrap percentile interval of b
+    se: float  # the weighted least squares standard error of b (Gauss–Newton, :func:`slope_se`)
+    ci_low: float  # studentised bootstrap interval of b
     ci_high: float
     runs: int  # runs used (all of them)
     boot: int  # bootstrap fits that converged
-    draws: tuple[float, ...] = ()  # the converged bootstrap slopes, sorted (intervals at any level)
+    draws: tuple[float, ...] = ()  # the pseudo-draws b − t*·se, sorted (intervals at any level)
 
 
 #: the exponents b searched before refinement: a step of 0.05 over [−8, 4] (a fit whose least
@@ -282,17 +282,48 @@ def _filled(se: np.ndarray) -> np.ndarray:
     return np.where(good & (se > 0), se, median)
 
 
+def slope_se(n: np.ndarray, a: np.ndarray, b: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """The standard error of b in the weighted least squares fit a·n^b of per-n means with
+    standard errors ``se`` (one curve per row of ``se``; ``a``, ``b`` one per curve), from the
+    Gauss–Newton information at the fit: with x = n/min n, A = a·(min n)^b the model's
+    coefficient on x^b, u = x^{2b}/se² and T_k = Σ u·(log x)^k, the information of (A, b) is
+    [[T₀, A·T₁], [A·T₁, A²·T₂]] and var(b) = T₀ / (A²·(T₀T₂ − T₁²)) (Seber & Wild 1989,
+    "Nonlinear Regression", §2.1: the inverse of JᵀWJ at known weights), its determinant
+    summed as T₀T₂ − T₁² = Σ_{i<j} uᵢuⱼ(log xᵢ − log xⱼ)², free of cancellation when one weight
+    dwarfs the others (a resample repeating one run: its se floored at 1e-12 of the means).
+    ∞ where A = 0 (the scale held at 0 by the sign of the smallest n's mean: b is not
+    identified) or where b is not finite."""
+    n = np.asarray(n, float)
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    lx = np.log(n / n.min())
+    i, j = np.triu_indices(len(lx), 1)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        u = np.exp(2.0 * b[:, None] * lx) / np.atleast_2d(se) ** 2
+        det = (u[:, i] * u[:, j] * (lx[i] - lx[j]) ** 2).sum(1)
+        var = u.sum(1) / ((a * n.min() ** b) ** 2 * det)
+    return np.where(np.isfinite(var) & (var > 0), np.sqrt(var), np.inf)
+
+
 def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
              rng: np.random.Generator | None = None, level: float = 0.95) -> RateFit | None:
     """Decay of the mean of y in n, every run kept (negative values included).
 
     The per-n means (with their standard errors over runs) are fitted by weighted least
-    squares with a·n^b; the interval for b is the bootstrap percentile interval from
-    resampling the runs within each n (``boot`` resamples; the draws are kept, sorted, so
-    that an interval at another level is read from them). Order-free: the runs are sorted
-    by (n, y) before the fixed stream resamples them, so the same runs in another order give
-    the same interval. None with fewer than 3 values of n; ``boot`` 0: the point fit alone (no
-    interval).
+    squares with a·n^b; the interval for b is the studentised (bootstrap-t) interval from
+    resampling the runs within each n (``boot`` resamples; Davison & Hinkley 1997, "Bootstrap
+    Methods and their Application", §5.2.1): each resample's fit b* with its own standard
+    error se* (:func:`slope_se`, on the resample's means and standard errors) gives the pivot
+    t* = (b* − b̂)/se*, and the kept draws are the pseudo-slopes b̂ − t*·se(b̂), sorted, so that
+    their percentile interval at any level L is the bootstrap-t interval
+    [b̂ − t*₍₁₋α/2₎·se(b̂), b̂ − t*₍α/2₎·se(b̂)] and the share of them beyond a boundary its
+    p-value. A resample whose se* is not finite (its scale held at 0, or a runaway exponent
+    b* = ±∞) has the pivot ±∞ on the side of b* − b̂: kept as the extreme it is. Why not the
+    percentile interval of the b* themselves: at 5–10 runs per n over six n it errs one-sidedly
+    1.8× its nominal rate at 99.17 % and 2.6–2.9× from 99.58 % on (the tails of b* are too
+    short where the per-n standard errors are estimated from a handful of runs; the pivot
+    carries that estimation). Order-free: the runs are sorted by (n, y) before the fixed
+    stream resamples them, so the same runs in another order give the same interval. None
+    with fewer than 3 values of n; ``boot`` 0: the point fit alone (its se, no interval).
     """
     n = np.asarray(n, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -305,28 +336,34 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
         return None
     groups = [y[n == v] for v in levels]
 
-    def fit(resampled: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(a, b) of each curve: resampled[j] holds the runs at levels[j], one curve per row."""
+    def fit(resampled: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(a, b, se of b) of each curve: resampled[j] holds the runs at levels[j], one curve per row."""
         means = np.stack([r.mean(axis=1) for r in resampled], axis=1)
-        ses = np.stack([r.std(axis=1, ddof=1) / np.sqrt(r.shape[1]) if r.shape[1] > 1 else np.full(len(r), np.nan)
-                        for r in resampled], axis=1)
-        return _fit_power(levels, means, _filled(ses))
+        ses = _filled(np.stack([r.std(axis=1, ddof=1) / np.sqrt(r.shape[1]) if r.shape[1] > 1
+                                else np.full(len(r), np.nan) for r in resampled], axis=1))
+        a, b = _fit_power(levels, means, ses)
+        return a, b, slope_se(levels, np.nan_to_num(a), np.where(np.isfinite(b), b, 0.0), ses)
 
-    a0, b0 = fit([g[None, :] for g in groups])
+    a0, b0, se0 = fit([g[None, :] for g in groups])
     if not (np.isfinite(b0[0]) and np.isfinite(a0[0])):
         return None
+    point, se_hat = float(b0[0]), float(se0[0])
     if boot == 0:  # the point fit alone
-        return RateFit(float(b0[0]), float(a0[0]), math.nan, math.nan, math.nan, int(len(y)), 0)
+        return RateFit(point, float(a0[0]), se_hat, math.nan, math.nan, int(len(y)), 0)
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
     draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
-    b = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])[1]  # each boot × |group|
-    b = np.sort(b[~np.isnan(b)])  # a runaway draw (±∞) is kept: the interval reads it as the extreme it is
-    if len(b) < boot // 2:
+    _, b, se = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])  # each boot × |group|
+    kept = ~np.isnan(b)  # a runaway draw (±∞) is kept: its pivot is the extreme it is
+    if kept.sum() < boot // 2 or not math.isfinite(se_hat):
         return None
-    lo, hi = percentile_interval(b, level)
-    finite = b[np.isfinite(b)]
-    return RateFit(float(b0[0]), float(a0[0]), float(finite.std(ddof=1)) if len(finite) > 1 else math.nan,
-                   float(lo), float(hi), int(len(y)), int(len(b)), tuple(map(float, b)))
+    b, se = b[kept], se[kept]
+    with np.errstate(invalid="ignore"):
+        pivot = np.where(np.isfinite(se) & np.isfinite(b), (b - point) / se,
+                         np.where(b == point, 0.0, np.sign(b - point) * np.inf))
+    pseudo = np.sort(point - pivot * se_hat)
+    lo, hi = percentile_interval(pseudo, level)
+    return RateFit(point, float(a0[0]), se_hat, float(lo), float(hi), int(len(y)), int(len(pseudo)),
+                   tuple(map(float, pseudo)))
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:
