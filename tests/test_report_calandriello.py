@@ -483,8 +483,11 @@ def test_fig2_replanned_checks_wait_for_their_rows_and_the_grids_are_shown_not_c
     v = calandriello_fig2.judge_fig2(fig2_table(0.3))
     for c in replanned(v):
         assert c.passed is None and c.counted and "no rows yet" in c.detail and "seeds ≥ 10" in c.detail
-        # its design's runs at the level its first runs are judged at: look 2's, after the fixed judgement
-        assert c.runs_needed == cost.design_runs(c.rule, look_level(2)) > c.rule.design.runs
+        # its design's runs on the doubling schedule from them (look 2 holds the design's runs, look 3 twice
+        # them, …): the first look whose runs reach power 0.8 at its own level
+        runs = c.rule.design.runs
+        first = next(k for k in range(1, 10) if cost.design_runs(c.rule, look_level(1 + k)) <= runs * 2 ** (k - 1))
+        assert c.runs_needed == runs * 2 ** (first - 1) == cost.design_plan(c.rule, 0.95)[0]
     assert set(replanned(v)) <= set(waiting(v))  # and they read the sweep their seeds go to
     assert all(_reads_part(c, calandriello_fig2.HELDOUT_SWEEP, (), "calandriello_fig2") for c in replanned(v))
     c = checks(v)
@@ -527,6 +530,9 @@ def test_fig2_nmi_reads_the_runs_of_both_settings_the_risk_its_own():
     c = checks(v)
     assert c["NMI increases over the grid"].runs == c["NMI plateau once m ≥ √n"].runs == 45
     assert c["test risk decreases over the grid"].runs == 10 and "45 paired runs" in c["NMI increases over the grid"].detail
+    # the grid's 10 seeds are the fixed part of the NMI checks' plan: the looks extend the held-out sweep, not the grid
+    assert c["NMI increases over the grid"].decision.fixed == c["NMI plateau once m ≥ √n"].decision.fixed == 10
+    assert c["test risk decreases over the grid"].decision.fixed == 0
 
 
 def test_band_ratio_is_the_spread_ratio_of_the_per_seed_mean_relative_risk():
@@ -557,10 +563,10 @@ def test_a_check_beyond_the_machines_hours_says_so_in_place_of_the_question_mark
 
 def test_a_replanned_check_without_rows_is_priced_at_its_design_on_the_grids_times_plus_the_test_points():
     d = fig2_table(0.3)
-    d["time_embed"] = np.where(d["dataset.name"] == "augmented_mnist", 100.0, 5.0)
+    d["time_embed"] = np.where(d["dataset.name"] == "augmented_mnist", 50.0, 5.0)
     held = replanned(calandriello_fig2.judge_fig2(d))[0]
-    seconds = 300.0 + sum(calandriello.HELDOUT_EXTRA_S.values())
-    runs = cost.design_runs(held.rule, look_level(2))  # its design at the level its first runs are judged at
+    seconds = 150.0 + sum(calandriello.HELDOUT_EXTRA_S.values())
+    runs = cost.design_plan(held.rule, 0.95)[0]  # its design on the doubling schedule after the fixed judgement
     assert held.mark == "?" and f"({runs} more seeds × {seconds:.0f} s)" in held.detail, held.detail
     slow = replanned(calandriello_fig2.judge_fig2(d.assign(time_embed=d["time_embed"] * 10)))[0]
     assert slow.mark.startswith(f"not decidable on this machine: needs about {runs} runs")
@@ -622,15 +628,16 @@ def test_pilot_the_mnist_test_digits_not_their_number_widen_fig2s_spread():
 
 
 def test_a_replanned_check_is_priced_at_the_level_it_is_judged_at():
-    """A later look judges at a stricter level: the runs a design needs where its first runs
-    would be judged (the next look's) are searched (the declared 35 hold at 95 % only)."""
-    from kktheory.report.decide import look_level
+    """A later look judges at a stricter level: judged at look 2, its first runs are look 3's,
+    where the declared 35 (enough at 95 % only) fall short; on the doubling schedule from them
+    look 4 holds 70, which reach power 0.8 at look 4's level — the runs and level it names."""
+    from kktheory.report.decide import look_level, pct
 
-    rule, now, later = calandriello_fig2.HELDOUT_PLATEAU, look_level(2), look_level(3)
-    assert cost.design_runs(rule, 0.95) == rule.design.runs == 35
-    runs = cost.design_runs(rule, later)
-    assert runs > 40 and rule.power(runs, reps=1000, level=later) >= 0.8 > rule.power(runs - 3, reps=1000, level=later)
+    rule, now = calandriello_fig2.HELDOUT_PLATEAU, look_level(2)
+    assert cost.design_runs(rule, 0.95) == rule.design.runs == 35 < cost.design_runs(rule, look_level(3))
+    runs, at = cost.design_plan(rule, now)
+    assert (runs, at) == (70, look_level(4)) and rule.power(runs, reps=1000, level=at) >= 0.8
     d = fig2_table(0.3).assign(time_total=10.0)
     c = replanned(calandriello_fig2.judge_fig2(d, level=now))[0]
     assert f"({runs} more seeds × " in c.detail, c.detail
-    assert f"{runs} runs reach power 0.8 at the next look's" in c.detail  # beside the design's 35 at 95 %
+    assert f"{runs} runs reach power 0.8 at {pct(at)}, the level of the look of the doubling schedule" in c.detail

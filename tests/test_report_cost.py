@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from kktheory.report.cost import MACHINE_HOURS, design_runs, priced, seed_seconds
-from kktheory.report.decide import look_level
+from kktheory.report.cost import MACHINE_HOURS, design_plan, priced, seed_seconds
 from kktheory.report.verdicts import INCONCLUSIVE, Check, Verdict
 
 
@@ -45,7 +44,7 @@ def test_a_check_without_rows_is_priced_at_its_design_only_where_its_jobs_are_kn
     from kktheory.report.claims import AT_LEAST, Design, Margin, Rule
     rule = Rule("r", "a mean", AT_LEAST, Margin(0.9, "why", "src"), Design("paired", 1.0, 0.9, (0.1,), 12, "src"))
     v = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule),))
-    runs = design_runs(rule, look_level(2))  # its design at the level its first runs are judged at
+    runs = design_plan(rule, 0.95)[0]  # its design on the doubling schedule (tests/test_planning.py)
     assert runs > 12 and priced(v, 3600.0).checks[0].beyond == f"needs about {runs} runs, {runs:.2g} hours"
     assert priced(v, 3600.0, without_rows=False) == v
     named = Verdict(INCONCLUSIVE, "", (Check("r", None, "no runs after the declaration", rule=rule, runs_needed=12),))

@@ -236,12 +236,14 @@ def test_a_lone_failure_that_holm_sets_aside_is_undecided():
     assert v.status == INCONCLUSIVE and "Holm" in v.checks[0].detail
     strong = Check("a", False, "x", p_fail=0.001)
     assert judge_checks([strong, *others]).status == NOT_REPRODUCED
-    # a failure without an interval (a share of cells) says what Holm's level asks of it
+    # a failure without an interval (a share of cells) says what Holm's level asks of it: at Holm's threshold
+    # of each look of the doubling schedule, the first whose runs (20 at look 2, 40 at look 3) reach it
     asked = []
-    shares = replace(fail, fail_runs=lambda level: asked.append(level) or (30 if level >= 0.998 else 12))
-    c = judge_checks([shares, *others]).checks[0]  # at Holm's threshold of the next look, where added runs are judged
-    assert asked == [pytest.approx(1 - (1 - look_level(2)) / 5)] and c.runs_needed == 30 and c.passed is None
-    assert "Holm's level at the next look, 99.83%, needs it shown with about 30 runs per arm" in c.detail
+    shares = replace(fail, runs=10, fail_runs=lambda level: asked.append(level) or (30 if level >= 0.998 else 12))
+    c = judge_checks([shares, *others]).checks[0]
+    assert asked == [pytest.approx(1 - (1 - look_level(k)) / 5) for k in (2, 3)]
+    assert c.runs_needed == 40 and c.passed is None
+    assert "about 40 runs per arm would show it at Holm's level 99.92%, of the look of the doubling" in c.detail
     assert judge_checks([fail, *others]).checks[0].runs_needed is None
 
 
@@ -708,13 +710,12 @@ def test_scale_ratio_decides_nothing_without_spread_in_an_arm():
 def test_runs_are_planned_at_the_level_they_will_be_judged_at():
     """Runs added after look j are judged at the look of the doubling schedule that reaches
     them: a plan names the first size r·2^k at which the test reaches 80 % power at look
-    j + k's level (the fixed 95 % is look 1); the next look's level is 99.17 % after the fixed
-    judgement; a level off the schedule (Holm's for one check) plans at itself."""
-    from kktheory.report.decide import plan_level
+    j + k's level (the fixed 95 % is look 1); a level off the schedule (Holm's for one check)
+    plans at itself."""
+    from kktheory.report.decide import scheduled
 
-    assert plan_level(0.95) == pytest.approx(look_level(2)) and plan_level(look_level(7)) == pytest.approx(look_level(8))
-    assert plan_level(0.999) == 0.999
     est = Estimate.mean_of([0.02, -0.004, 0.016, -0.002, 0.018, 0.0])
+    assert scheduled(lambda level: runs_needed(est, 0.01, level), 0.999, 12) == (runs_needed(est, 0.01, 0.999), 0.999)
     d = exceeds(est, 0.01)
     runs, at = on_schedule(est, d.toward)
     assert d.runs_needed == runs and d.plan_at == at and f"at {100 * at:.4g}%" in d.text

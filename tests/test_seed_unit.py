@@ -274,10 +274,11 @@ def test_a_share_failure_holm_sets_aside_says_the_runs_it_needs():
 
 def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
     """K − W more wins decide a share: the plan is the (K − W)-th fewest runs of the undecided
-    cells toward a win, each cell's own runs_needed at the per-cell level — not the most any
-    undecided cell needs (wang_fig4_5's NMI checks named 241 runs where 38 decide). Where no pass
-    is within reach, the runs that would show the failure. The check carries a hash of its data
-    (Check.data_hash), which a later look's fingerprints compare."""
+    cells toward a win, each cell's own runs_needed at its per-cell level of the first look of the
+    doubling schedule (20·2^k runs at look 1 + k) whose runs reach it — not the most any undecided
+    cell needs (wang_fig4_5's NMI checks named 241 runs where 38 decide). Where no pass is within
+    reach, the runs that would show the failure, on the schedule too. The check carries a hash of
+    its data (Check.data_hash), which a later look's fingerprints compare."""
     rng = np.random.default_rng(7)
     means = [0.05] * 4 + [0.007, 0.009, 0.006]  # NMI cells, smallest effect 0.01: 4 sure wins, 3 open
     z = rng.standard_normal((len(means), 20))
@@ -286,10 +287,12 @@ def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
     rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
     k = wang_fig4_5.needed(7, rule.margin.value)  # 5 of 7: one more win
     check = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], diffs, missing, "train_nmi", 0.95)
-    a_pass, a_plan = 0.05 / (7 - k + 1), (1 - look_level(2)) / (7 - k + 1)  # judged at 95 %, planned at look 2
 
-    def plan(d):  # each cell's runs toward a win at the per-cell level of the look its added runs are judged at
-        return replace(exceeds(Estimate.mean_of(d), 0.01, 1 - a_pass), plan=1 - a_plan).runs_needed
+    def on_schedule(need):  # by hand: 20·2^k runs at look 1 + k, the first that reach need(that look's level)
+        return next(20 * 2**j for j in range(1, 30) if need(look_level(1 + j)) <= 20 * 2**j)
+
+    def plan(d):  # each cell's runs toward a win (above 0) at its per-cell level of each look, 1 − (1 − L)/(C − K + 1)
+        return on_schedule(lambda look: runs_needed(Estimate.mean_of(d), 0.0, 1 - (1 - look) / (7 - k + 1)))
 
     by_hand = sorted(plan(d) for d in diffs[4:])
     assert check.passed is None and check.runs_needed == by_hand[0] < by_hand[-1]
@@ -303,7 +306,7 @@ def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
     assert moved.data_hash != check.data_hash
     against = diffs - diffs.mean(axis=1, keepdims=True) - 0.001  # every cell open, pointing against: the failure's runs
     lost = wang_fig4_5._share_check(rule, [f"c{i}" for i in range(7)], against, missing, "train_nmi", 0.95)
-    assert lost.passed is None and lost.runs_needed == lost.fail_runs(look_level(2)) > 20
+    assert lost.passed is None and lost.runs_needed == on_schedule(lost.fail_runs) > 20
     # cells without rows are never shown short, neither in the share's failure p-value nor in its plan
     gone = np.ones(7, bool)
     gone[:4] = False

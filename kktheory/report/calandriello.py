@@ -101,6 +101,7 @@ as a difference, as above).
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -108,12 +109,12 @@ import numpy as np
 import pandas as pd
 
 from kktheory.report.claims import EXCEEDS, PLATEAU, Design, Margin, Rule
-from kktheory.report.cost import design_runs, priced, seed_seconds
+from kktheory.report.cost import design_plan, priced, seed_seconds
 from kktheory.report.verdicts import CAUSE_STAND_IN, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, ok_rows, require_columns, by_seed as seed_table
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.style import band, grid_ticks, pyplot, save_figure, sqrt_n_line
-from kktheory.report.decide import LEVEL, Estimate, deviations, pct, plan_level
+from kktheory.report.decide import LEVEL, Estimate, deviations, pct
 
 JUDGED = "projected"  # the centroid rule of the paper's C_{n,m} (eq. 2)
 NMI_M = 400  # Calandriello & Rosasco §5: NMI 0.405 at m = 400 on mnist8m
@@ -381,17 +382,20 @@ def risk_checks(df: pd.DataFrame, rules: tuple[Rule, Rule], grid: tuple[float, .
 
 
 def nmi_checks(df: pd.DataFrame, rules: tuple[Rule, Rule], grid: tuple[float, ...],
-               level: float = LEVEL) -> list[Check] | str:
+               level: float = LEVEL, fixed: Collection[int] = ()) -> list[Check] | str:
     """The NMI increases over the grid and plateaus once m ≥ √n (``rules``), per seed
-    N(m_hi) − N(m_lo) and N(m_hi) − N(m*); the reason (str) when they cannot be judged."""
+    N(m_hi) − N(m_lo) and N(m_hi) − N(m*); the reason (str) when they cannot be judged.
+    ``fixed``: the seeds of a sweep no look extends (Fig. 2's grid, beside the held-out sweep
+    the looks extend): their runs are the fixed part of the checks' plan (``Rule.check``)."""
     found = curve(df, "train_nmi", grid)
     if isinstance(found, str):
         return found
     t, text = found
     N = t.to_numpy()
+    kept = int(t.index.isin(list(fixed)).sum())
     increase, flat = rules
-    return [increase.check(Estimate.mean_of(N[:, 2] - N[:, 0]), text, level=level),
-            flat.check(Estimate.mean_of(N[:, 2] - N[:, 1]), text, level=level)]
+    return [increase.check(Estimate.mean_of(N[:, 2] - N[:, 0]), text, level=level, fixed=kept),
+            flat.check(Estimate.mean_of(N[:, 2] - N[:, 1]), text, level=level, fixed=kept)]
 
 
 def plateau_checks(df: pd.DataFrame, rules: tuple[Rule, ...], grid: tuple[float, ...],
@@ -456,10 +460,11 @@ def spread_check(df: pd.DataFrame, stand_in: str, rule: Rule = SPREAD_RULE, leve
 
 def _not_yet(rule: Rule, level: float) -> Check:
     """A re-planned check before its rows: undecided, naming its sweep and its design; the runs
-    that would decide it are its design's at the level its first runs would be judged at (the
-    next look's, :func:`~kktheory.report.decide.plan_level`; :func:`~kktheory.report.cost.design_runs`)."""
-    runs = design_runs(rule, plan_level(level))
-    at = f"; {runs} runs reach power 0.8 at the next look's {pct(plan_level(level))}" if runs != rule.design.runs else ""
+    that would decide it are its design's on the doubling schedule, at the level of the look
+    that holds them (:func:`~kktheory.report.cost.design_plan`)."""
+    runs, when = design_plan(rule, level)
+    at = (f"; {runs} runs reach power 0.8 at {pct(when)}, the level of the look of the doubling schedule from its "
+          f"design's runs that holds them" if runs != rule.design.runs else "")
     return Check(rule.name, None, f"no rows yet: judged on seeds ≥ {rule.fresh_from} of {HELDOUT_CONFIG} only; its "
                  f"design: {rule.design.runs} runs at {100 * LEVEL:g} % (power {rule.power(reps=2000):.2f}){at}",
                  rule=rule, runs_needed=runs)
@@ -573,7 +578,9 @@ def judge_fig2(df: pd.DataFrame, rules: tuple[Rule, ...], grid: tuple[float, ...
     (:func:`heldout_plateau_check`) and tighter intervals (:func:`heldout_spread_check`).
     The test risk's checks read their own setting (the grid's 10,000 MNIST test digits, or
     the held-out digits); the NMI, of the training partition, does not depend on the test
-    set: its checks read the grid's and the held-out setting's runs (one per seed and m). One
+    set: its checks read the grid's and the held-out setting's runs (one per seed and m), the
+    grid's the fixed part of their plan — the looks extend the held-out sweep, which holds the
+    re-planned checks' fresh seeds, not the grid (:func:`~kktheory.report.decide.next_size`). One
     family (Holm); each undecided check priced at the jobs it needs per further seed
     (:func:`priced`; before its rows, a held-out job at the grid's time plus
     :data:`HELDOUT_EXTRA_S`)."""
@@ -587,7 +594,8 @@ def judge_fig2(df: pd.DataFrame, rules: tuple[Rule, ...], grid: tuple[float, ...
     decrease, plateau, rise, flat, spread, held_plateau, held_spread = rules
     risk = risk_checks(mine, (decrease, plateau), grid, level)
     both = pd.concat([mine, held]).drop_duplicates(["seed", "m_rule"])  # one partition per (seed, m)
-    nmi = nmi_checks(both, (rise, flat), grid, level)
+    # the grid's seeds: the looks extend the held-out sweep (the re-planned checks' seeds go there), not the grid
+    nmi = nmi_checks(both, (rise, flat), grid, level, fixed=set(mine["seed"]))
     for found in (risk, nmi):
         if isinstance(found, str):
             return not_run(found)

@@ -49,7 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, scheduled, within
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -192,28 +192,31 @@ class Rule:
         return within(est, -b, b, level)
 
     def check(self, est: Estimate, detail: str = "", cause: str = "", cause_detail: str = "",
-              level: float = LEVEL, name: str = "") -> Check:
+              level: float = LEVEL, name: str = "", fixed: int = 0) -> Check:
         """The rule judged on ``est``: a :class:`~kktheory.report.verdicts.Check` that carries
-        the rule (its margin and selection as declared, not as the rows would suggest)."""
-        check = Check.of(name or self.name, self.decide(est, level), detail, cause, cause_detail, rule=self)
+        the rule (its margin and selection as declared, not as the rows would suggest). ``fixed``:
+        of the estimate's runs, those from a sweep no look extends — its plan keeps them as they
+        are and doubles the rest (:func:`~kktheory.report.decide.next_size`)."""
+        decision = replace(self.decide(est, level), fixed=fixed)
+        check = Check.of(name or self.name, decision, detail, cause, cause_detail, rule=self)
         if check.passed is None and check.runs_needed is None and self.value_range and est.kind == T \
                 and est.runs > 1 and est.unit_sd == 0.0 and self.shape in (EQUIVALENT, PLATEAU):
-            return self._without_spread(check, est, level)
+            return self._without_spread(check, est)
         if check.passed is None and check.runs_needed is None and self.design is not None \
                 and check.decision is not None and check.decision.toward is not None and est.decidable \
                 and abs(est.value - check.decision.toward) < ON_BOUNDARY * abs(self.design.effect - self.design.null):
-            return self._on_boundary(check, est, level)
+            return self._on_boundary(check, est)
         return check
 
-    def _on_boundary(self, check: Check, est: Estimate, level: float) -> Check:
+    def _on_boundary(self, check: Check, est: Estimate) -> Check:
         """An undecided check whose estimate sits on its boundary (within :data:`ON_BOUNDARY`
         of the design's effect's distance from its null, and no run count found): at the observed value no
         run count decides it (the power there is the test's size), so its runs are planned at
         the design's effect — the claim's own value, declared before the data — with the
-        observed spread, on the doubling schedule (:func:`~kktheory.report.decide.scheduled`).
-        The text says the plan is the design's, not the observed value's."""
-        d = check.decision
-        need, at = scheduled(replace(est, value=self.design.effect), d.toward, level, other=d.other)
+        observed spread, on the doubling schedule (the decision's own plan,
+        :attr:`~kktheory.report.decide.Decision.planned`, at that value). The text says the plan
+        is the design's, not the observed value's."""
+        need, at = replace(check.decision, estimate=replace(est, value=self.design.effect)).planned
         if need is None:
             return check
         said = (f"no number of runs decides it at the observed value ({est.runs} runs), which sits on the boundary; "
@@ -223,18 +226,18 @@ class Rule:
             f"no number of runs decides it at the observed value ({est.runs} runs)", said)
         return replace(check, detail=text, runs_needed=need)
 
-    def _without_spread(self, check: Check, est: Estimate, level: float) -> Check:
+    def _without_spread(self, check: Check, est: Estimate) -> Check:
         """An undecided equivalence whose runs all agree: its t test never decides while they
         agree, so the runs it names are those of the re-plan that would — a test that needs no
         spread, the Hoeffding–Bentkus bound of a mean of values in :attr:`value_range`
         (:meth:`Estimate.bounded_mean`), both ends excluded, if every further run agrees too,
         at the first look of the doubling schedule whose runs decide at that look's own level
-        (:func:`~kktheory.report.decide.scheduled`). The text says the price is that re-plan's,
-        not the declared test's."""
+        (the decision's own plan, :attr:`~kktheory.report.decide.Decision.planned`, on that
+        estimate and both ends). The text says the price is that re-plan's, not the declared test's."""
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        need, at = scheduled(bounded, -b, level, other=b)  # the look of the doubling schedule they reach, its level
+        need, at = replace(check.decision, estimate=bounded, toward=-b, other=b).planned  # the look they reach, its level
         said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
                 f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "
                 f"about {need} runs if they all agree, judged at {pct(at)}, the level of the look of the doubling "

@@ -2,8 +2,8 @@
 
 A check left undecided names the runs per arm that would decide it at 80 % power
 (:attr:`~kktheory.report.decide.Decision.runs_needed`; before any row of a re-declared
-rule, its design's runs at the level it will be judged at, :func:`design_runs`). Times the
-compute of one more seed of the jobs it reads (:func:`seed_seconds`: the median over seeds
+rule, its design's on the doubling schedule at the level they will be judged at,
+:func:`design_plan`). Times the compute of one more seed of the jobs it reads (:func:`seed_seconds`: the median over seeds
 of the rows' compute, :func:`compute_time`), that is the compute still to spend (:class:`Cost`). Above
 :data:`MACHINE_HOURS` of this 2-core machine the check is *not decidable on this machine*:
 INDEX prints "not decidable on this machine: needs about N runs, H hours" in place of its
@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import pandas as pd
 
 from kktheory.report.claims import Rule
-from kktheory.report.decide import LEVEL, POWER, plan_level
+from kktheory.report.decide import LEVEL, POWER, scheduled
 from kktheory.report.verdicts import Verdict
 
 MACHINE_HOURS = 5.0  # the compute this 2-core machine gives the decision of one check (issue 43)
@@ -98,6 +98,16 @@ def design_runs(rule: Rule, level: float) -> int:
     return hi
 
 
+def design_plan(rule: Rule, level: float) -> tuple[int | None, float]:
+    """(runs per arm, level) that would decide a check without rows, judged at ``level``: on the
+    doubling schedule from its design's runs — look j + k (k ≥ 1) holds design.runs·2^(k−1)
+    and judges at its own level — the first whose runs reach power 0.8 there
+    (:func:`~kktheory.report.decide.scheduled` with :func:`design_runs`). Its first runs are
+    judged at the next look's level, stricter than the 95 % its design was declared at, and a
+    design needing more than its runs there is reached at a later look, stricter still."""
+    return scheduled(partial(design_runs, rule), level, rule.design.runs)
+
+
 PRICED = "of this machine"  # the words an undecided check's line gets with its hours (priced once)
 
 
@@ -107,7 +117,7 @@ def priced(verdict: Verdict, seconds: Mapping[str, float | tuple[float, str]] | 
     ``seconds[name]`` per seed — with the jobs no seed has run yet, which the price then leaves
     out: a lower bound, said so — or ``seconds`` for every check): beyond :data:`MACHINE_HOURS`
     not decidable here (``Check.beyond``), else its hours added to the line; a check without
-    rows is priced at its design's runs at ``level`` (:func:`design_runs`) — unless not
+    rows is priced at its design's runs on the schedule after ``level`` (:func:`design_plan`) — unless not
     ``without_rows`` and its rule names no part (a price per seed of the whole sweep says
     nothing of the jobs a check without rows will read: a re-declared rule's own sweep; a rule
     naming the part it reads, ``Rule.part``, is priced at that part's seed). A check priced
@@ -118,7 +128,7 @@ def priced(verdict: Verdict, seconds: Mapping[str, float | tuple[float, str]] | 
             out.append(c)
             continue
         new = c.runs == 0 and c.rule is not None and c.rule.design is not None
-        runs = c.runs_needed or (design_runs(c.rule, plan_level(level)) if new else None)
+        runs = c.runs_needed or (design_plan(c.rule, level)[0] if new else None)
         s = seconds.get(c.name, math.nan) if isinstance(seconds, Mapping) else seconds
         s, never = s if isinstance(s, tuple) else (s, "")
         # not priced: decided, priced already, no runs to plan, or no compute recorded (s nan or 0)

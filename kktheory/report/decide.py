@@ -48,7 +48,12 @@ per-run spread are what is observed now — toward a pass when the estimate lies
 claim's side, toward a failure when it points against the claim — at the level those runs
 would be judged at: the first look of the doubling schedule whose runs reach 80 % power at
 its own level (:func:`scheduled`; runs added after the fixed 95 % judgement are look 2's, at
-99.17 %, twice as many look 3's, at 99.58 %, …).
+99.17 %, twice as many look 3's, at 99.58 %, …), with the run counts the scheduler produces:
+the runs of a sweep the looks extend double, those a check pools from a sweep no look extends
+stay (:func:`next_size`). Every plan goes through :func:`scheduled`: an estimate's, a design's
+before any row (:func:`kktheory.report.cost.design_plan`), a failure Holm's correction set
+aside (at Holm's threshold of each look, :class:`Schedule`), a share of cells (each cell at
+its level of each look).
 
 Estimates (:class:`Estimate`): the mean of one sample (:meth:`Estimate.mean_of`), a
 difference of two independent samples with Welch's standard error and degrees of
@@ -81,8 +86,8 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass, field, replace
+from functools import cached_property, partial
 
 import numpy as np
 from scipy import special, stats
@@ -460,6 +465,17 @@ def _order_index(r: int, alpha: float) -> int:
 
 
 @dataclass(frozen=True)
+class Schedule:
+    """Where a decision whose test is not judged at its look's own level stands on the doubling
+    schedule: ``look``, the level of the look that judged it; ``test``, the level its test takes
+    at a look of level L (Holm's threshold at L for a failure Holm's correction set aside, a
+    cell's level at L in a share of cells). :func:`scheduled` walks the looks with it."""
+
+    look: float
+    test: Callable[[float], float] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Decision:
     """The outcome of one test: status, the boundary, the p-values, the runs that would decide it.
 
@@ -482,28 +498,33 @@ class Decision:
     level: float = LEVEL
     other: float | None = None  # an equivalence on its claim's side: the far boundary, excluded too for a pass
     smallest: float | None = None  # an exceeds test: the smallest effect that counts (signed)
-    plan: float | None = None  # the level added runs would be judged at (None: the schedule's, :func:`scheduled`)
+    #: the test's level at later looks where it is not the look's own (None: ``level`` is the look's)
+    schedule: Schedule | None = None
+    fixed: int = 0  # of the estimate's runs, those from a sweep no look extends (:func:`next_size`)
 
     @cached_property
-    def _plan(self) -> tuple[int | None, float]:
+    def planned(self) -> tuple[int | None, float]:
+        """(runs per arm that would decide it, the level they are judged at): the first look of
+        the doubling schedule, as the scheduler grows its runs (``fixed`` of them never), whose
+        runs reach :data:`POWER` at that look's level (:func:`scheduled`; :func:`runs_needed`
+        of its estimate toward its boundary); (None, ``level``) unless inconclusive with an
+        interval. Computed when asked: a power simulation reads only the status."""
         if self.status != INCONCLUSIVE or self.toward is None or not self.estimate.decidable:
-            return None, self.level if self.plan is None else self.plan
-        if self.plan is not None:
-            return runs_needed(self.estimate, self.toward, self.plan, other=self.other), self.plan
-        return scheduled(self.estimate, self.toward, self.level, other=self.other)
+            return None, self.level
+        look, test = (self.level, None) if self.schedule is None else (self.schedule.look, self.schedule.test)
+        need = partial(runs_needed, self.estimate, self.toward, other=self.other)
+        return scheduled(need, look, next_size(self.estimate.runs, self.fixed), self.fixed, test)
 
     @property
     def plan_at(self) -> float:
-        """The level the runs it names (``runs_needed``) are judged at: ``plan``, else that of the
-        look of the doubling schedule that reaches them (:func:`scheduled`)."""
-        return self._plan[1]
+        """The level the runs it names (``runs_needed``) are judged at (:attr:`planned`)."""
+        return self.planned[1]
 
     @property
     def runs_needed(self) -> int | None:
         """Inconclusive only: runs per arm that would decide it at the level they would be
-        judged at (:func:`scheduled`; at ``plan`` where given: :func:`runs_needed`; computed
-        when asked — a power simulation reads only the status)."""
-        return self._plan[0]
+        judged at (:attr:`planned`)."""
+        return self.planned[0]
 
     @property
     def text(self) -> str:
@@ -537,9 +558,9 @@ class Decision:
         if self.against:
             return ("the estimate points against the claim: "
                     + (f"about {self.runs_needed} {est.unit} per arm would decide its failure at {POWER:.0%} power "
-                       f"at {pct(self.plan_at)} ({self.estimate.runs} now)" if self.runs_needed else
+                       f"at {pct(self.plan_at)} ({_now(est.runs, self.fixed)})" if self.runs_needed else
                        f"no number of runs decides it at the observed value ({self.estimate.runs} runs)"))
-        return _runs_text(self.runs_needed, self.estimate.runs, est.unit, self.plan_at)
+        return _runs_text(self.runs_needed, self.estimate.runs, est.unit, self.plan_at, self.fixed)
 
 
 def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary: float,
@@ -640,37 +661,53 @@ def look_of(level: float) -> int | None:
     return None
 
 
-def plan_level(level: float) -> float:
-    """The level at which runs added after a judgement at ``level`` are judged: the next
-    look's, :func:`look_level` (j + 1) where ``level`` is look j's (the fixed 95 % is look 1:
-    its added runs are look 2's, at 99.17 %) — a plan made at ``level`` itself reaches its
-    power only at a level the added runs never get (a share's plan passed 0.71–0.76 of the
-    time where 0.8 was planned); a level off the schedule (Holm's for one check) as it is."""
-    j = look_of(level)
-    return level if j is None else look_level(j + 1)
+def next_size(runs: int, fixed: int = 0) -> int:
+    """Runs per arm of a check at the look after the one that judged ``runs`` of them, ``fixed``
+    of which come from a sweep no look extends (calandriello_fig2's NMI checks: the grid's seeds
+    beside the held-out sweep's): the scheduler doubles the sweep its looks extend
+    (:func:`kktheory.report.sequential.next_runs`), not the others, so the growing part
+    doubles and the fixed part stays — fixed + 2·(runs − fixed). With no run of the growing
+    part yet, fixed + runs: a fresh sweep's first look takes R₁ runs, look 1's, here taken as
+    the runs now."""
+    grows = runs - fixed if runs > fixed else runs
+    return fixed + 2 * grows
 
 
-def scheduled(est: Estimate, boundary: float, level: float, other: float | None = None) -> tuple[int | None, float]:
-    """(runs per arm, level) of the first look of the doubling schedule after the one judged at
-    ``level`` (look j) at which the test reaches :data:`POWER` at that look's own level: look
-    j + k holds r·2^k runs (r = ``est.runs``, the runs now) and judges at :func:`look_level`
-    (j + k), so the plan is the first r·2^k ≥ :func:`runs_needed` at look j + k's level — the
-    runs a decision actually spends, at the level they get (planned at the next look's level
-    alone, a plan beyond 2r runs reached its power only at a stricter level: 0.51–0.81 where
-    0.8 was printed). Off the schedule (``level`` not a look's): :func:`runs_needed` at ``level``.
-    (None, level): no number of runs decides it at the observed value."""
+def scheduled(need: Callable[[float], int | None], level: float, first: int, fixed: int = 0,
+              test: Callable[[float], float] | None = None) -> tuple[int | None, float]:
+    """Every plan of the runs that would decide a check: (runs per arm, level) of the first look
+    after the one judged at ``level`` (look j) whose runs reach :data:`POWER` at the level they
+    are judged at there, as the scheduler produces them. Look j + k (k ≥ 1) holds
+    fixed + (first − fixed)·2^(k−1) runs per arm — ``first`` at look j + 1 (:func:`next_size`
+    of a check's runs; a design's runs for a check without rows), of which ``fixed`` come from a
+    sweep no look extends, the rest doubling look by look — and judges at L = ``test``
+    (:func:`look_level` (j + k)): the look's own level, or what the check's test takes at it
+    (Holm's threshold for a failure Holm set aside, a cell's level in a share of cells). The
+    plan is the first of those run counts that reaches ``need`` (L), the runs at which the test
+    at L has power :data:`POWER` (:func:`runs_needed` of an estimate, a design's
+    :func:`~kktheory.report.cost.design_runs`). Why the walk: a plan at the next look's level
+    alone that needs more than its runs is reached only at a later look, at a stricter level
+    (0.51–0.81 power where 0.8 was printed), and a plan that doubles runs no look adds to names
+    run counts no look holds. Off the schedule (``level`` not a look's): ``need`` at
+    ``test`` (``level``) itself. (None, L): no run count decides it (``need`` None at L)."""
+    judged = test or _same
     j = look_of(level)
     if j is None:
-        return runs_needed(est, boundary, level, other=other), level
-    have = max(est.runs, 1)
+        return need(judged(level)), judged(level)
+    if first <= fixed:  # nothing grows: no look adds a run
+        return None, judged(level)
     for k in range(1, 64):
-        at = look_level(j + k)
-        need = runs_needed(est, boundary, at, other=other)
-        if need is None:
+        at = judged(look_level(j + k))
+        runs, n = fixed + (first - fixed) * 2 ** (k - 1), need(at)
+        if n is None:
             return None, at
-        if need <= have * 2**k:
-            return have * 2**k, at
-    return None, level
+        if n <= runs:
+            return runs, at
+    return None, judged(level)
+
+
+def _same(level: float) -> float:
+    return level
 
 
 def look_level(look: int, level: float = LEVEL) -> float:
@@ -821,10 +858,16 @@ def _share_runs(p: float, boundary: float, alpha: float, power: float, exact_up_
     return None
 
 
-def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)", level: float = LEVEL) -> str:
+def _runs_text(r: int | None, have: int, unit: str = "seeds (runs)", level: float = LEVEL, fixed: int = 0) -> str:
     if r is None:
         return f"the interval straddles the boundary; no number of runs decides it at the observed value ({have} runs)"
-    return f"about {r} {unit} per arm would decide it at {POWER:.0%} power at {pct(level)} ({have} now; every arm grows)"
+    return (f"about {r} {unit} per arm would decide it at {POWER:.0%} power at {pct(level)} ({_now(have, fixed)}; "
+            "every arm grows)")
+
+
+def _now(have: int, fixed: int) -> str:
+    """The runs an undecided check has, and those of them no look adds to (a plan's runs hold them)."""
+    return f"{have} now" + (f", {fixed} of them from a sweep no look extends" if fixed else "")
 
 
 def pct(level: float) -> str:

@@ -95,7 +95,9 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 
-from kktheory.report.decide import FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, holm, pct, plan_level
+from kktheory.report.decide import (
+    FAIL, INCONCLUSIVE as INCONCLUSIVE_STATUS, LEVEL, PASS, Decision, Schedule, holm, next_size, pct, scheduled,
+)
 
 
 class DeclaredRule(Protocol):
@@ -289,7 +291,9 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
 
     A counted check's failure stands only when Holm's correction at family-wise level
     1 − ``level`` over the counted checks' failure p-values rejects it; a failure that does
-    not survive becomes undecided, saying so. Checks judged again with more added (an entry's
+    not survive becomes undecided, saying so, with the runs that would show it at Holm's
+    threshold of the first look of the doubling schedule whose runs reach 80 % power there (its
+    threshold at each look's level, the p-values as they are: :func:`~kktheory.report.decide.scheduled`). Checks judged again with more added (an entry's
     timing checks) are corrected once, over the whole family: a failure set aside before is
     judged as it was before the correction. A check standing for further declared rules
     (``also``: checks whose rows are identical by construction, made once) enters Holm's family
@@ -307,7 +311,8 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     rejected = holm(p, 1 - level)
     keep = {i: all(r for j, r in zip(slot, rejected) if j == i) for i in tested}
     stop = _holm_stop(p, 1 - level)
-    nxt = _holm_stop(p, 1 - plan_level(level))  # Holm's threshold at the look its added runs are judged at
+    # the runs a look adds are judged at Holm's threshold of that look's level: a plan walks the looks with it
+    holm_at = Schedule(level, lambda look: 1 - _holm_stop(p, 1 - look))
     out = list(checks)
     for i in tested:
         c = checks[i]
@@ -316,14 +321,16 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
             # (an exceeds check whose interval clears 0 but lies short of δ too: shown short of the effect
             # that counts at its own level, it is no pass — undecided like any failure set aside)
             if c.decision is not None:  # shown at Holm's level for it, where its interval meets the boundary
-                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop, plan=1 - nxt)
+                at = replace(c.decision, status=INCONCLUSIVE_STATUS, level=1 - stop, schedule=holm_at)
                 detail = (f"{at.text}{f'; {c.note}' if c.note else ''}; {alone} (interval at Holm's level "
                           f"{pct(1 - stop)}; at the look's {pct(c.decision.level)} it excludes the boundary)")
                 runs = at.runs_needed
-            else:  # a failure without an interval: the runs that would show it at Holm's level next look, if it says
-                runs = c.fail_runs(1 - nxt) if c.fail_runs is not None else None
-                detail = f"{c.detail}; {alone}" + (f" (Holm's level at the next look, {pct(1 - nxt)}, needs it shown "
-                                                   f"with about {runs} runs per arm)" if runs else "")
+            else:  # a failure without an interval: the runs that would show it at Holm's level of a later look
+                runs, when = scheduled(c.fail_runs, level, next_size(c.runs), test=holm_at.test) \
+                    if c.fail_runs is not None else (None, level)
+                detail = f"{c.detail}; {alone}" + (f" (about {runs} runs per arm would show it at Holm's level "
+                                                   f"{pct(when)}, of the look of the doubling schedule that holds "
+                                                   "them)" if runs else "")
             out[i] = replace(c, passed=None, cause=CAUSE_INCONCLUSIVE, cause_detail="", detail=detail,
                              runs_needed=runs, before_holm=c)
     broken = [c.name for c in out if c.sanity and c.passed is False]

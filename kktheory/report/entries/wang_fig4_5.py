@@ -71,7 +71,7 @@ from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, Check, V
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.style import color_marker, pyplot, save_figure
-from kktheory.report.decide import FAIL, LEVEL, Estimate, exceeds, pct, plan_level, runs_needed
+from kktheory.report.decide import FAIL, LEVEL, Estimate, Schedule, exceeds, next_size, pct, runs_needed, scheduled
 from kktheory.report.entry import Entry
 from kktheory.report.wang import PAPER_NMI_SD, S_RULE_COL, TWO_STEP_NMI, two_step_range
 
@@ -427,18 +427,20 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
                  level: float) -> Check:
     """``rule`` judged by :func:`share_test` on the cells' paired tests: *pass* with K cells
     shown to win, *fail* with C − K + 1 shown short (or without rows), else *undecided*, with
-    the most runs per arm an undecided cell on the claim's side needs at the per-cell level
-    (none when the winning and undecided cells together could not reach K)."""
+    the runs per arm at which the K − wins undecided cells on the claim's side nearest to
+    winning would win, each planned on the doubling schedule at its per-cell level of each
+    look (:attr:`~kktheory.report.decide.Decision.planned`; none when the winning and
+    undecided cells together could not reach K), else those that would show the failure."""
     sign, margin = (1.0, NMI_CELL.value) if col == "train_nmi" else (-1.0, OBJ_CELL.value)
     p_pass, p_fail = paired_p(diffs, margin, sign)
     wins, short, k, a_pass, a_fail = share_test(p_pass, p_fail, missing, rule.margin.value, level)
     total = len(names)
     open_ = ~wins & ~short
-    plan = plan_level(level)  # the runs a look adds are judged at the next look's level: the plan is made there
-    a_plan = share_test(p_pass, p_fail, missing, rule.margin.value, plan)[3]
-    need = [d.runs_needed for i in np.flatnonzero(open_)
+    # a look's runs are judged at that look's per-cell level of a win: each cell's plan walks the looks with it
+    cells = Schedule(level, lambda look: 1 - share_test(p_pass, p_fail, missing, rule.margin.value, look)[3])
+    need = [d.planned for i in np.flatnonzero(open_)
             if not (d := replace(exceeds(Estimate.mean_of(sign * diffs[i]), margin, 1 - a_pass),
-                                 plan=1 - a_plan)).against and d.runs_needed]
+                                 schedule=cells)).against and d.runs_needed]
     hopeless = int(wins.sum() + open_.sum()) < k
     bad = [n for n, s, m in zip(names, short, missing) if s and not m]
     seeds = int(np.isfinite(diffs).sum(axis=1)[~missing].min()) if (~missing).any() else 0
@@ -469,13 +471,15 @@ def _share_check(rule: Rule, names: list[str], diffs: np.ndarray, missing: np.nd
                      data_hash=data)
     # the K − wins undecided cells that need fewest runs decide the pass: the most of those is the plan
     lack = k - int(wins.sum())
-    enough = sorted(need)[lack - 1] if not hopeless and len(need) >= lack else None
-    detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm at the next "
-               f"look's level per cell, {pct(1 - a_plan)} (its {pct(plan)} over the share's cells; the slowest of all "
-               f"{max(need)})" if enough else "")
+    enough, at = sorted(need)[lack - 1] if not hopeless and len(need) >= lack else (None, level)
+    detail += (f"; the {lack} undecided cell(s) nearest to winning need up to {enough} runs per arm, judged at "
+               f"{pct(at)} per cell, the level over the share's cells of the look of the doubling schedule that "
+               f"holds them (the slowest of all {max(need)[0]})" if enough else "")
     detail += ("; even if every undecided cell won, fewer than the cells needed would" if hopeless else "")
-    against = None if enough else fail_runs(plan)  # no pass within reach: the runs that would show the failure
-    detail += (f"; {total - k + 1} cells would be shown short at about {against} runs per arm" if against else "")
+    # no pass within reach: the runs that would show the failure, on the schedule too
+    against, when = (None, level) if enough else scheduled(fail_runs, level, next_size(seeds))
+    detail += (f"; {total - k + 1} cells would be shown short at about {against} runs per arm, judged at "
+               f"{pct(when)}, the level of the look of the doubling schedule that holds them" if against else "")
     return Check(rule.name, None, detail, runs_needed=enough or against, rule=rule, p_fail=p_share, runs=seeds,
                  fail_runs=fail_runs, data_hash=data)
 
