@@ -3,8 +3,9 @@
 A check left undecided names the runs per arm that would decide it at 80 % power
 (:attr:`~kktheory.report.decide.Decision.runs_needed`; before any row of a re-declared
 rule, its design's on the doubling schedule at the level they will be judged at,
-:func:`design_plan`). Times the compute of one more seed of the jobs it reads (:func:`seed_seconds`: the median over seeds
-of the rows' compute, :func:`compute_time`), that is the compute still to spend (:class:`Cost`). Above
+:func:`design_plan`). Times the compute of one more seed of the jobs it reads
+(:func:`seed_seconds`: the median over seeds of the rows' compute, :func:`compute_time`),
+that is the compute still to spend (:class:`Cost`). Above
 :data:`MACHINE_HOURS` of this 2-core machine the check is *not decidable on this machine*:
 INDEX prints "not decidable on this machine: needs about N runs, H hours" in place of its
 '?' and the verdict's overview names it (:attr:`~kktheory.report.verdicts.Check.beyond`);
