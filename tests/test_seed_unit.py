@@ -291,7 +291,7 @@ def test_an_undecided_share_plans_the_cells_it_lacks_not_its_slowest_cell():
     def on_schedule(need):  # by hand: 20·2^k runs at look 1 + k, the first that reach need(that look's level)
         return next(20 * 2**j for j in range(1, 30) if need(look_level(1 + j)) <= 20 * 2**j)
 
-    def plan(d):  # each cell's runs toward a win (above 0) at its per-cell level of each look, 1 − (1 − L)/(C − K + 1)
+    def plan(d):  # each cell's runs toward a win (above 0) at its per-cell level of look L, 1 − (1 − L)/(C − K + 1)
         return on_schedule(lambda look: runs_needed(Estimate.mean_of(d), 0.0, 1 - (1 - look) / (7 - k + 1)))
 
     by_hand = sorted(plan(d) for d in diffs[4:])

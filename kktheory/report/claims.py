@@ -237,7 +237,7 @@ class Rule:
         lo, hi = self.value_range
         bounded = Estimate.bounded_mean([est.value] * est.runs, lo, hi)
         b = self.margin.value
-        need, at = replace(check.decision, estimate=bounded, toward=-b, other=b).planned  # the look they reach, its level
+        need, at = replace(check.decision, estimate=bounded, toward=-b, other=b).planned  # the look they reach
         said = (f"all {est.runs} runs equal: the declared t test never decides while they agree; re-planned as a "
                 f"test that needs no spread (Hoeffding–Bentkus, every run in [{lo:g}, {hi:g}]) it would decide with "
                 f"about {need} runs if they all agree, judged at {pct(at)}, the level of the look of the doubling "

@@ -292,8 +292,9 @@ def judge_checks(checks: Sequence[Check], observed: str = "", level: float = LEV
     A counted check's failure stands only when Holm's correction at family-wise level
     1 − ``level`` over the counted checks' failure p-values rejects it; a failure that does
     not survive becomes undecided, saying so, with the runs that would show it at Holm's
-    threshold of the first look of the doubling schedule whose runs reach 80 % power there (its
-    threshold at each look's level, the p-values as they are: :func:`~kktheory.report.decide.scheduled`). Checks judged again with more added (an entry's
+    threshold of the first look of the doubling schedule whose runs reach 80 % power there
+    (the threshold at each look's level, the p-values as they are:
+    :func:`~kktheory.report.decide.scheduled`). Checks judged again with more added (an entry's
     timing checks) are corrected once, over the whole family: a failure set aside before is
     judged as it was before the correction. A check standing for further declared rules
     (``also``: checks whose rows are identical by construction, made once) enters Holm's family
