@@ -134,7 +134,10 @@ LEMMA5_DECAY_RULES = tuple(Rule(
 # -- Lemma 5 inside its premise ε ∈ (0, 1) (declared 2026-12-07, after seeds 0–79 were seen) ----------
 PREMISE_DECLARED = "2026-12-07"
 PREMISE_MS = (179, 358, 716, 1432)  # m = 4, 8, 16, 32 × √2000 as the runs round them
-PREMISE_FRESH_FROM = 200  # experiments/theory_rates_lemma5_premise.yaml: seeds 200–219, run by no other sweep
+#: experiments/theory_rates_lemma5_premise.yaml: seeds 1000–1019, beyond the seeds the lemma sweep's looks add
+#: (40, 41, …): its rows are told from the bounds sweeps' by their seeds alone. (Its first run, at seeds 200–219,
+#: was moved here before it was judged or committed, the rule unchanged: a lemma sweep of 160 seeds reaches 199.)
+PREMISE_FRESH_FROM = 1000
 PREMISE_SEEDS = 20
 #: planning spread of log ε over PREMISE_MS: the committed Gaussian seeds 0–79's sd at m = 179 and 358 (0.110,
 #: 0.088), the one at 358 taken for 716 and 1432 (the sd falls with m over the grid: 0.145 at m = 12); their
@@ -433,7 +436,7 @@ CHANGES = {
              "n for the rates (13 per n reach power 0.8 at the shape's own slope); ROS not run; n = 2000 for "
              "the lemmas, 40 seeds per sketch, each at the two m with ε(m) < 1 (54 seeds reach power 0.8); Lemma "
              "5's scaling on fresh seeds, 80 declared (40–119, experiments/theory_rates_lemma5.yaml; those run so far: "
-             "its checks' lines), each at all six m; inside its premise 20 fresh Gaussian seeds (200–219) at "
+             "its checks' lines), each at all six m; inside its premise 20 fresh Gaussian seeds (1000–1019) at "
              "m = 4, 8, 16, 32√n, and the other two sketches at m = 16, 24, 32√n, where their premise begins "
              "(experiments/theory_rates_lemma5_premise.yaml)",
 }
