@@ -123,3 +123,28 @@ def test_a_fit_beyond_the_grid_is_an_infinite_draw_not_a_dropped_one():
     assert b[2] == pytest.approx(-0.5, abs=1e-8) and a[2] == pytest.approx(0.3 * 1000 ** 0.5, rel=1e-8)
     n = np.repeat(levels, 3)
     assert fit_rate(n, np.repeat(x ** -10.0, 3) * (1 + 0.01 * np.tile([-1, 0, 1], 4)), boot=20) is None
+
+
+def test_rate_fit_lack_of_fit_is_the_weighted_residual_chi2():
+    """RateFit.chi2 = Σ((mean − a·n^b)/se)² at the point fit, recomputed from scipy's curve_fit
+    (the same weighted least squares), and its p-value the χ²'s tail on (values of n) − 2 df: a
+    power law with noise at its standard errors fits (p not small), a bent curve does not."""
+    from scipy import optimize, stats
+
+    from kktheory.evaluation.bounds.theory import fit_rate
+
+    rng = np.random.default_rng(5)
+    levels = np.array([1000.0, 2000, 4000, 8000, 16000, 32000])
+    n = np.repeat(levels, 8)
+    for bend, small in ((0.0, False), (1.0, True)):
+        truth = 0.4 * (n / 1000) ** -0.5 * (1 + bend * (n >= 8000) * (n / 8000 - 1) / 3)  # flat-ish tail when bent
+        y = truth + rng.normal(0, 0.01, n.size)
+        fit = fit_rate(n, y, boot=0)
+        mean = np.array([y[n == v].mean() for v in levels])
+        se = np.array([y[n == v].std(ddof=1) / np.sqrt(8) for v in levels])
+        p, _ = optimize.curve_fit(lambda x, a, b: a * x**b, levels / 1000, mean, p0=[mean[0], -0.5], sigma=se,
+                                  absolute_sigma=True, maxfev=20000, ftol=1e-15, xtol=1e-15, gtol=1e-15)
+        chi2 = float((((mean - p[0] * (levels / 1000) ** p[1]) / se) ** 2).sum())
+        assert fit.chi2 == pytest.approx(chi2, rel=1e-6) and fit.levels == 6
+        assert fit.misfit_p == pytest.approx(stats.chi2.sf(chi2, 4), rel=1e-9)
+        assert (fit.misfit_p < 0.01) is small

@@ -318,6 +318,7 @@ def _rate_noise(entry: str, rule: Rule) -> tuple[np.ndarray, np.ndarray, np.ndar
         rates, col = theory.parts(rows)[0], "excess_pop_risk"
     sketch = rule.selection.split(",")[0].removeprefix("sketch ")
     sub = rates[rates["sketch.name"] == sketch].dropna(subset=[col])
+    sub = theory.covering(sub, sorted(set(sub["n"].astype(float))))[0]  # the seeds the judge reads: every n run
     groups = [g[col].to_numpy(float) for _, g in sub.groupby("n")]
     ns = np.sort(sub["n"].unique().astype(float))
     res = np.concatenate([(g - g.mean()) / g.std(ddof=1) * math.sqrt(len(g) / (len(g) - 1)) for g in groups])
@@ -369,13 +370,16 @@ def test_rate_check_size_and_power_through_its_estimator(name, rule):
 @pytest.mark.parametrize("name, rule", RATE_RULES, ids=[r.name.split(" (")[0] for _, r in RATE_RULES])
 def test_rate_check_size_at_each_look_through_its_estimator(name, rule, look):
     """The size of a rate check at the level of looks 1–3 (95 %, 99.17 %, 99.58 %) through its
-    own estimator at the committed runs per n (10): at most the look's one-sided error + 3 MC
+    own estimator at the committed runs per n (10): at most the look's one-sided error + one MC
     s.e. over 3,000 sweeps — the plain percentile bootstrap erred 1.8× at look 2 and 2.6–2.9×
-    from look 3 (docs/verdicts.md, "Measured departures")."""
+    from look 3 (docs/verdicts.md, "Measured departures"), which this bound catches nine times
+    in ten. On power-law curves only: the committed overlapping-mixture means depart from a·n^b
+    (see the rate checks' lack-of-fit line), a null the bootstrap-t holds and a t interval does not."""
     from kktheory.report.decide import look_level
 
     level, reps = look_level(look), 3000
     nominal = (1 - level) / 2
     rate = _rate_pass_rate(name, rule, rule.margin.value, 10, level, reps, look)
     print(f"{rule.name} look {look}: size {rate:.4f} (nominal {nominal:.4f})")
-    assert rate <= nominal + _mc(nominal, reps)
+    # one Monte-Carlo s.e. (a third of _mc): a size 1.8× nominal, the percentile's at look 2, fails ~90 % of the time
+    assert rate <= nominal + _mc(nominal, reps) / 3

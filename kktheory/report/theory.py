@@ -367,10 +367,25 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
         per_n = int(ns.value_counts().median())
         detail = (f"fitted exponent b over n = {int(ns.min())}–{int(ns.max())}, all {fit.runs} runs ({per_n} per n"
                   f"{'; ' + left if left else ''}); the shape {shape} has slope "
-                  f"{fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, margin {RATE_MARGIN}")
+                  f"{fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, margin {RATE_MARGIN}; "
+                  + misfit_text(fit))
         est, _ = rate_estimate(ns.to_numpy(float), sub[col].to_numpy(float), per_n, level)
         checks.append(rule.check(est, detail, level=level))
     return checks
+
+
+#: a lack-of-fit p-value below this says the per-n means do not follow a·n^b (:func:`misfit_text`)
+MISFIT_P = 0.01
+
+
+def misfit_text(fit: RateFit) -> str:
+    """The weighted fit's lack of fit, χ² on (values of n) − 2 df, in words: below
+    :data:`MISFIT_P` the means do not follow a·n^b within their standard errors, and b is the
+    weighted slope over the grid, not a rate they follow (the bootstrap-t interval holds its
+    level under such a misfit; a t interval on the fit's standard error does not)."""
+    text = f"lack of fit χ² = {fit.chi2:.3g} on {fit.levels - 2} df (p = {fit.misfit_p:.2g})"
+    return text + (": the means do not follow a·n^b; b is their weighted slope over the grid"
+                   if fit.misfit_p < MISFIT_P else "")
 
 
 def share_check(rule: Rule, rows: pd.DataFrame, holds: pd.Series, cells: str | list[str], detail: str,

@@ -73,9 +73,17 @@ tests named check them by simulation or exact computation of the code's own func
   where 2.5 % is declared (2,400 sides; 2.3 % in another 300-fit run), and its tails, read at
   normal quantiles, err more the stricter the level: 1.8× the nominal one-sided rate at look
   2's level, 2.6–2.9× from look 3 on (10 runs per n, 3,000 fits; the second audit, 2026-12-07),
-  so for the rate checks the looks' per-direction total is about 6 %, not 3.75 % (their
-  declared designs draw a normal estimate, which cannot show it; a studentised bootstrap is
-  the fix, not yet made; no committed rate decision moves under a t quantile); under the looks, an
+  so for the rate checks the looks' per-direction total was about 6 %, not 3.75 % (their
+  declared designs draw a normal estimate, which cannot show it). Since 2026-12-07 the rate
+  fits use the studentised (bootstrap-t) interval, each resample's slope pivoted on its own
+  Gauss–Newton standard error (:func:`~kktheory.evaluation.bounds.theory.fit_rate`); simulated
+  through the judge's own estimator on sweeps shaped like the committed rows (their per-n
+  spread and pooled residuals, 10 runs per n, 3,000 sweeps each; tests/test_rule_power.py,
+  slow): one-sided error at look 2's level 0.27 % (Calandriello's overlapping mixture) and
+  0.23 % (Yin's sub-Gaussian sketch) where 0.42 % is nominal — conservative, and wider: the
+  overlapping mixture's Nyström rate now needs about 160 runs where the percentile planned 80,
+  and Yin's Nyström Remark 1 rate, a pass at 10 runs per n, is undecided (20 would decide it);
+  under the looks, an
   *exceeds* check with a true effect of half the smallest that counts passes 45.8 % of the
   time (20,000 sequences, up to 5 doubling looks), where INDEX prints the fixed design's rate
   (27.4 % in that case). A bootstrap is read no finer than its draws: a count c of B draws

@@ -177,6 +177,14 @@ class RateFit:
     runs: int  # runs used (all of them)
     boot: int  # bootstrap fits that converged
     draws: tuple[float, ...] = ()  # the pseudo-draws b − t*·se, sorted (intervals at any level)
+    chi2: float = math.nan  # the point fit's Σ((mean − a·n^b)/se)² over the n: lack of fit on (values of n) − 2 df
+    levels: int = 0  # values of n fitted
+
+    @property
+    def misfit_p(self) -> float:
+        """P(χ²_{L−2} ≥ chi2): small when the per-n means do not follow a·n^b within their
+        standard errors (b is then the weighted slope over the grid, not a rate they follow)."""
+        return float(stats.chi2.sf(self.chi2, self.levels - 2)) if self.levels > 2 else math.nan
 
 
 #: the exponents b searched before refinement: a step of 0.05 over [−8, 4] (a fit whose least
@@ -205,12 +213,8 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[np.ndar
     on very noisy means) is b = −∞ or +∞ with a NaN: a bootstrap keeps it as the extreme draw
     it is (dropping it would narrow the interval), a point fit is none."""
     mean = np.atleast_2d(np.asarray(mean, float))
-    se = np.broadcast_to(np.asarray(se, float), mean.shape)
     lx = np.log(n / n.min())
-    with warnings.catch_warnings():  # a curve of NaN means: no fit, whatever its floor
-        warnings.simplefilter("ignore", RuntimeWarning)
-        scale = np.nanmax(np.abs(mean), axis=1, keepdims=True)
-    w = 1.0 / np.maximum(se, 1e-12 * np.maximum(1e-300, np.nan_to_num(scale, nan=1.0))) ** 2  # each curve's floor
+    w = 1.0 / _floored(mean, se) ** 2
     a_out, b_out = np.full(len(mean), np.nan), np.full(len(mean), np.nan)
     step = EXPONENTS[1] - EXPONENTS[0]
     for lo in range(0, len(mean), _CHUNK):
@@ -259,6 +263,17 @@ def _fit_power(n: np.ndarray, mean: np.ndarray, se: np.ndarray) -> tuple[np.ndar
     bad = ~np.isfinite(a_out)
     a_out[bad], b_out[bad & np.isfinite(b_out)] = np.nan, np.nan
     return a_out, b_out
+
+
+def _floored(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """Standard errors of per-n means (one curve per row) held at least 1e-12 of the curve's
+    largest |mean| (a curve of NaN means: its floor 1e-12), so that every weight 1/se² is finite."""
+    mean = np.atleast_2d(np.asarray(mean, float))
+    with warnings.catch_warnings():  # a curve of NaN means: no fit, whatever its floor
+        warnings.simplefilter("ignore", RuntimeWarning)
+        scale = np.nanmax(np.abs(mean), axis=1, keepdims=True)
+    return np.maximum(np.broadcast_to(np.asarray(se, float), mean.shape),
+                      1e-12 * np.maximum(1e-300, np.nan_to_num(scale, nan=1.0)))
 
 
 def _direct(m: np.ndarray, w: np.ndarray, xg: np.ndarray, sign: np.ndarray) -> np.ndarray:
@@ -336,23 +351,26 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
         return None
     groups = [y[n == v] for v in levels]
 
-    def fit(resampled: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(a, b, se of b) of each curve: resampled[j] holds the runs at levels[j], one curve per row."""
+    def fit(resampled: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(a, b, se of b, χ² of the fit) of each curve: resampled[j] holds the runs at levels[j], one curve per row."""
         means = np.stack([r.mean(axis=1) for r in resampled], axis=1)
-        ses = _filled(np.stack([r.std(axis=1, ddof=1) / np.sqrt(r.shape[1]) if r.shape[1] > 1
-                                else np.full(len(r), np.nan) for r in resampled], axis=1))
+        ses = _floored(means, _filled(np.stack([r.std(axis=1, ddof=1) / np.sqrt(r.shape[1]) if r.shape[1] > 1
+                                                else np.full(len(r), np.nan) for r in resampled], axis=1)))
         a, b = _fit_power(levels, means, ses)
-        return a, b, slope_se(levels, np.nan_to_num(a), np.where(np.isfinite(b), b, 0.0), ses)
+        with np.errstate(over="ignore", invalid="ignore"):
+            chi2 = (((means - a[:, None] * levels ** b[:, None]) / ses) ** 2).sum(axis=1)
+        return a, b, slope_se(levels, np.nan_to_num(a), np.where(np.isfinite(b), b, 0.0), ses), chi2
 
-    a0, b0, se0 = fit([g[None, :] for g in groups])
+    a0, b0, se0, chi0 = fit([g[None, :] for g in groups])
     if not (np.isfinite(b0[0]) and np.isfinite(a0[0])):
         return None
     point, se_hat = float(b0[0]), float(se0[0])
+    lack = {"chi2": float(chi0[0]), "levels": len(levels)}
     if boot == 0:  # the point fit alone
-        return RateFit(point, float(a0[0]), se_hat, math.nan, math.nan, int(len(y)), 0)
+        return RateFit(point, float(a0[0]), se_hat, math.nan, math.nan, int(len(y)), 0, **lack)
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
     draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
-    _, b, se = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])  # each boot × |group|
+    _, b, se, _ = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])  # each boot × |group|
     kept = ~np.isnan(b)  # a runaway draw (±∞) is kept: its pivot is the extreme it is
     if kept.sum() < boot // 2 or not math.isfinite(se_hat):
         return None
@@ -363,7 +381,7 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     pseudo = np.sort(point - pivot * se_hat)
     lo, hi = percentile_interval(pseudo, level)
     return RateFit(point, float(a0[0]), se_hat, float(lo), float(hi), int(len(y)), int(len(pseudo)),
-                   tuple(map(float, pseudo)))
+                   tuple(map(float, pseudo)), **lack)
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:
