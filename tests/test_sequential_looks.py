@@ -28,6 +28,7 @@ import pytest
 from scipy import special
 
 from kktheory.report import catalogue
+from kktheory.report.index import IndexRecord
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
@@ -915,6 +916,11 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     assert first_levels(old, judged(loose), "r2") == {}
 
 
+def _record(name: str, status: str = "reproduced") -> IndexRecord:
+    """An INDEX record of ``name`` judged ``status``, its observed text "as recorded"."""
+    return IndexRecord(name, "title", "claim", status, "as recorded", "rule", "scale", "setup", "config", "command")
+
+
 def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     """A look whose seeds were named and not all run (its .pending note, this entry's or one
     sharing its sweep) is judged once they are: a redraw keeps INDEX's last judgement and
@@ -925,14 +931,24 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
                         lambda folder, name: part if name == "theory_rates_calandriello" else None)
     monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [])
     monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
-    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
-        entry.name: types.SimpleNamespace(status="reproduced", observed="as recorded")})
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {entry.name: _record(entry.name)})
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results, over: {("r3",), ("r4",), ("r5",)})
+    monkeypatch.setattr(committed, "COMMITTED_ROWS", tmp_path / "rows")
+    (tmp_path / "rows").mkdir()
+    pd.DataFrame({"run_id": ["r0", "r1", "r3", "r4"]}).to_parquet(tmp_path / "rows" / f"{entry.sweep_name}.parquet")
     judged: list = []
     monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: judged.append(a[4]) or (None, []))
     logged: list = []
     v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append)
     assert (v.status, v.observed) == ("reproduced", "as recorded") and not judged
     assert "in progress" in logged[-1] and "theory_rates_calandriello --scale paper --decide" in logged[-1]
+    # INDEX says so: the look, its jobs run, the rows committed in all, and that what it shows is the last look's
+    index = (tmp_path / "INDEX.md").read_text()
+    assert ("**In progress:** look 1 of theory_rates_calandriello (theory_rates_overlap: seed=range(3,13)) is in "
+            "progress: 2 of its 3 jobs have run, their rows committed (rows/theory_rates.parquet holds 4 rows in all)"
+            in index) and "last recorded look's" in index
+    assert "a look in progress, its committed rows not yet judged" in next(
+        ln for ln in index.splitlines() if ln.startswith(f"| [{entry.name}]"))
     monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {})  # no INDEX line to keep: nothing judged
     assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append).status == "not run"
     assert not judged
@@ -963,7 +979,7 @@ def test_a_look_whose_jobs_failed_is_not_judged_and_stays_in_progress(tmp_path, 
     monkeypatch.setattr(reproduce_sequential, "read_pending", read_pending)
     monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
     monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
-        entry.name: types.SimpleNamespace(status="inconclusive", observed="as recorded")})
+        entry.name: _record(entry.name, "inconclusive")})
     ran = {"ids": ["r0", "r3"]}
 
     def fake_reproduce(entry, scale, results_dir, out_dir, overrides, execute, log, parts=(), look=None, run_only=None):
