@@ -1038,3 +1038,23 @@ def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_co
     old, new = (Look(1, 10, LEVEL, 0, "reproduced", seen=fingerprints(few, v), seen_rules=ruled, prints=v) for v in (1, 2))
     assert first_looks([old], other) == {"mean": old} and first_looks([new], other) == {}
     assert first_looks([new], many) == {"mean": new}
+
+
+def test_a_rise_of_half_the_smallest_effect_passes_more_often_under_the_looks():
+    """A pass of *exceeds* shows a rise > 0, not one that reaches δ, the smallest that counts
+    (it fails below δ). A true rise of δ/2 passes the fixed design (look 1, 10 paired runs,
+    sd 1, δ = 1: power 0.80 at δ) with the probability INDEX prints beside each such rule,
+    0.273 (exact); under the doubling looks, continued while the check is undecided on either
+    side, it ends in a pass 0.459 of the time (20,000 sequences through the real ``next_runs``,
+    checked against the real Rule.decide) and in a failure 0.541: the looks decide it, nearly
+    as often the one way as the other. docs/verdicts.md quotes these rates."""
+    delta = 1.0
+    rule = Rule("rises by δ", "paired mean over seeds", EXCEEDS, Margin(delta, "a stated smallest effect", "test"),
+                Design("paired", delta, 0.0, (1.0,), FIRST, "test"))
+    assert rule.power(FIRST) == pytest.approx(0.80, abs=0.01)
+    fixed = rule.pass_rate(delta / 2, FIRST)
+    passed, failed = _simulate(rule, delta / 2, _coded, 5)
+    print(f"\nδ/2: fixed design passes {fixed:.4f}; under the looks passes {passed:.4f}, fails {failed:.4f}")
+    mc = 3 * math.sqrt(passed * (1 - passed) / SEQUENCES)
+    assert fixed == pytest.approx(0.273, abs=0.001)
+    assert passed == pytest.approx(0.459, abs=mc) and passed > fixed + mc and passed + failed == pytest.approx(1.0)
