@@ -37,17 +37,22 @@ GAUSSIAN_NOT_NAMED = ("shown, not counted since 2026-12-07: the dense Gaussian m
 
 
 # -- Yin's rules --------------------------------------------------------------------------------
-REMARK1_SE5 = 0.056  # bootstrap se of b at 5 runs per n (yin_nystrom, the wider of the two; committed rows)
-
-
-REMARK1_RUNS = 13
+#: planning: the standard error of b that the studentised bootstrap interval of the committed rows implies
+#: (half-width / z at its level, 10 runs per n, scaled to 5 by √2): yin_nystrom, the wider of the two,
+#: [−0.549, −0.068] at 99.99 % (subgaussian's [−0.564, −0.222] at 99.98 % gives 0.065); the percentile
+#: bootstrap's, before 2026-12-07, was 0.056
+REMARK1_SE5 = 0.087
+REMARK1_SE_FROM = ("implied by the studentised bootstrap interval of the committed rows (half-width / z, 10 runs "
+                   "per n, scaled to 5)")
+REMARK1_RUNS = 30  # runs per n reaching power 0.8 at 95 %: 5·(0.087·(1.96 + 0.84)/0.1)² ≈ 30
 
 
 REMARK1_RULES = tuple(
     _rate_rule(f"Yin Remark 1 rate of {s} (excess over ŵ*)", "excess over the population optimum, "
                "W(C_{n,m}, μ) − ŵ*(μ) on a 100,000-point population sample,", s, remark1_slope(),
                "Yin et al. Remark 1 (Thm 2 with ε = 1/√n read at m = √n; Thm 2 as stated would need m = Ω(n log n)): "
-               "Õ(√(k/n)), shape √(k/n)·log²√n", REMARK1_SE5, REMARK1_RUNS, part=(f"{PART_AXIS}=rate_{s}",))
+               "Õ(√(k/n)), shape √(k/n)·log²√n", REMARK1_SE5, REMARK1_RUNS, se_from=REMARK1_SE_FROM,
+               part=(f"{PART_AXIS}=rate_{s}",))
     for s in REMARK1_SKETCHES)
 
 
