@@ -485,18 +485,19 @@ def pourkamali_fig3_failure() -> Verdict:
 
 def theory_calandriello_failure() -> Verdict:
     """Calandriello's theory reversed: the excess grows like n^(+0.5) instead of falling like n^(−0.5)
-    (on the overlapping mixture, the design's 16 seeds from 3); Lemma 2's gap 3 times its bound in
+    (on the overlapping mixture, the designs' seeds from 3: the larger of the two sketches'); Lemma 2's gap 3 times its bound in
     every cell of every seed (54 seeds); k-means++ seeding 60 times the lower bound, above
     8(ln k + 2) = 34.4 (the design's 5 seeds)."""
     cal = theory_rates_calandriello
-    rows = theory_rows(0.5, seeds=cal.SEEDING_RULE.design.runs, overlap_seeds=cal.OVERLAP_RUNS, lemma2_ratio=3.0,
+    rows = theory_rows(0.5, seeds=cal.SEEDING_RULE.design.runs, overlap_seeds=max(cal.OVERLAP_POWER_RUNS.values()),
+                       lemma2_ratio=3.0,
                        l2_seeds=cal.LEMMA2_RUNS, seeding=60.0)
     return ENTRIES["theory_rates_calandriello"].judge(rows)
 
 
 def theory_yin_failure() -> Verdict:
     """Yin's theory reversed: the excess grows like n^(+0.5) instead of Remark 1's Õ(√(k/n)) (the
-    design's 13 seeds); the distortion ε rises like m^(+0.5) instead of falling like m^(−1/2), inside
+    design's seeds); the distortion ε rises like m^(+0.5) instead of falling like m^(−1/2), inside
     the lemma's premise (ε below 0.8 in every run; the design's 80 seeds from 40); Lemma 6's gap 3 times
     its bound 2ε(m)/(1 − ε(m)) in every run."""
     yin = theory_rates_yin
