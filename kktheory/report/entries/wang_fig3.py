@@ -106,7 +106,7 @@ import pandas as pd
 from scipy import stats
 
 from kktheory.report.claims import EXCEEDS, SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_READING, CAUSE_SETTING, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_READING, CAUSE_SETTING, FOR_PAPER, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.stats import mean_ci
 from kktheory.report.style import grid_ticks, pyplot, save_figure
@@ -600,7 +600,7 @@ def in_our_regime(check: Check, why: str) -> Check:
     if not why:
         return check
     if check.passed is None:
-        return replace(check, runs_needed=None, beyond=f"no number of runs decides it for the paper: {why}; a pass "
+        return replace(check, runs_needed=None, beyond=f"{FOR_PAPER}: {why}; a pass "
                                                        "or a failure here would hold in our setting only")
     if check.qualified or check.passed is False and check.cause != CAUSE_CLAIM:
         return check
