@@ -446,8 +446,13 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     k_of = {**{c.rule: FIG1_K for c in close}, **{rule: k for (_, k), rule in K_RULES.items()}}
     arm_of = {**{FIG1_RULES[a][0]: a for a in ARMS}, **{rule: a for (a, _), rule in K_RULES.items()}}
     by_k = [*close, *others]
+    mechanism = (f"the gap is where the paper's Prop. 1 fails: the sketches track their target, k-means on the "
+                 f"kernel columns (the 'tracks its target' controls), which lies {fmt(matches.decision.estimate.value, 2)} "
+                 f"from kernel k-means at k = {FIG1_K} (Prop. 1's control ✗)"
+                 if matches.passed is False and matches.decision is not None else "")
     close, others = ([_setting_of_k(c, [o for o in by_k if o is not c and arm_of.get(o.rule) == arm_of.get(c.rule)],
-                                    k_of) for c in group] for group in (close, others))
+                                    k_of, mechanism if c in close else "") for c in group]
+                     for group in (close, others))
     return judge_checks([*close, *others, *tracks, matches, *stable, *_identity(d, level)], observed, level)
 
 
@@ -479,12 +484,13 @@ def other_k_checks(every: pd.DataFrame, level: float) -> list[Check]:
     return out
 
 
-def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict) -> Check:
+def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict, mechanism: str = "") -> Check:
     """A failure of "close to kernel k-means" at one k whose arm's check passes at another
     declared k is our reading's — our choice of k, which §5.1 does not state (until 2026-12-07
     called the setting's) — not the paper's claim; it stays the claim's where the arm's check passes at no other k (``same_arm``: the
     arm's checks at the other k; ``k_of``: each rule's k). The cause names the arm's estimate
-    at every k, and says where the gap grows with k (m = √n does not grow with k)."""
+    at every k, says where the gap grows with k (m = √n does not grow with k), and gives the
+    ``mechanism`` (at the declared k: the Prop. 1 control failing, where it does)."""
     passed = [o for o in same_arm if o.passed]
     if check.passed is not False or not passed:
         return check
@@ -500,7 +506,8 @@ def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict) -> Check:
                                                             + ", ".join(f"{fmt(v, 2)} at k = {k}" for k, v in gaps)
                                                             + (f" — the gap grows with k: at m = √n, which does not "
                                                                f"grow with k, the claim holds at k = {ks}, not at "
-                                                               f"k = {k_of[check.rule]}" if grows else ""))
+                                                               f"k = {k_of[check.rule]}" if grows else "")
+                                                            + (f"; {mechanism}" if mechanism else ""))
 
 
 def setting_fig1(df: pd.DataFrame) -> str:
