@@ -304,12 +304,26 @@ def test_runs_needed_for_an_equivalence_count_both_of_its_boundaries():
     assert pass_rate(near) < 0.8 - limit and pass_rate(d.runs_needed) >= 0.8 - limit
 
 
-def test_an_undecided_interval_never_prints_an_end_as_its_boundary():
+def test_an_interval_never_prints_an_end_as_its_boundary():
     """An upper end of 1.0001 against "≤ 1" printed at 3 digits reads [0.72, 1]: decided to the
-    eye, undecided to the test; the line gets the digits that show which side it lies on."""
+    eye, undecided to the test; an upper end of 0.99971 reads as touching the boundary of a
+    pass (Yin Table 2's a8a line, [0.777, 1]). Each line gets the digits that show which side
+    its ends lie on; ends away from a boundary keep 3."""
     d = at_most(Estimate.known(0.86, 0.04083), 1.0, 0.9994)
     assert d.status == UNDECIDED and "[0.71989, 1.0001] (99.94% CI)" in d.text
     assert "[0.721, 0.999]" in at_most(Estimate.known(0.86, 0.0406), 1.0, 0.9994).text  # decided: 3 digits
+    passed = at_most(Estimate.known(0.904, 0.02789), 1.0, 0.9994)  # upper end 0.99971
+    assert passed.status == PASS and "[0.8083, 0.9997] (99.94% CI)" in passed.text
+    assert "[0.766, 0.909]" in at_most(Estimate.known(0.8375, 0.0208), 1.0, 0.9994).text
+
+
+def test_no_level_is_printed_where_no_interval_was_computed():
+    """A line prints "(xx % CI)" only beside an interval computed at that level: one run, runs
+    all equal, or too few runs for an order-statistic interval at the level give none."""
+    for est in (Estimate.mean_of([0.5]), Estimate.mean_of([1.0] * 5), Estimate.median_of([1.0, 1.2, 0.9])):
+        d = at_most(est, 1.0, 0.9975)
+        assert "no interval" in d.text and "CI)" not in d.text
+    assert "(99.75% CI)" in at_most(Estimate.mean_of([0.5, 0.6, 0.7]), 1.0, 0.9975).text
 
 
 def test_sanity_checks_are_shown_not_counted():

@@ -616,7 +616,8 @@ def test_fig45_objective_checks_judge_only_the_fresh_seeds_that_hold_the_columns
     grown = pd.concat([frame, fresh], ignore_index=True)
     nmi_rule = wang_fig4_5.SHARE_RULES[("train_nmi", wang_fig4_5.NYS, wang_fig4_5.RFM)]
     assert set(nmi_rule.fresh(wang_fig4_5.nmi_rows(grown))["seed"]) == set(range(20)) | set(range(60, 65))
-    assert "seeds < 20 and ≥ 60" in nmi_rule.table_row(None, power=False)
+    assert ("re-declared 2026-12-07 after the rows were seen: judged on the seeds its first declaration preceded "
+            "(seeds < 20) and on the runs made after the re-declaration (seeds ≥ 60)") in nmi_rule.table_row(None, power=False)
     again = frame[frame["seed"] == 3].assign(**{wang_fig4_5.OBJ_COL: 1.0, "train_nmi": -1.0})  # seed 3 in both sweeps
     rows = wang_fig4_5.nmi_rows(pd.concat([frame, again], ignore_index=True))
     assert (rows["train_nmi"] > -1).all() and len(rows) == len(wang_fig4_5.nmi_rows(frame))

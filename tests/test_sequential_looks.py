@@ -28,6 +28,7 @@ import pytest
 from scipy import special
 
 from kktheory.report import catalogue
+from kktheory.report.index import IndexRecord
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
@@ -915,6 +916,11 @@ def test_an_unchanged_estimate_under_a_changed_rule_is_a_new_decision():
     assert first_levels(old, judged(loose), "r2") == {}
 
 
+def _record(name: str, status: str = "reproduced") -> IndexRecord:
+    """An INDEX record of ``name`` judged ``status``, its observed text "as recorded"."""
+    return IndexRecord(name, "title", "claim", status, "as recorded", "rule", "scale", "setup", "config", "command")
+
+
 def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
     """A look whose seeds were named and not all run (its .pending note, this entry's or one
     sharing its sweep) is judged once they are: a redraw keeps INDEX's last judgement and
@@ -925,14 +931,24 @@ def test_a_redraw_does_not_judge_a_look_in_progress(tmp_path, monkeypatch):
                         lambda folder, name: part if name == "theory_rates_calandriello" else None)
     monkeypatch.setattr(reproduce_sequential, "read_looks", lambda folder, name: [])
     monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
-    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
-        entry.name: types.SimpleNamespace(status="reproduced", observed="as recorded")})
+    monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {entry.name: _record(entry.name)})
+    monkeypatch.setattr(reproduce_sequential, "_jobs", lambda cfg, results, over: {("r3",), ("r4",), ("r5",)})
+    monkeypatch.setattr(committed, "COMMITTED_ROWS", tmp_path / "rows")
+    (tmp_path / "rows").mkdir()
+    pd.DataFrame({"run_id": ["r0", "r1", "r3", "r4"]}).to_parquet(tmp_path / "rows" / f"{entry.sweep_name}.parquet")
     judged: list = []
     monkeypatch.setattr(reproduce_sequential, "judge", lambda *a, **k: judged.append(a[4]) or (None, []))
     logged: list = []
     v = reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append)
     assert (v.status, v.observed) == ("reproduced", "as recorded") and not judged
     assert "in progress" in logged[-1] and "theory_rates_calandriello --scale paper --decide" in logged[-1]
+    # INDEX says so: the look, its jobs run, the rows committed in all, and that what it shows is the last look's
+    index = (tmp_path / "INDEX.md").read_text()
+    assert ("**In progress:** look 1 of theory_rates_calandriello (theory_rates_overlap: seed=range(3,13)) is in "
+            "progress: 2 of its 3 jobs have run, their rows committed (rows/theory_rates.parquet holds 4 rows in all)"
+            in index) and "last recorded look's" in index
+    assert "a look in progress, its committed rows not yet judged" in next(
+        ln for ln in index.splitlines() if ln.startswith(f"| [{entry.name}]"))
     monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {})  # no INDEX line to keep: nothing judged
     assert reproduce_sequential.redraw(entry, "paper", tmp_path, tmp_path, (), False, logged.append).status == "not run"
     assert not judged
@@ -963,7 +979,7 @@ def test_a_look_whose_jobs_failed_is_not_judged_and_stays_in_progress(tmp_path, 
     monkeypatch.setattr(reproduce_sequential, "read_pending", read_pending)
     monkeypatch.setattr(reproduce_sequential, "_sweep_parts", lambda e: [])
     monkeypatch.setattr(reproduce_sequential, "read_index", lambda out: {
-        entry.name: types.SimpleNamespace(status="inconclusive", observed="as recorded")})
+        entry.name: _record(entry.name, "inconclusive")})
     ran = {"ids": ["r0", "r3"]}
 
     def fake_reproduce(entry, scale, results_dir, out_dir, overrides, execute, log, parts=(), look=None, run_only=None):
@@ -1022,3 +1038,23 @@ def test_a_fingerprint_reads_the_estimate_not_the_level_nor_a_bootstraps_draw_co
     old, new = (Look(1, 10, LEVEL, 0, "reproduced", seen=fingerprints(few, v), seen_rules=ruled, prints=v) for v in (1, 2))
     assert first_looks([old], other) == {"mean": old} and first_looks([new], other) == {}
     assert first_looks([new], many) == {"mean": new}
+
+
+def test_a_rise_of_half_the_smallest_effect_passes_more_often_under_the_looks():
+    """A pass of *exceeds* shows a rise > 0, not one that reaches δ, the smallest that counts
+    (it fails below δ). A true rise of δ/2 passes the fixed design (look 1, 10 paired runs,
+    sd 1, δ = 1: power 0.80 at δ) with the probability INDEX prints beside each such rule,
+    0.273 (exact); under the doubling looks, continued while the check is undecided on either
+    side, it ends in a pass 0.459 of the time (20,000 sequences through the real ``next_runs``,
+    checked against the real Rule.decide) and in a failure 0.541: the looks decide it, nearly
+    as often the one way as the other. docs/verdicts.md quotes these rates."""
+    delta = 1.0
+    rule = Rule("rises by δ", "paired mean over seeds", EXCEEDS, Margin(delta, "a stated smallest effect", "test"),
+                Design("paired", delta, 0.0, (1.0,), FIRST, "test"))
+    assert rule.power(FIRST) == pytest.approx(0.80, abs=0.01)
+    fixed = rule.pass_rate(delta / 2, FIRST)
+    passed, failed = _simulate(rule, delta / 2, _coded, 5)
+    print(f"\nδ/2: fixed design passes {fixed:.4f}; under the looks passes {passed:.4f}, fails {failed:.4f}")
+    mc = 3 * math.sqrt(passed * (1 - passed) / SEQUENCES)
+    assert fixed == pytest.approx(0.273, abs=0.001)
+    assert passed == pytest.approx(0.459, abs=mc) and passed > fixed + mc and passed + failed == pytest.approx(1.0)

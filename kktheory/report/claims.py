@@ -327,7 +327,11 @@ class Rule:
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
                          f"{self.pass_rate(half, r, reps=500, level=at):.2f}" + (f" at {r} runs" if len(judged) > 1 else ""))
         selection = self.selection or "—"
-        if self.fresh_from is not None or self.fresh_column:
+        if self.kept_below is not None and self.fresh_from is not None:
+            selection += (f"; re-declared {self.declared} after the rows were seen: judged on the seeds its first "
+                          f"declaration preceded (seeds < {self.kept_below}) and on the runs made after the "
+                          f"re-declaration (seeds ≥ {self.fresh_from})")
+        elif self.fresh_from is not None or self.fresh_column:
             selection += (f"; declared {self.declared} after the rows were seen: judged only on the runs made after "
                           f"the declaration ({self.fresh_runs})")
         return (f"| {self.name} | {self.shape_text} | {m.value:.4g}: {m.why} ({m.source}) | "

@@ -501,6 +501,7 @@ class Decision:
     #: the test's level at later looks where it is not the look's own (None: ``level`` is the look's)
     schedule: Schedule | None = None
     fixed: int = 0  # of the estimate's runs, those from a sweep no look extends (:func:`next_size`)
+    bounds: tuple[float, ...] = ()  # the claim's boundaries (pass, failure, an equivalence's far end): :attr:`digits`
 
     @cached_property
     def planned(self) -> tuple[int | None, float]:
@@ -528,7 +529,12 @@ class Decision:
 
     @property
     def text(self) -> str:
-        s = f"{self.estimate.text(self.digits, level=self.level)} ({pct(self.level)} CI), claim {self.claim}"
+        """The estimate, its interval labelled with the level it was computed at (no label where
+        there is no interval: a single run, runs all equal, too few for the level), the claim,
+        and why it is undecided or a pass on the sign only."""
+        ends = self.estimate.interval(self.level) if self.estimate.decidable else (math.nan, math.nan)
+        at = f" ({pct(self.level)} CI)" if all(math.isfinite(e) for e in ends) else ""
+        s = f"{self.estimate.text(self.digits, level=self.level)}{at}, claim {self.claim}"
         if self.status == INCONCLUSIVE:
             s += f"; undecided: {self.undecided_text}"
         elif self.status == PASS and self.smallest is not None and abs(self.estimate.value) < abs(self.smallest):
@@ -538,15 +544,14 @@ class Decision:
 
     @property
     def digits(self) -> int:
-        """Significant digits of the printed interval: 3, or as many more (up to 8) as an
-        undecided check's interval needs so that no end prints as the boundary it straddles
-        ([0.734, 1] for an upper end 1.0003 against "≤ 1" would read as decided)."""
-        if self.status != INCONCLUSIVE or not self.estimate.decidable:
+        """Significant digits of the printed interval: 3, or as many more (up to 8) as its ends
+        need so that none prints as a boundary it does not reach ([0.734, 1] for an upper end
+        1.0003 against "≤ 1" would read as decided; [0.777, 1] for 0.99971 as touching it)."""
+        if not self.estimate.decidable:
             return 3
         ends = self.estimate.interval(self.level)
-        bounds = [b for b in (self.toward, self.other) if b is not None and math.isfinite(b)]
         digits = 3
-        while digits < 8 and any(_g(e, digits) == _g(b, digits) and e != b for e in ends for b in bounds):
+        while digits < 8 and any(_g(e, digits) == _g(b, digits) and e != b for e in ends for b in self.bounds):
             digits += 1
         return digits
 
@@ -572,14 +577,15 @@ def _decision(est: Estimate, claim: str, p_pass: float, p_fail: float, boundary:
     pass) when the estimate lies on the claim's side, toward ``fail_boundary`` (default
     ``boundary``; the failure) when it points against the claim."""
     alpha = 1 - level
+    bounds = tuple(b for b in (boundary, fail_boundary, other) if b is not None and math.isfinite(b))
     if math.isfinite(p_fail) and p_fail < alpha:  # toward the failure: if a family's correction sets it aside
         return Decision(FAIL, est, claim, boundary if fail_boundary is None else fail_boundary, p_pass, p_fail,
-                        not on_claim_side, level)
+                        not on_claim_side, level, bounds=bounds)
     if math.isfinite(p_pass) and p_pass < alpha:
-        return Decision(PASS, est, claim, None, p_pass, p_fail, False, level)
+        return Decision(PASS, est, claim, None, p_pass, p_fail, False, level, bounds=bounds)
     toward = boundary if on_claim_side or fail_boundary is None else fail_boundary
     return Decision(INCONCLUSIVE, est, claim, toward, p_pass, p_fail, est.decidable and not on_claim_side, level,
-                    other if on_claim_side else None)
+                    other if on_claim_side else None, bounds=bounds)
 
 
 def at_least(est: Estimate, bound: float, level: float = LEVEL) -> Decision:

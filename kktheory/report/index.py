@@ -42,6 +42,7 @@ class IndexRecord:
     looks: str = ""  # the sequential decision's looks (empty: one look, the fixed design)
     setting: str = ""  # the setting check: do the baselines behave as in the paper?
     label: str = ""  # the overview's scale column: data and n against the paper's, runs of the paper's
+    progress: str = ""  # a look of its sweep in progress: its rows committed, not yet judged (reproduce.sequential)
 
 
 INDEX_JSON = "index.json"
@@ -83,7 +84,9 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
         if r is None:
             lines.append(f"| [{name}](#{name}) | | not run yet | | | | | |")
         else:
-            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {r.why} | {r.label or r.scale.split(':')[0]} | "
+            why = "; ".join(x for x in (r.why, "a look in progress, its committed rows not yet judged" if r.progress
+                                        else "") if x)
+            lines.append(f"| [{name}](#{name}) | {r.title} | **{r.status}** | {why} | {r.label or r.scale.split(':')[0]} | "
                          f"{r.runs or '—'} | {_compute(r)} | `{r.command}` |")
     for name in order:
         lines += ["", f"## {name}", ""]
@@ -96,6 +99,7 @@ def render_index(records: dict[str, IndexRecord], order: Sequence[str],
             "",
             f"**Verdict: {r.status}.**" + (f" Why: {r.why}." if r.why else ""),
             "",
+            *([f"**In progress:** {r.progress}.", ""] if r.progress else []),
             *([f"Setting: {r.setting}", ""] if r.setting else []),
             *(["The paper's numbers beside ours:", "", r.paper, ""] if r.paper else []),
             *(["Checks declared before the data:", "", r.rules, "", f"Family: {FAMILY_RULE}.", ""]

@@ -55,8 +55,8 @@ from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
 from kktheory.report.cost import compute_time
-from kktheory.reproduce.entry import SETTING, Part, part_values, picks, reproduce, runs_per_setting
-from kktheory.report.index import read_index
+from kktheory.reproduce.entry import SETTING, Part, part_values, pending_text, picks, reproduce, runs_per_setting
+from kktheory.report.index import read_index, update_index
 from kktheory.reproduce.plan import log, plan_sweep
 
 
@@ -88,7 +88,7 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
         log(f"{entry.name}: a look of its sweep is in progress ({pending[0]}: {' '.join(pending[1][1])}): not judged "
             f"until its seeds are all run (python -m kktheory.reproduce {pending[0]} --scale paper --decide); "
             "INDEX keeps the last recorded look's judgement")
-        return _kept(entry, out_dir)
+        return _kept(entry, out_dir, pending, results_dir)
     if not pending:
         return judge(entry, results_dir, out_dir, looks, parts, execute, log)[0]
     parts.append(pending[1])  # a run finishes the look's seeds before it judges: the look records them
@@ -96,7 +96,7 @@ def redraw(entry: Entry, scale: str, results_dir: Path, out_dir: Path, overrides
         verdict = judge(entry, results_dir, out_dir, looks, parts, execute, log, pending[1])[0]
     except LookIncomplete as e:  # jobs of the look failed: it stays in progress, its note with it
         log(str(e))
-        return _kept(entry, out_dir)
+        return _kept(entry, out_dir, pending, results_dir)
     if pending[0] == entry.name:  # its look judged: the note goes (another entry's judges its own look)
         write_pending(out_dir / "rows", entry.name, None)
     return verdict
@@ -109,11 +109,32 @@ class LookIncomplete(Exception):
     retries those jobs before judging it."""
 
 
-def _kept(entry: Entry, out_dir: Path) -> Verdict:
+def _kept(entry: Entry, out_dir: Path, pending: tuple[str, Part], results_dir: Path) -> Verdict:
     """The entry's judgement as INDEX holds it (the last recorded look's), while a look is in
-    progress; not run where INDEX has none."""
+    progress — its record told so (:func:`in_progress`) —; not run where INDEX has none."""
     kept = read_index(out_dir).get(entry.name)
-    return Verdict(kept.status, kept.observed) if kept is not None else not_run("a look of its sweep is in progress")
+    if kept is None:
+        return not_run("a look of its sweep is in progress")
+    kept.progress = in_progress(entry, pending, results_dir)
+    update_index(out_dir, kept, list(catalogue()), pending_text)
+    return Verdict(kept.status, kept.observed)
+
+
+def in_progress(entry: Entry, pending: tuple[str, Part], results_dir: Path) -> str:
+    """INDEX's line of an entry whose sweep has a look in progress: which look, how many of
+    its jobs have committed rows (in the sweep's committed file beside the rows judged), and
+    that every count, interval and figure shown is the last recorded look's until its seeds
+    are all run and it is judged."""
+    owner, (cfg, over) = pending
+    jobs = _jobs(cfg, results_dir, over)
+    path = committed.committed_rows_path(entry.sweep_name)
+    ids = pd.read_parquet(path, columns=["run_id"])["run_id"] if path.exists() else pd.Series([], dtype=str)
+    done = sum(1 for job in jobs if ids.isin(job).any())
+    look = len(read_looks(committed.COMMITTED_ROWS, owner)) + 1
+    return (f"look {look} of {owner} ({cfg}: {' '.join(over)}) is in progress: {done} of its {len(jobs)} jobs have "
+            f"run, their rows committed (rows/{path.name} holds {len(ids)} rows in all); they are judged, counted "
+            f"and drawn once every job of the look has run (`python -m kktheory.reproduce {owner} --scale paper "
+            f"--decide`): until then every count, interval and figure of this entry is the last recorded look's")
 
 
 def _unrun(entry: Entry, rows: pd.DataFrame, added: Part, results_dir: Path) -> str:
@@ -336,7 +357,7 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                                    True, run_only=None if execute else added)
         except LookIncomplete as e:  # its note stays: the next run retries the failed jobs, then judges
             log(str(e))
-            return _kept(entry, out_dir)
+            return _kept(entry, out_dir, (entry.name, added), results_dir)
         left -= time.perf_counter() - t0
         write_pending(out_dir / "rows", entry.name, None)
         if added and len(looks) == had:

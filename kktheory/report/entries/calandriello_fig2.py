@@ -255,8 +255,9 @@ CHANGES = {
              f"centroids only. Beside the grid, 1 run at mnist8m's size (8,100,000 augmented digits, m = √n/16, "
              f"√n/8 and 400, 100,000 held-out augmented test digits; experiments/calandriello_fig2_mnist8m.yaml), "
              f"drawn on its own axes and reported, not judged. The re-planned checks' setting: the grid's n and "
-             f"points √n/16, √n, 2√n with 100,000 held-out augmented test digits, seeds 10–44 "
-             f"({HELDOUT_CONFIG}). {FIG2_STAND_IN}; sample digits: "
+             f"points √n/16, √n, 2√n with 100,000 held-out augmented test digits, seeds from 10 on "
+             f"(10–44 in {HELDOUT_CONFIG}, more added by the sequential looks: each check's line gives the runs it "
+             f"judged). {FIG2_STAND_IN}; sample digits: "
              f"[augmented_mnist_samples.png](augmented_mnist_samples.png) (python -m kktheory.datasets --grid)",
 }
 

@@ -51,19 +51,21 @@ THM1_RULES = tuple(
 # -- Thm 1 on the overlapping mixture (issue 42), declared after a pilot on its seeds 0–2 ---------
 OVERLAP_DECLARED = "2026-11-27"
 OVERLAP_FRESH_FROM = 3  # the pilot ran seeds 0–2 of the overlapping mixture (n ≤ 8000)
-#: planning: the bootstrap se of b at 5 runs per n over the declared grid, simulated through fit_rate
-#: (12 replications, 400 resamples each) with runs normal around a·n^(−0.5) and a per-run coefficient of
-#: variation 0.22, the largest of the pilot's (std = 2, n = 1000, 2000, 4000, 8000, seeds 0–2: 0.15, 0.22,
-#: 0.10, 0.22; excess 0.0064, 0.0032, 0.0019, 0.0017)
-OVERLAP_SE5 = 0.045
-OVERLAP_SE_FROM = ("simulated through the judge's fit (fit_rate) with the pilot's largest per-run coefficient of "
-                   "variation, 0.22 (std = 2, n = 1000–8000, seeds 0–2; excess 0.0064 at n = 1000, 0.0017 at 8000)")
-OVERLAP_RUNS = 16  # runs (seeds 3–18) per n: experiments/theory_rates_overlap.yaml; 14 reach 0.8 at look 3's 99.58 %
+#: planning: the standard error of b at 5 runs per n, per sketch, that the studentised bootstrap interval of the
+#: committed rows implies (half-width / z at its level, 10 runs per n, scaled to 5 by √2): nystrom [−0.75, −0.058],
+#: nystrom_rls [−0.921, 0.355], both at 99.99 % (re-planned 2026-12-07; declared with 0.045, simulated through the
+#: percentile-era fit with the pilot's largest per-run coefficient of variation, 0.22, on seeds 0–2)
+OVERLAP_SE5 = {"nystrom": 0.126, "nystrom_rls": 0.232}
+OVERLAP_SE_FROM = ("implied by the studentised bootstrap interval of the committed rows (half-width / z, 10 runs per "
+                   "n, scaled to 5; re-planned 2026-12-07, declared with 0.045 from the pilot, seeds 0–2)")
+#: runs per n reaching power 0.8 at 95 %: 5·(se5·(1.96 + 0.84)/0.1)²
+OVERLAP_POWER_RUNS = {s: math.ceil(5 * (se * 2.8 / RATE_MARGIN) ** 2) for s, se in OVERLAP_SE5.items()}
+OVERLAP_RUNS = 16  # runs (seeds 3–18) per n declared: experiments/theory_rates_overlap.yaml
 
 
 THM1_OVERLAP_RULES = tuple(
     _rate_rule(f"Calandriello Thm 1 rate of {s} on the overlapping mixture (excess over C_n)", THM1_STATEMENT, s,
-               thm1_slope(), THM1_SOURCE, OVERLAP_SE5, OVERLAP_RUNS,
+               thm1_slope(), THM1_SOURCE, OVERLAP_SE5[s], OVERLAP_POWER_RUNS[s],
                f"Yin's centres with every cluster spread std = {OVERLAP_STD:g} (theirs 1), the declared n grid, "
                f"seeds {OVERLAP_FRESH_FROM}–{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1} "
                f"(experiments/theory_rates_overlap.yaml)",

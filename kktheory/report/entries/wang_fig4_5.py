@@ -67,7 +67,7 @@ import pandas as pd
 from scipy import special
 
 from kktheory.report.claims import SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, FOR_PAPER, Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.style import color_marker, pyplot, save_figure
@@ -720,7 +720,7 @@ def against_other_baseline(check: Check, why: str, direction: tuple[str, str]) -
     reason = {"stronger": "two-step is stronger here than in the paper", "weaker":
               "two-step is weaker here than in the paper", "": "two-step differs from the paper's either way"}[way]
     if check.passed is None:  # whichever way more runs decided it, the decision would be our setting's
-        return replace(check, runs_needed=None, beyond=f"no number of runs decides it for the paper: {why}; {reason} "
+        return replace(check, runs_needed=None, beyond=f"{FOR_PAPER}: {why}; {reason} "
                                                        f"({count}), so a pass or a failure against it would hold in "
                                                        "our setting only (cause setting)")
     return replace(check, cause=CAUSE_SETTING, cause_detail=f"{why}; {reason} ({count}): a "

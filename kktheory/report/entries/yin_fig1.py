@@ -84,9 +84,9 @@ FIG1_PAIRED_SD = {"subgaussian": (0.046, 0.044, 0.051), "ros": (0.019, 0.018, 0.
 PROP1_PAIRED_SD = 0.004  # k-means on kernel columns − kernel k-means, per seed (0.0031 on the committed rows)
 #: seeds at which each paired design reaches power 0.8 (at least the paper's 5 repeats)
 FIG1_RUNS = {"subgaussian": (6, 6, 20), "ros": (5, 5, 5)}
-PAIRED_SOURCE = ("paired over seeds, sd {sd:g} of the per-seed difference measured on the committed rows "
-                 "(paper_figs/rows/yin_fig1.parquet, seeds 0–9 on one data draw, rounded up); {runs} seeds reach "
-                 "power 0.8")
+PAIRED_SOURCE = ("paired over seeds, sd {sd:g} of the per-seed difference measured on the rows committed before the "
+                 "declaration (seeds 0–9 on one data draw, rounded up; no longer run, so no longer in "
+                 "paper_figs/rows/yin_fig1.parquet); {runs} seeds reach power 0.8")
 
 
 def _paired_design(null: float, sd: float, runs: int, claim: str) -> Design:
@@ -356,6 +356,11 @@ def _seen(old: pd.DataFrame) -> str:
             f"{int(old.index.max())}, mean difference {fmt(diff)}")
 
 
+def _over_seeds(acc: pd.Series) -> str:
+    """A method's mean accuracy and the seeds it is over (the methods ran different seed counts)."""
+    return f"{fmt(acc.mean())} ({int(acc.notna().sum())} seeds)"
+
+
 def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     """Yin Fig. 1 claim rule: the declared rules :data:`FIG1_RULES` and :data:`FIG1_PROP1_RULE`.
 
@@ -423,7 +428,7 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
             stable.append(_absent(r_stable, f"no row at m = {m0}"))
             continue
         a0, lab = table[(p, m0)], f"{ARM_LABELS[arm]} (rows of {LABELS[p]})" if arm == "ros" else ARM_LABELS[arm]
-        seen.append(f"{ARM_LABELS[arm]} {fmt(a0[fresh].mean())} at m = {m0}")
+        seen.append(f"{ARM_LABELS[arm]} {_over_seeds(a0[fresh])} at m = {m0}")
         close.append(check(r_close, a0, exact, (lab, "kernel k-means")))
         tracks.append(_no_target(r_tracks) if target is None else check(r_tracks, a0, target, (lab, "target")))
         stable.append(_absent(r_stable, f"no row at m = {m1}") if (p, m1) not in col else check(
@@ -431,9 +436,9 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     matches = _no_target(FIG1_PROP1_RULE) if target is None else check(
         FIG1_PROP1_RULE, target, exact, (LABELS[TARGET], "kernel k-means"),
         "; the paper's Prop. 1 (eq. 6) says they are the same", PROP1_FAILS)
-    observed = (f"n = {n}; test accuracy over the {int(fresh.sum())} seeds ≥ {FRESH_FROM} (one data draw each; "
-                f"{int((~fresh).sum())} earlier seeds shown, not judged): kernel k-means {fmt(exact[fresh].mean())}, "
-                + (f"{LABELS[TARGET]} {fmt(target[fresh].mean())}, " if target is not None else "")
+    observed = (f"n = {n}; mean test accuracy over the seeds ≥ {FRESH_FROM} each method ran (one data draw each; "
+                f"{int((~fresh).sum())} earlier seeds shown, not judged): kernel k-means {_over_seeds(exact[fresh])}, "
+                + (f"{LABELS[TARGET]} {_over_seeds(target[fresh])}, " if target is not None else "")
                 + f"proposed sketches: {', '.join(seen)}" if fresh.any() else
                 f"n = {n}; no seed ≥ {FRESH_FROM} yet (each its own data draw, declared {DECLARED}): the "
                 f"{int((~fresh).sum())} earlier seeds (one data draw) are shown in the checks, not judged")
@@ -441,8 +446,13 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
     k_of = {**{c.rule: FIG1_K for c in close}, **{rule: k for (_, k), rule in K_RULES.items()}}
     arm_of = {**{FIG1_RULES[a][0]: a for a in ARMS}, **{rule: a for (a, _), rule in K_RULES.items()}}
     by_k = [*close, *others]
+    mechanism = (f"the gap is where the paper's Prop. 1 fails: the sketches track their target, k-means on the "
+                 f"kernel columns (the 'tracks its target' controls), which lies {fmt(matches.decision.estimate.value, 2)} "
+                 f"from kernel k-means at k = {FIG1_K} (Prop. 1's control ✗)"
+                 if matches.passed is False and matches.decision is not None else "")
     close, others = ([_setting_of_k(c, [o for o in by_k if o is not c and arm_of.get(o.rule) == arm_of.get(c.rule)],
-                                    k_of) for c in group] for group in (close, others))
+                                    k_of, mechanism if c in close else "") for c in group]
+                     for group in (close, others))
     return judge_checks([*close, *others, *tracks, matches, *stable, *_identity(d, level)], observed, level)
 
 
@@ -474,12 +484,13 @@ def other_k_checks(every: pd.DataFrame, level: float) -> list[Check]:
     return out
 
 
-def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict) -> Check:
+def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict, mechanism: str = "") -> Check:
     """A failure of "close to kernel k-means" at one k whose arm's check passes at another
     declared k is our reading's — our choice of k, which §5.1 does not state (until 2026-12-07
     called the setting's) — not the paper's claim; it stays the claim's where the arm's check passes at no other k (``same_arm``: the
     arm's checks at the other k; ``k_of``: each rule's k). The cause names the arm's estimate
-    at every k, and says where the gap grows with k (m = √n does not grow with k)."""
+    at every k, says where the gap grows with k (m = √n does not grow with k), and gives the
+    ``mechanism`` (at the declared k: the Prop. 1 control failing, where it does)."""
     passed = [o for o in same_arm if o.passed]
     if check.passed is not False or not passed:
         return check
@@ -495,7 +506,8 @@ def _setting_of_k(check: Check, same_arm: list[Check], k_of: dict) -> Check:
                                                             + ", ".join(f"{fmt(v, 2)} at k = {k}" for k, v in gaps)
                                                             + (f" — the gap grows with k: at m = √n, which does not "
                                                                f"grow with k, the claim holds at k = {ks}, not at "
-                                                               f"k = {k_of[check.rule]}" if grows else ""))
+                                                               f"k = {k_of[check.rule]}" if grows else "")
+                                                            + (f"; {mechanism}" if mechanism else ""))
 
 
 def setting_fig1(df: pd.DataFrame) -> str:
