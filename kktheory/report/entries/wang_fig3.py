@@ -81,10 +81,13 @@ columns comes within 1.3 % (Mushrooms) and 3.5 % (PenDigits) of Fig. 5's caption
 exp(−‖x − x′‖²/σ²) (wang_fig4_5's probe), the printed kernel at β/√2. The further sweep
 experiments/wang_fig3_reading.yaml runs the grid there (every data set, KK and SC, seeds 0–9). A
 check's pass or failure stands only where both readings agree, its own test run on the same cell
-at β/√2 too: a failure in both is *claim fails*; a failure beside a pass or an undecided test
-there is caused *reading* (it says nothing of the claim in the regime the paper's numbers point
-to); a pass beside a failure there is a pass in our reading only (*reading*), beside an undecided
-test it is undecided. Without those rows a check is as before. The other reading's seeds come from its
+at β/√2 too: a failure in both is *claim fails*; a failure beside a pass there is caused
+*reading*, and a pass beside a failure there is a pass in our reading only (*reading*); beside
+an undecided test there either is undecided, judged — its interval, its runs needed — where the
+paper's numbers point, under the other reading, the printed kernel's decision beside it (until
+2026-12-07 a failure beside an undecided test was called the reading's; a referee's read, that
+the other reading had shown nothing to blame, made it undecided: a label, never a pass). Without
+those rows a check is as before. The other reading's seeds come from its
 sweep (``python -m kktheory.reproduce wang_fig3 --scale paper`` runs it); a sequential decision
 adds seeds to the main sweep only.
 
@@ -112,6 +115,7 @@ from kktheory.report.claims import EXCEEDS, SHARE, Design, Margin, Rule
 from kktheory.report.verdicts import CAUSE_CLAIM, CAUSE_READING, CAUSE_SETTING, FOR_PAPER, Check, Verdict, judge_checks, not_run
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.stats import mean_ci
+from kktheory.report.cost import MACHINE_HOURS, PRICED, Cost, seed_seconds
 from kktheory.report.style import grid_ticks, pyplot, save_figure
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, pct
 from kktheory.report.entry import Entry
@@ -210,7 +214,7 @@ def sc_estimate(shares: np.ndarray) -> Estimate:
     """The mean over (data set, seed) clusters of each cluster's share of failed SC trials, with
     the Hoeffding–Bentkus interval of a mean of values in [0, 1] (:meth:`Estimate.bounded_mean`):
     the clusters are independent, the trials of one are not."""
-    return Estimate.bounded_mean(np.asarray(shares, float), 0.0, 1.0)
+    return replace(Estimate.bounded_mean(np.asarray(shares, float), 0.0, 1.0), unit="(data set, seed) clusters")
 
 
 def _sc_sample(rng: np.random.Generator, value: float, runs: int) -> Estimate:
@@ -254,11 +258,12 @@ def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: f
     the same cell under the kernel exp(−‖x − x′‖²/σ²) — the printed one at β/√2 — whose rows
     ``estimate`` reads (the other reading's rows → an Estimate, or None without them). A pass
     or a failure stands only where the two readings agree: a failure in both is *claim fails*;
-    a failure beside a pass or an undecided test there is the *reading*'s; a pass beside a
-    failure there is a pass in our reading only (cause *reading*, ``Check.qualified``; until
-    2026-12-07 a failure of the reading's), beside an undecided test it is undecided, with the
-    runs that test needs. The check as it was without rows of the other reading, or while it
-    is undecided itself."""
+    a failure beside a pass there is the *reading*'s, and a pass beside a failure there a pass
+    in our reading only (cause *reading*, ``Check.qualified``); beside an undecided test there
+    either is undecided, with the runs that test needs (a failure beside an undecided test was
+    the reading's until 2026-12-07: a referee's read — the other reading had shown nothing yet
+    to blame — made it undecided, a label changed, never a pass). The check as it was without
+    rows of the other reading, or while it is undecided itself."""
     rows = _fig3_frame(df, READING_BETAS)
     est = estimate(rows) if len(rows[0]) + len(rows[1]) else None
     if check.passed is None or est is None:
@@ -273,6 +278,16 @@ def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: f
             f"objective (β/√2 here, {READING_SWEEP}.yaml, declared {READING_DECLARED} before its rows), the same "
             f"test {said}")
     status = other.status if other is not None else INCONCLUSIVE
+    if check.passed is False and status == INCONCLUSIVE:  # judged where the paper's numbers point: undecided there
+        printed = check.decision.estimate.text(level=level) if check.decision is not None else "fails"
+        held = rule.check(est, f"judged under the other reading of eq. (5), the kernel exp(−‖x − x′‖²/σ²) that "
+                               f"reproduces Fig. 5's printed objective (β/√2 here, {READING_SWEEP}.yaml, declared "
+                               f"{READING_DECLARED} before its rows), where it is undecided"
+                               + ("" if other is not None else ": no seed holds KK and SC at every c (failed SC "
+                                                               "trials discarded with their seed)")
+                               + f"; under the printed kernel the same test fails, {printed} ({pct(level)} CI)"
+                               + (f": {check.cause_detail}" if check.cause_detail else ""), level=level)
+        return _priced_there(held, rows[0], per_seed=len(FIG3_DATASETS) if rule is SC_RULE else 1)
     if check.passed is False:
         cause = CAUSE_CLAIM if status == FAIL else CAUSE_READING
         return replace(check, cause=cause, cause_detail="; ".join(x for x in (check.cause_detail, text) if x))
@@ -282,6 +297,24 @@ def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: f
         return replace(check, cause=CAUSE_READING, cause_detail=f"passes under the printed kernel only; {text}")
     return replace(check, passed=None, detail=f"{check.detail}; passes under the printed kernel; {text}",
                    runs_needed=other.runs_needed if other is not None else None)
+
+
+def _priced_there(check: Check, reading: pd.DataFrame, per_seed: int) -> Check:
+    """An undecided check judged under the other reading, priced at the seeds of that reading's
+    sweep (the main sweep's price would be another sweep's): its runs needed, in its units
+    (``per_seed`` of them per seed: a (data set, seed) cluster of the SC check, one per seed
+    of a KK check), times the compute of one more seed of :data:`READING_SWEEP` (every data
+    set, method, β and c: the sweep adds whole seeds) — beyond :data:`MACHINE_HOURS` not
+    decidable on this machine (``Check.beyond``), else its hours on its line."""
+    seconds = seed_seconds(reading)
+    if check.passed is not None or not check.runs_needed or not seconds > 0:
+        return check
+    cost = Cost(math.ceil(check.runs_needed / per_seed), math.ceil(check.runs / per_seed), seconds)
+    unit = "" if per_seed == 1 else f" ({per_seed} clusters a seed)"
+    if cost.hours > MACHINE_HOURS:
+        return replace(check, beyond=f"needs about {cost.runs} seeds of {READING_SWEEP}{unit}, {cost.hours:.2g} hours")
+    return replace(check, detail=f"{check.detail}; ≈ {cost.hours:.2g} h {PRICED} ({cost.runs - cost.have} more seeds "
+                                 f"of {READING_SWEEP}{unit} × {seconds:.0f} s)")
 
 
 def _exact_frame(df: pd.DataFrame) -> pd.DataFrame:
