@@ -356,8 +356,10 @@ def test_the_rate_checks_are_simulated_here():
 def test_rate_check_size_and_power_through_its_estimator(name, rule):
     """A rate check judged by its own estimator on sweeps shaped like the committed rows: at the
     margin it passes at most 2.5 % (+ 3 MC s.e.), at the design's slope with the design's runs
-    at least 80 % (− 3 MC s.e.), at 95 % (150 sweeps each; all four rules and the later looks'
-    levels in the slow run)."""
+    at least 80 % (− 3 MC s.e.), at 95 %. With 150 sweeps each this guards against a gross error
+    only — it would let a size of 6.3 % pass, so it cannot see a size twice the nominal; the
+    calibration is measured by the slow run (3,000 sweeps, all four rules, looks 1–3), whose
+    numbers docs/verdicts.md quotes."""
     reps = 150
     assert _rate_pass_rate(name, rule, rule.margin.value, rule.design.runs, 0.95, reps, 0) <= \
         SIZE_LIMIT + _mc(SIZE_LIMIT, reps)
