@@ -111,7 +111,7 @@ class LookIncomplete(Exception):
 
 def _kept(entry: Entry, out_dir: Path, pending: tuple[str, Part], results_dir: Path) -> Verdict:
     """The entry's judgement as INDEX holds it (the last recorded look's), while a look is in
-    progress — its record told so (:func:`in_progress`) —; not run where INDEX has none."""
+    progress (its record says so: :func:`in_progress`); not run where INDEX has none."""
     kept = read_index(out_dir).get(entry.name)
     if kept is None:
         return not_run("a look of its sweep is in progress")
