@@ -252,12 +252,13 @@ def _fig3_frame(df: pd.DataFrame, betas: tuple[float, ...] = FIG3_BETAS) -> tupl
     return d[~failed], d[failed]
 
 
-def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: float) -> Check:
+def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: float, price: bool = True) -> Check:
     """``check`` judged under both readings of eq. (5) (module docstring; declared
     :data:`READING_DECLARED`, before the rows of :data:`READING_SWEEP`): the check's own test on
     the same cell under the kernel exp(−‖x − x′‖²/σ²) — the printed one at β/√2 — whose rows
-    ``estimate`` reads (the other reading's rows → an Estimate, or None without them). A pass
-    or a failure stands only where the two readings agree: a failure in both is *claim fails*;
+    ``estimate`` reads (the other reading's rows → an Estimate, or None without them; ``price``:
+    whether an undecided check judged there gets that sweep's price — not where the regime rule
+    prices nothing, :func:`in_our_regime`). A pass or a failure stands only where the two readings agree: a failure in both is *claim fails*;
     a failure beside a pass there is the *reading*'s, and a pass beside a failure there a pass
     in our reading only (cause *reading*, ``Check.qualified``); beside an undecided test there
     either is undecided, with the runs that test needs (a failure beside an undecided test was
@@ -287,7 +288,7 @@ def both_readings(check: Check, df: pd.DataFrame, rule: Rule, estimate, level: f
                                                                "trials discarded with their seed)")
                                + f"; under the printed kernel the same test fails, {printed} ({pct(level)} CI)"
                                + (f": {check.cause_detail}" if check.cause_detail else ""), level=level)
-        return _priced_there(held, rows[0], per_seed=len(FIG3_DATASETS) if rule is SC_RULE else 1)
+        return _priced_there(held, rows[0], per_seed=len(FIG3_DATASETS) if rule is SC_RULE else 1) if price else held
     if check.passed is False:
         cause = CAUSE_CLAIM if status == FAIL else CAUSE_READING
         return replace(check, cause=cause, cause_detail="; ".join(x for x in (check.cause_detail, text) if x))
@@ -585,7 +586,7 @@ def judge_fig3(df: pd.DataFrame, level: float = LEVEL,
         if check.passed is False and beta == EXACT_BETA and (why := exact_detail(d, exact, ds, rule, level)):
             check = replace(check, cause=CAUSE_CLAIM, cause_detail=why)  # which part of the method fails
         checks.append(in_our_regime(both_readings(check, df, rule, lambda r, ds=ds, beta=beta: _kk_at(
-            _at(r[0], FIG3_FACTORS), ds, beta / math.sqrt(2)), level), regime))
+            _at(r[0], FIG3_FACTORS), ds, beta / math.sqrt(2)), level, price=not regime), regime))
     all_sc, flags, shares = _sc_trials(d, failed)
     probe = "; ".join(f"{k}: {v}/240" for k, v in DEGREE_PROBE.items())
     detail = (f"{len(shares)} (data set, seed) clusters — the runs counted; a seed adds one per data set —, "
