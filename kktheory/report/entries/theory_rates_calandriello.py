@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import pandas as pd
+from scipy import special
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
 from kktheory.report.verdicts import Check, Verdict, judge_checks, not_run
 from kktheory.report.stats import fmt, mean_ci
@@ -58,8 +59,9 @@ OVERLAP_FRESH_FROM = 3  # the pilot ran seeds 0–2 of the overlapping mixture (
 OVERLAP_SE5 = {"nystrom": 0.126, "nystrom_rls": 0.232}
 OVERLAP_SE_FROM = ("implied by the studentised bootstrap interval of the committed rows (half-width / z, 10 runs per "
                    "n, scaled to 5; re-planned 2026-12-07, declared with 0.045 from the pilot, seeds 0–2)")
-#: runs per n reaching power 0.8 at 95 %: 5·(se5·(1.96 + 0.84)/0.1)²
-OVERLAP_POWER_RUNS = {s: math.ceil(5 * (se * 2.8 / RATE_MARGIN) ** 2) for s, se in OVERLAP_SE5.items()}
+#: runs per n reaching power 0.8 at 95 % (one-sided 2.5 %): 5·(se5·(z_0.975 + z_0.8)/0.1)²
+OVERLAP_POWER_RUNS = {s: math.ceil(5 * (se * (special.ndtri(0.975) + special.ndtri(0.8)) / RATE_MARGIN) ** 2)
+                      for s, se in OVERLAP_SE5.items()}
 OVERLAP_RUNS = 16  # runs (seeds 3–18) per n declared: experiments/theory_rates_overlap.yaml
 
 
