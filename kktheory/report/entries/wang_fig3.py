@@ -42,8 +42,8 @@ check 2 — once the clusters decide it: with every cluster's share at 0, the Ho
 0.9^r falls below 0.025 from r = 36 clusters, below 0.0021 (look 3's level) from r = 59. The
 kernel's reading still may (declared 2026-12-07, below): under exp(−‖x − x′‖²/σ²) SC fails more
 often, and a failure of check 2 is the claim's only where the same test fails under that
-reading too (:func:`both_readings`); while it is undecided there, the failure's cause is the
-reading (INDEX names it).
+reading too (:func:`both_readings`); while it is undecided there, the check is undecided,
+judged and priced under that reading.
 
 Exact kernel k-means beside the sketch (issue 42, item 1; declared 2026-11-27, before any row
 of its sweep existed). At β = 0.2 KK collapses (Mushrooms NMI 0.016 at c = 10 … 0.21 at c = 100)
