@@ -5,13 +5,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import special, stats
 
 from kktheory.report.verdicts import (
     CAUSE_CLAIM, CAUSE_INCONCLUSIVE, CAUSE_SCALE, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, Check, judge_checks, attribute_shortfall,
 )
 from kktheory.report.decide import (
-    FAIL, INCONCLUSIVE as UNDECIDED, PASS, Estimate, at_least, at_most, runs_needed, within,
+    FAIL, INCONCLUSIVE as UNDECIDED, LEVEL, PASS, Estimate, _spread_at, at_least, at_most, runs_needed, within,
 )
 
 
@@ -753,3 +753,19 @@ def test_an_estimate_on_its_boundary_is_planned_at_the_designs_effect():
     assert "which sits on the boundary; were the value the design's (-0.5, the claim's own)" in on.detail
     off = rule.check(replace(runs, value=-0.35), level=level)
     assert off.runs_needed and "sits on the boundary" not in off.detail and "points against the claim" in off.detail
+
+
+def test_a_resampled_estimate_is_planned_with_the_spread_of_its_interval_at_the_level():
+    """Draws heavier-tailed than a normal (a studentised bootstrap's can be) have a 99.99 %
+    interval far wider than their 95 % one suggests: planned with the 95 % spread, a rate fit
+    whose 99.99 % interval was [−15.9, 4.64] was said to need 10 runs. The plan at a level uses
+    the spread the draws' own interval at that level implies, where it is wider; normal draws
+    plan as before (the two spreads agree within the draws' noise)."""
+    rng = np.random.default_rng(0)
+    heavy = Estimate.resampled(-1.44, -1.44 + 0.5 * rng.standard_t(1.5, 20_000), 5)
+    lo, hi = heavy.interval(0.9999)
+    assert _spread_at(heavy, 0.9999) == pytest.approx((hi - lo) / (2 * float(special.ndtri(0.99995))) * math.sqrt(5))
+    assert _spread_at(heavy, 0.9999) > 10 * heavy.unit_sd and _spread_at(heavy, LEVEL) == heavy.unit_sd
+    assert runs_needed(heavy, -0.4, LEVEL) is not None and runs_needed(heavy, -0.4, 0.9999) is None
+    normal = Estimate.resampled(-1.44, -1.44 + 0.5 * rng.standard_normal(20_000), 5)
+    assert _spread_at(normal, 0.9999) == pytest.approx(normal.unit_sd, rel=0.1)

@@ -734,6 +734,19 @@ def look_level(look: int, level: float = LEVEL) -> float:
     return level if look == 1 else 1.0 - (1 - level) / (look * (look + 1))
 
 
+def _spread_at(est: Estimate, level: float) -> float:
+    """The per-run spread a plan at ``level`` uses: ``unit_sd``, except for resampled values,
+    whose draws may be heavier-tailed than a normal (a studentised bootstrap's are): there the
+    spread their own interval at ``level`` implies, half-width / z_level · √runs, where the
+    draws resolve that level and it is the wider — planned with the 95 % interval's spread, a
+    rate fit whose 99.99 % interval was [−15.9, 4.64] was said to need 10 runs."""
+    if est.kind != RESAMPLED or not est.data or level <= LEVEL:
+        return est.unit_sd
+    lo, hi = est.interval(level)
+    at = (hi - lo) / (2 * _z(level)) * math.sqrt(est.runs) if math.isfinite(lo) and math.isfinite(hi) else math.nan
+    return max(est.unit_sd, at) if math.isfinite(at) else est.unit_sd
+
+
 def runs_needed(est: Estimate, boundary: float, level: float = LEVEL, power: float = POWER,
                 other: float | None = None) -> int | None:
     """The smallest r (runs per arm; every arm of the check grows to r) at which the test at
@@ -766,7 +779,7 @@ def runs_needed(est: Estimate, boundary: float, level: float = LEVEL, power: flo
     if est.kind == BOUNDED:  # both ends of an equivalence: the runs that exclude each
         runs = [_bounded_runs(est, b, alpha, power) for b in (boundary, other) if b is not None]
         return None if None in runs else max(runs)
-    s = est.unit_sd
+    s = _spread_at(est, level)
     if not math.isfinite(s) or s <= 0.0:
         return None
     z = _z(level) + float(special.ndtri(power))
