@@ -876,3 +876,23 @@ def test_a_claim_against_a_two_step_unlike_the_papers_holds_in_our_setting_only(
     assert outcome == dict.fromkeys(("stronger", "weaker", "mixed"), (True, CAUSE_SETTING, INCONCLUSIVE))
     assert "two-step is stronger here than in the paper (n)" in \
         wang_fig4_5.against_other_baseline(win, "x", ("stronger", "n")).why
+
+
+def test_fig3_an_undecided_check_is_priced_at_the_other_readings_seeds():
+    """An undecided check judged under the other reading is priced at that reading's sweep:
+    its runs needed in its units (three (data set, seed) clusters a seed for SC), times the
+    median over seeds of a seed's compute there (by hand: seeds of 60 s, 90 s and 75 s of
+    rows → 75 s): 960 clusters needed with 30 run are 320 − 10 = 310 seeds, 310·75 s = 6.46 h,
+    beyond the machine's 5 h; 24 seeds needed with 10 run are 14·75 s = 0.29 h, on the line."""
+    from dataclasses import replace
+
+    from kktheory.report.verdicts import Check
+    reading = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "time_embed": [20.0, 40.0, 50.0, 40.0, 30.0, 45.0]})
+    sc = Check("SC fails often", None, "undecided", runs_needed=960, runs=30)
+    beyond = wang_fig3._priced_there(sc, reading, per_seed=3)
+    assert beyond.beyond == "needs about 320 seeds of wang_fig3_reading (3 clusters a seed), 6.5 hours"
+    kk = Check("KK beats SC", None, "undecided", runs_needed=24, runs=10)
+    priced = wang_fig3._priced_there(kk, reading, per_seed=1)
+    assert not priced.beyond and priced.detail.endswith("≈ 0.29 h of this machine (14 more seeds of "
+                                                         "wang_fig3_reading × 75 s)")
+    assert wang_fig3._priced_there(replace(kk, passed=True), reading, 1).detail == "undecided"
