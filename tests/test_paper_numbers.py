@@ -53,6 +53,7 @@ from tests.test_report_calandriello import table as calandriello_rows
 from tests.test_report_pourkamali import fig3 as pourkamali_fig3_rows
 from tests.test_report_pourkamali import paper_rows as pourkamali_rows
 from tests.test_report_theory import table as theory_rows
+from tests.test_report_wang import FIG5_CAPTIONS as WANG_FIG5_CAPTIONS
 from tests.test_report_wang import fig2_table, fig3_table, fig45_table, table2_table
 from tests.test_report_yin import N as YIN_N
 from tests.test_report_yin import fig1_table as yin_fig1_rows
@@ -273,12 +274,26 @@ NO_NUMBERS = {
         (100, "§5.1, summary (1)"): "m = √n = 100 is the checks' selection (m₀ = ⌈√n⌉), not an observation; Fig. 1's "
                                     "accuracies and times are only drawn"},
     "wang_fig3": {},  # §5.1: "Our results are summarized in Figure 3": NMI and time curves, no value printed
+    # Fig. 5's captions feed no counted rule either: the three objective checks (Nyström beats RFM in most cases,
+    # Nyström and RFM beat two-step consistently) are judged on §5.2's objective over the kernel columns
+    # (objective_columns), each a difference between Nyström or RFM and another method paired by seed, and the
+    # captions print only two-step's medians and a random partition's — not one objective of Nyström or RFM
+    # ("The results of Nyström and RFM are plotted in the figures"). Building Nyström or RFM rows from them would be
+    # inventing the other arm; the numbers are compared by the setting check (setting_fig45), which is not counted.
     "wang_fig4_5": {
-        (v, f"Fig. 4 caption ({ds})"): "two-step's median NMI: every rule compares Nyström or RFM with another "
-                                       "method, and the captions say 'The results of Nyström and RFM are plotted "
-                                       "in the figures' — no value of them is printed"
-        for ds, values in (("mnist", (0.072, 0.012, 0.017, 0.032)), ("mushrooms", (0.123, 0.224, 0.263, 0.494)),
-                           ("pendigits", (0.399, 0.413, 0.422, 0.421))) for v in values},
+        **{(v, f"Fig. 4 caption ({ds})"): "two-step's median NMI: every rule compares Nyström or RFM with another "
+                                          "method, and the captions say 'The results of Nyström and RFM are plotted "
+                                          "in the figures' — no value of them is printed"
+           for ds, values in (("mnist", (0.072, 0.012, 0.017, 0.032)), ("mushrooms", (0.123, 0.224, 0.263, 0.494)),
+                              ("pendigits", (0.399, 0.413, 0.422, 0.421))) for v in values},
+        **{(v, f"Fig. 5 caption ({ds})"): "two-step's median objective over the kernel columns: the objective rules "
+                                          "compare Nyström or RFM with another method paired by seed, and the "
+                                          "caption prints no objective of Nyström or RFM ('The results of Nyström "
+                                          "and RFM are plotted in the figures')"
+           for ds, (medians, _) in WANG_FIG5_CAPTIONS.items() for v in medians},
+        **{(random, f"Fig. 5 caption ({ds})"): "a random partition's median objective: no rule compares a method "
+                                               "with a random partition (it gives Fig. 5's scale; no row runs one)"
+           for ds, (_, random) in WANG_FIG5_CAPTIONS.items()}},
     "wang_table2": {},  # Table 2 prints orders of c (O(·), unknown constants), no measured trace ratio
     "pourkamali_fig3": {
         (0.46, "§4, Fig. 3 text"): "full kernel k-means' accuracy: one arm of 'one-pass and the exact decomposition "

@@ -51,7 +51,9 @@ look 3 recorded that judgement and stays in the record, its NMI outcomes withdra
 sequential decision (``--decide``) numbers the fresh seeds on from 60 (``Rule.fresh_from``,
 ``Rule.kept_below``). The setting check
 (:func:`setting_fig45`) compares two-step's medians with Fig. 5's captions; f/n is drawn
-beside Fig. 5, not judged (:func:`draw_fig45`).
+beside Fig. 5, not judged (:func:`draw_fig45`). The captions' numbers of Figs. 4–5 are the
+entry's paper numbers (:data:`PAPER_NUMBERS`), shown in INDEX beside kktheory's two-step
+medians (:func:`observe_fig45`).
 """
 
 from __future__ import annotations
@@ -183,8 +185,8 @@ def draw_fig45(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     scores k-means on kernel columns."""
     d = fig45_frame(df)
     fig5 = d[d[DATASET_COL].isin(FIG5_DATASETS)]
-    paper = {ds: (TWO_STEP_OBJ[ds], RANDOM_OBJ[ds]) for ds, n in PAPER_N.items()
-             if (fig5.loc[fig5[DATASET_COL] == ds, "n"] == n).all()}
+    paper = {ds: (TWO_STEP_OBJ[ds], RANDOM_OBJ[ds]) for ds in PAPER_N
+             if _at_paper_n(fig5[fig5[DATASET_COL] == ds], ds)}
     return [
         *_draw45(d, "train_nmi", "NMI", out_dir, "wang_fig4_nmi",
                  "Wang et al. Fig. 4 — NMI of Nyström, random features (RFM) and two-step"),
@@ -583,6 +585,7 @@ def judge_fig45(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
 
 # -- the setting ---------------------------------------------------------------------------
 #: Wang et al. Fig. 5 captions: median objective of the two-step method at c = 3k … 81k, and of a random partition
+#: (the setting compares them, Fig. 5 marks them, INDEX shows them as the paper's numbers: PAPER_NUMBERS)
 TWO_STEP_OBJ = {"mushrooms": (101.5, 92.8, 89.5, 85.3), "pendigits": (210.5, 198.2, 193.5, 193.4)}
 RANDOM_OBJ = {"mushrooms": 119.5, "pendigits": 395.4}
 NMI_TOLERANCE = 0.05  # the captions print medians of 500 runs without a spread: five per-run NMI sds (≈ 0.01)
@@ -602,6 +605,13 @@ TWO_STEP_NMI_PROBE = {"pendigits": (0.599, 0.638, 0.690, 0.707)}
 OBJ_TOLERANCE = 5 * OBJ_SD
 #: the probes' reading of eq. (5) as printed, the kernel the config uses
 PRINTED = "printed exp(−d²/(2σ²))"
+
+
+def _at_paper_n(g: pd.DataFrame, ds: str) -> bool:
+    """Whether every row of ``g`` (rows of data set ``ds``) is at the paper's n (:data:`PAPER_N`,
+    Table 3's): Fig. 5's captions are, and §5.2's objective, a sum of n-vectors' squared norms
+    over n, grows with n — a data set at another n is not set beside them."""
+    return bool((g["n"] == PAPER_N[ds]).all())
 
 
 def _two_step_medians(two: pd.DataFrame, ds: str, col: str) -> list[float]:
@@ -627,7 +637,7 @@ def _objective_setting(two: pd.DataFrame) -> tuple[int, int, str]:
         g = held[held[DATASET_COL] == ds]
         if g.empty:
             continue
-        if (g["n"] != PAPER_N[ds]).any():  # a sum of n-vectors' squared norms over n: it grows with n
+        if not _at_paper_n(g, ds):
             skipped.append(f"{ds} not compared (n = {int(g['n'].max())} here, the captions' at n = {PAPER_N[ds]})")
             continue
         ours = _two_step_medians(g, ds, OBJ_COL)
@@ -695,7 +705,7 @@ def two_step_direction(d: pd.DataFrame, quantity: str) -> tuple[str, str]:
         held = two[two[OBJ_COL].notna()] if OBJ_COL in two else two.iloc[:0]
         for ds, paper in TWO_STEP_OBJ.items():
             g = held[held[DATASET_COL] == ds]
-            if len(g) and (g["n"] == PAPER_N[ds]).all():
+            if len(g) and _at_paper_n(g, ds):
                 pairs += ((-o / RANDOM_OBJ_PROBE[ds][PRINTED], -q / RANDOM_OBJ[ds])
                           for o, q in zip(_two_step_medians(g, ds, OBJ_COL), paper))
     pairs = [(h, q) for h, q in pairs if math.isfinite(h)]
@@ -753,15 +763,60 @@ def setting_fig45(df: pd.DataFrame) -> str:
             "cost f/n, drawn beside Fig. 5, is another quantity (a random partition: 0.387 Mushrooms, 0.376 PenDigits)")
 
 
+def _objective_key(ds: str, f: int) -> str:
+    """The key of two-step's median objective on ``ds`` at c = ``f``·k, as Fig. 5's captions print it."""
+    return f"two_step_objective/{ds}/c{f}k"
+
+
 def observe_fig45(df: pd.DataFrame) -> dict[str, Estimate]:
-    """Median NMI of two-step per data set and c (keys ``two_step/<data set>/c<f>k``)."""
+    """Two-step's medians per data set and c, the quantities Figs. 4–5's captions print, each
+    with its distribution-free interval (:meth:`Estimate.median_of`): the NMI (Fig. 4, keys
+    ``two_step/<data set>/c<f>k``) and §5.2's objective over the kernel columns (Fig. 5, keys
+    :func:`_objective_key`) from the rows that hold :data:`OBJ_COL`, on a data set only where
+    those rows are all at the paper's n (:func:`_at_paper_n`, as :func:`setting_fig45` compares
+    them). A random partition, whose median objective the captions print too, is not run."""
     d = fig45_frame(df)
+    two = d[d[SKETCH_COL] == TWO]
     out = {}
-    for (ds, c), g in d[d[SKETCH_COL] == TWO].groupby([DATASET_COL, "m"]):
+    for (ds, c), g in two.groupby([DATASET_COL, "m"]):
         k = int(g["k"].iloc[0])
         if c % k == 0:
             out[f"two_step/{ds}/c{int(c) // k}k"] = Estimate.median_of(g["train_nmi"].dropna().to_numpy(float))
+    held = two[two[OBJ_COL].notna()] if OBJ_COL in two else two.iloc[:0]
+    for ds in TWO_STEP_OBJ:
+        g = held[held[DATASET_COL] == ds]
+        if g.empty or not _at_paper_n(g, ds):
+            continue
+        k = int(g["k"].iloc[0])
+        for f in C_FACTORS:
+            if (at := g["m"] == f * k).any():
+                out[_objective_key(ds, f)] = Estimate.median_of(g.loc[at, OBJ_COL].to_numpy(float))
     return out
+
+
+def _fig5_numbers(ds: str) -> tuple[PaperNumber, ...]:
+    """Fig. 5's caption of ``ds`` as the paper's numbers, read from the constants the setting
+    compares (:data:`TWO_STEP_OBJ`, :data:`RANDOM_OBJ`): "The medians of the objective values of
+    the two-step method with c = 3k, 9k, 27k, and 81k are …" beside kktheory's
+    (:func:`observe_fig45`), and "A random partition results in a median objective function
+    value of …", which no row measures (key "": not measured; the setting's probes of it are not
+    rows)."""
+    return (
+        *(PaperNumber(f"two-step median objective (§5.2, over the kernel columns), {ds}, c = {f}k", v,
+                      f"Fig. 5 caption ({ds})", key=_objective_key(ds, f))
+          for f, v in zip(C_FACTORS, TWO_STEP_OBJ[ds])),
+        PaperNumber(f"random partition's median objective, {ds} (no row runs one; probes in Setting)", RANDOM_OBJ[ds],
+                    f"Fig. 5 caption ({ds})"),
+    )
+
+
+#: the paper's numbers: Fig. 4's captions (two-step's median NMI) and Fig. 5's (two-step's median
+#: objective and a random partition's), each beside kktheory's where the rows measure it
+PAPER_NUMBERS = (
+    *(PaperNumber(f"two-step median NMI, {ds}, c = {f}k", v, f"Fig. 4 caption ({ds})", key=f"two_step/{ds}/c{f}k")
+      for ds, vals in TWO_STEP_NMI.items() for f, v in zip(C_FACTORS, vals)),
+    *(number for ds in TWO_STEP_OBJ for number in _fig5_numbers(ds)),
+)
 
 
 #: the paper's figure or table this entry reproduces
@@ -794,11 +849,7 @@ CHANGES = {
 FIG4_5 = Entry(
     name="wang_fig4_5", place=(3, 3), label={"paper": 'MNIST, Mushrooms, PenDigits as the paper'},
     paper_runs=500, title=TITLE, claim=CLAIM, rule=RULE, draw=draw_fig45, judge=judge_fig45,
-    paper_numbers=tuple(
-        PaperNumber(f"two-step median NMI, {ds}, c = {f}k", v, f"Fig. 4 caption ({ds})", key=f"two_step/{ds}/c{f}k")
-        for ds, vals in TWO_STEP_NMI.items() for f, v in zip(C_FACTORS, vals)
-    ),
-    observe=observe_fig45, changes=CHANGES, rules=RULES, setting=setting_fig45,
+    paper_numbers=PAPER_NUMBERS, observe=observe_fig45, changes=CHANGES, rules=RULES, setting=setting_fig45,
     extra_sweeps=(OBJ_SWEEP,),
     attribution=("2026-12-07: a pass or a failure against a two-step unlike the paper's holds in our setting only "
                  "(against_other_baseline)",),
