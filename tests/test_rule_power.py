@@ -305,20 +305,32 @@ def test_calandriello_replanned_plateau_decides_where_the_grids_could_not():
 
 
 # -- the rate checks through their own estimator (the studentised bootstrap of fit_rate) ---------
-def _rate_noise(entry: str, rule: Rule) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """(n grid, mean at each n, sd at each n, column) of the committed rows a rate rule reads,
-    and their standardised residuals pooled over n (their skew kept), as the judge selects them."""
+def _rate_plans() -> dict[str, tuple[pd.DataFrame, str, str, tuple[int, ...]]]:
+    """Counted rate rule's name → (the committed rows its design was planned on, column, sketch,
+    n grid), from the entries' own declarations: Calandriello's tail on the overlapping mixture's
+    seeds run before its re-plan (from the mixture's declaration on, its grid's upper half), Yin's
+    Remark 1 on Yin's mixture over the whole grid."""
     from kktheory.report import theory
+    from kktheory.report.entries import theory_rates_calandriello as cal, theory_rates_yin as yin
 
     rows = pd.read_parquet(COMMITTED_ROWS / "theory_rates.parquet")
-    if rule.fresh_from is not None:  # the overlapping mixture's counted checks
-        rates, col = theory.overlap_rates(rows), "excess_erm_risk"
-        rates = rates[rates["seed"] >= rule.fresh_from]
-    else:
-        rates, col = theory.parts(rows)[0], "excess_pop_risk"
-    sketch = rule.selection.split(",")[0].removeprefix("sketch ")
+    overlap = theory.overlap_rates(rows)
+    planned = overlap[(overlap["seed"] >= cal.OVERLAP_FRESH_FROM) & (overlap["seed"] < cal.TAIL_FRESH_FROM)]
+    plans = {r.name: (planned, "excess_erm_risk", s, theory.TAIL_NS) for r, s in zip(cal.THM1_TAIL_RULES, cal.THM1_SKETCHES)}
+    plans |= {r.name: (theory.parts(rows)[0], "excess_pop_risk", s, theory.RATE_NS)
+              for r, s in zip(yin.REMARK1_RULES, yin.REMARK1_SKETCHES)}
+    return plans
+
+
+def _rate_noise(entry: str, rule: Rule) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(n grid, mean at each n, sd at each n) of the committed rows a rate rule's design was
+    planned on (:func:`_rate_plans`), and their standardised residuals pooled over n (their skew
+    kept), over the seeds that ran every n of its grid, as the judge selects them."""
+    from kktheory.report import theory
+
+    rates, col, sketch, grid = _rate_plans()[rule.name]
     sub = rates[rates["sketch.name"] == sketch].dropna(subset=[col])
-    sub = theory.covering(sub, sorted(set(sub["n"].astype(float))))[0]  # the seeds the judge reads: every n run
+    sub = theory.covering(sub, grid)[0]  # the seeds the judge reads: every n of the grid run
     groups = [g[col].to_numpy(float) for _, g in sub.groupby("n")]
     ns = np.sort(sub["n"].unique().astype(float))
     res = np.concatenate([(g - g.mean()) / g.std(ddof=1) * math.sqrt(len(g) / (len(g) - 1)) for g in groups])
@@ -350,9 +362,38 @@ RATE_RULES = [(name, r) for name, r in RULES if "rate of" in r.name and r.counte
 
 def test_the_rate_checks_are_simulated_here():
     assert {n for n, _ in RATE_RULES} == {"theory_rates_calandriello", "theory_rates_yin"} and len(RATE_RULES) == 4
+    assert {r.name for _, r in RATE_RULES} == set(_rate_plans())
 
 
-@pytest.mark.parametrize("name, rule", RATE_RULES[:1], ids=[r.name.split(" (")[0] for _, r in RATE_RULES[:1]])
+def test_the_tail_design_is_the_estimators_not_the_implied_normal():
+    """Calandriello's tail design (re-planned 2026-12-07): the standard error the studentised
+    bootstrap interval at 95 % of the planning rows implies (seeds 3–12 of the overlapping mixture
+    over n = 8000 … 32000: half-width / 1.96, scaled to 5 runs by √2), recomputed here by the
+    judge's estimator, is the one the entry states; the design's own standard error is larger —
+    the one whose normal b reaches power 0.8 at the runs the estimator needs (its power there is
+    simulated by the next test) — so INDEX's power column is not the implied normal's."""
+    from kktheory.report import theory
+    from kktheory.report.entries import theory_rates_calandriello as cal
+
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    for rule, sketch in zip(cal.THM1_TAIL_RULES, cal.THM1_SKETCHES):
+        rates, col, _, grid = _rate_plans()[rule.name]
+        sub = theory.covering(rates[rates["sketch.name"] == sketch].dropna(subset=[col]), grid)[0]
+        per_n = int(sub["n"].value_counts().median())
+        est, _ = theory.rate_estimate(sub["n"].to_numpy(float), sub[col].to_numpy(float), per_n, 0.95)
+        lo, hi = est.interval(0.95)
+        implied = (hi - lo) / 2 / stats.norm.ppf(0.975) * math.sqrt(per_n / 5)
+        assert per_n == 10 and implied == pytest.approx(cal.TAIL_IMPLIED_SE5[sketch], abs=5e-4)
+        runs = rule.design.runs
+        assert runs == cal.TAIL_POWER_RUNS[sketch] > math.ceil(5 * (implied * z / 0.1) ** 2)
+        assert rule.design.sd[0] == pytest.approx(cal.TAIL_SE5[sketch] * math.sqrt(5 / runs), abs=1e-5)
+        assert rule.power() == pytest.approx(0.8, abs=0.01)
+
+
+TAIL_RATE_RULES = [(n, r) for n, r in RATE_RULES if r.name.endswith(", n ≥ 8000 (excess over C_n)")]
+
+
+@pytest.mark.parametrize("name, rule", TAIL_RATE_RULES, ids=[r.name.split(" (")[0] for _, r in TAIL_RATE_RULES])
 def test_rate_check_size_and_power_through_its_estimator(name, rule):
     """A rate check judged by its own estimator on sweeps shaped like the committed rows: at the
     margin it passes at most 2.5 % (+ 3 MC s.e.), at the design's slope with the design's runs
