@@ -426,3 +426,21 @@ def test_rate_check_size_at_each_look_through_its_estimator(name, rule, look):
     print(f"{rule.name} look {look}: size {rate:.4f} (nominal {nominal:.4f})")
     # one Monte-Carlo s.e. (a third of _mc): a size 1.8× nominal, the percentile's at look 2, fails ~90 % of the time
     assert rate <= nominal + _mc(nominal, reps) / 3
+
+
+def test_a_rule_without_fresh_runs_asks_for_the_runs_at_the_level_it_will_be_judged():
+    """A rule re-declared after its rows were seen and not yet run is priced at the level of
+    its first judgement (the entry's next look), not at the 95 % its design was planned at:
+    Calandriello's tail at look 20 (99.99 %) needs more than the design's 42 runs per n, the
+    fewest whose power reaches 0.8 there."""
+    from kktheory.report.decide import look_level
+    from kktheory.report.entries import theory_rates_calandriello as cal
+
+    rule = cal.THM1_TAIL_RULES[0]
+    at95 = rule.awaiting()
+    assert at95.runs_needed == rule.design.runs == 42 and "42 runs per n" not in at95.detail  # unit: fresh seeds
+    level = look_level(20)
+    late = rule.awaiting(level, "runs per n")
+    r = late.runs_needed
+    assert r > 2 * rule.design.runs and rule.power(r, level=level) >= POWER_TARGET > rule.power(r - 1, level=level)
+    assert late.passed is None and f": {r} runs per n reach power 0.8 at 99.99% (the design's 42 at 95 %)" in late.detail

@@ -57,6 +57,7 @@ SHAPES = (AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE)
 POWER_TARGET = POWER  # a declared design must reach it at its run count
 SIZE_LIMIT = (1 - LEVEL) / 2  # and pass a null or reversed effect at most this often (the one-sided 2.5 %)
 REPS = 2000  # simulated replications per power or size
+MOST_RUNS = 400  # runs per arm beyond which Rule.runs_for_power stops looking
 
 
 @dataclass(frozen=True)
@@ -286,22 +287,44 @@ class Rule:
         """Probability of a pass under the design's null (or reversed, or on-the-margin) effect."""
         return self.pass_rate(self.design.null, runs, reps, seed, level) if self.design else math.nan
 
-    def runs_for_power(self, target: float = POWER_TARGET, most: int = 400, reps: int = 400) -> int | None:
+    def awaiting(self, level: float = LEVEL, unit: str = "fresh seeds", where: str = "", notes: str = "",
+                 p_fail: float = math.nan) -> Check:
+        """This rule, declared after its rows were seen, with no run made after its declaration
+        (:meth:`fresh`): undecided, with the runs that would decide it — the design's run count
+        at ``level``, the level its first judgement will have (the entry's next look;
+        :meth:`runs_for_power`), not at 95 % where the design was planned. ``unit`` names what
+        the runs are ("runs per n"), ``where`` the sweep that will hold them, ``notes`` what the
+        rows seen before the declaration show (not judged)."""
+        d = self.design
+        runs = None if d is None else d.runs if math.isclose(level, LEVEL) else self.runs_for_power(level=level)
+        if d is None:
+            need = ""
+        elif runs is None:
+            need = f": more than {MOST_RUNS} {unit} would reach power 0.8 at {pct(level)}"
+        else:
+            need = f": {runs} {unit} reach power 0.8 at {pct(level)}" + (
+                "" if math.isclose(level, LEVEL) else f" (the design's {d.runs} at 95 %)")
+        return Check(self.name, None, f"no runs after the declaration ({self.declared}; {self.fresh_runs}{where})"
+                     + need + (f"; {notes}" if notes else ""), cause_detail="no runs after the declaration",
+                     runs_needed=runs, rule=self, p_fail=p_fail)
+
+    def runs_for_power(self, target: float = POWER_TARGET, most: int = MOST_RUNS, reps: int = 400,
+                       level: float = LEVEL) -> int | None:
         """The smallest run count (per arm) at which the power reaches ``target`` (None beyond
         ``most``): counted up one run at a time where the power is exact, else a doubling
         search then bisection, each point ``reps`` draws."""
         if self.design is None:
             return None
         if self.exact:
-            return next((r for r in range(2, most + 1) if self.power(r) >= target), None)
+            return next((r for r in range(2, most + 1) if self.power(r, level=level) >= target), None)
         lo, hi = 1, 2
-        while self.power(hi, reps) < target:
+        while self.power(hi, reps, level=level) < target:
             lo, hi = hi, hi * 2
             if hi > most:
                 return None
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if self.power(mid, reps) >= target else (mid, hi)
+            lo, hi = (lo, mid) if self.power(mid, reps, level=level) >= target else (mid, hi)
         return hi
 
     def table_row(self, runs: int | Collection[tuple[int, float]] | None, level: float = LEVEL,

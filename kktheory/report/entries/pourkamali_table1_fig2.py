@@ -374,8 +374,7 @@ def judge_table1_fig2(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         for rule in (NYS_RULES[m], ACC_RULES[m]):
             f = _fresh(rule, d)
             if f is None:
-                checks.append(_absent(rule, f"no runs after the declaration ({rule.declared}; seeds ≥ "
-                                            f"{rule.fresh_from})"))
+                checks.append(rule.awaiting(level))
             elif rule is NYS_RULES[m]:
                 checks.append(_not_accurate(rule, f, m, level))
             else:

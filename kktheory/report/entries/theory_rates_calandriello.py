@@ -187,10 +187,8 @@ def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
         fresh = rules[0].fresh(overlap)
         for rule, sketch in zip(rules, THM1_SKETCHES):
             rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
-            checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [Check(
-                rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from}): "
-                f"{rule.design.runs} runs per n reach power 0.8 (the design)",
-                cause_detail="no runs after the declaration", runs_needed=rule.design.runs, rule=rule)]
+            checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [
+                rule.awaiting(level, "runs per n")]
     return checks
 
 

@@ -213,9 +213,7 @@ def decay_check(rule: Rule, sub: pd.DataFrame, level: float = LEVEL, ms: tuple[i
                         f"{seen_seeds.max()}, mean slope {Estimate.mean_of(seen_slopes).text()} (95% CI)")
     judged = table[fresh]
     if judged.empty:
-        return Check(rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from}): "
-                     f"{rule.design.runs} fresh seeds reach power 0.8 (the design); " + "; ".join(notes),
-                     cause_detail="no runs after the declaration", runs_needed=rule.design.runs, rule=rule)
+        return rule.awaiting(level, notes="; ".join(notes))
     slopes = seed_slopes(ms, judged.to_numpy(float))
     left = len(judged) - len(slopes)
     head = (f"slope of log ε on log m over m = {ms[0]}–{ms[-1]}, n = {LEMMA_N}, per seed, over "

@@ -69,7 +69,7 @@ import pandas as pd
 from scipy import special
 
 from kktheory.report.claims import SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import CAUSE_INCONCLUSIVE, CAUSE_SETTING, FOR_PAPER, Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_SETTING, FOR_PAPER, Check, Verdict, judge_checks, not_run
 from kktheory.report.paper_numbers import PaperNumber
 from kktheory.report.rows import DATASET_COL, SKETCH_COL, by_seed, ok_rows, require_columns
 from kktheory.report.style import color_marker, pyplot, save_figure
@@ -497,16 +497,12 @@ def _short_runs(diff: np.ndarray, margin: float, level: float, seeds: int) -> fl
     return float(r) if r else math.inf
 
 
-def _before_declaration(rule: Rule) -> Check:
+def _before_declaration(rule: Rule, level: float) -> Check:
     """``rule`` undecided: no row holds the column it was re-declared on (:meth:`Rule.fresh`).
     It keeps its place in the family with a failure p-value of 1 (nothing shown against the
     claim), so that Holm's correction of the other checks is over the six declared ones:
     missing rows never make a failure easier to show."""
-    runs = rule.design.runs if rule.design is not None else None
-    return Check(rule.name, None, f"no runs after the declaration ({rule.declared}; {rule.fresh_runs}: "
-                 "experiments/wang_fig4_5_objective.yaml)" + (f"; the design's {runs} seeds per arm" if runs else ""),
-                 cause=CAUSE_INCONCLUSIVE, cause_detail="no runs after the declaration", runs_needed=runs, rule=rule,
-                 p_fail=1.0)
+    return rule.awaiting(level, "seeds per arm", ": experiments/wang_fig4_5_objective.yaml", p_fail=1.0)
 
 
 def runs_per_cell(d: pd.DataFrame, cell: str = "cell") -> str:
@@ -570,7 +566,7 @@ def judge_fig45(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         col = QUANTITY_COL[quantity]
         rows = rule.fresh(d if col == OBJ_COL else nmi_rows(d))  # the NMI checks: seeds 0–19 and from 60 on
         if rows.empty:
-            checks.append(_before_declaration(rule))
+            checks.append(_before_declaration(rule, level))
             continue
         table = seed_table(rows, col)
         if isinstance(table, str):

@@ -410,10 +410,7 @@ def judge_fig1(df: pd.DataFrame, level: float = LEVEL) -> Verdict:
         est, both = paired(a[fresh], b[fresh])
         seen = _seen(paired(a[~fresh], b[~fresh])[1])
         if both.empty:
-            return Check(rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from}): "
-                                          f"{rule.design.runs} fresh seeds reach power 0.8 (the design){seen}",
-                         cause=CAUSE_INCONCLUSIVE, cause_detail="no runs after the declaration",
-                         runs_needed=rule.design.runs, rule=rule)
+            return rule.awaiting(level, notes=seen.removeprefix("; "))
         return _check(rule, est, f"{names[0]} {fmt(both.iloc[:, 0].mean())}, {names[1]} {fmt(both.iloc[:, 1].mean())}, "
                                  f"paired over {len(both)} seeds{note}{seen}", level, fails=fails)
 

@@ -511,11 +511,7 @@ def _paired_check(rule: Rule, d: pd.DataFrame, ds: str, a: str, b: str, paper: s
         notes.append(f"seen before it, not judged: seeds {_seeds(seen.index)}, mean {diff.mean():+.3f}")
     notes.append(paper)
     if judged.empty:
-        runs = rule.design.runs if rule.design is not None else None
-        return Check(rule.name, None, f"no runs after the declaration ({rule.declared}; seeds ≥ {rule.fresh_from})"
-                     + (f": {runs} fresh seeds reach power 0.8 (the design)" if runs else "") + "; " + "; ".join(notes),
-                     cause=CAUSE_INCONCLUSIVE, cause_detail="no runs after the declaration", runs_needed=runs,
-                     rule=rule)
+        return rule.awaiting(level, notes="; ".join(notes))
     est = Estimate.paired(judged[a].to_numpy(), judged[b].to_numpy())
     head = f"paired over {len(judged)} seed(s) {_seeds(judged.index)}"
     if rule.control:
