@@ -13,9 +13,7 @@ Shapes (each a 95 % confidence-interval test; :mod:`kktheory.report.decide`):
 - ``at least b`` / ``at most b`` — a bound the paper states (a share ≥ 1 − δ, a ratio ≤ 1);
 - ``exceeds δ`` — a rise or a win: pass when the interval lies above 0, fail when it lies
   below δ, the smallest effect that counts (``sign`` −1: a fall). A pass shows the effect's
-  sign, not that it reaches δ: INDEX prints beside the power how often a true δ/2 passes,
-  at the fixed design (:meth:`Rule.pass_rate`) and under the doubling looks of a sequential
-  decision, which pass it more often (:meth:`Rule.pass_rate_under_looks`);
+  sign, not that it reaches δ: INDEX prints beside the power how often a true δ/2 passes;
 - ``equivalent ±δ`` — "similar", "the same": the interval inside [−δ, δ] (two one-sided
   tests), fail when it lies wholly outside;
 - ``plateau ±δ`` — "plateaus", "stable from": the change beyond the point inside ±δ, the
@@ -29,11 +27,10 @@ both are shown and never counted toward a verdict.
 
 Power and size (:meth:`Rule.power`, :meth:`Rule.size`) come from the rule's design, with
 the seed as the unit: a paired design is one difference per seed, a share counts seeds,
-and a design whose rows nest cells in seeds draws them so, through the judge's own
-estimator (``Design.sample``; or ``Design.per_run`` with ``Design.estimator``, which can
-draw the growing runs of the looks too). Runs drawn with the claimed effect (the paper's
-own, or the smallest that counts) and the design's spread must pass with probability ≥ 0.8
-at the design's run count; runs drawn with the null or reversed effect (for an equivalence or
+and a design whose rows nest cells in seeds draws them so (``Design.sample``, through the
+judge's own estimator). Runs drawn with the claimed effect (the paper's own, or the
+smallest that counts) and the design's spread must pass with probability ≥ 0.8 at the
+design's run count; runs drawn with the null or reversed effect (for an equivalence or
 plateau: an effect on the margin) must pass with probability ≤ 0.025, the test's nominal
 one-sided error. Exact where the estimator has a closed form (:func:`exact_pass_rate`: the
 t test of a paired mean, a normal estimate, a share, a median's sign test), else simulated.
@@ -43,7 +40,7 @@ t test of a paired mean, a normal estimate, a share, a median's sign test), else
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -52,9 +49,7 @@ from scipy import integrate, special, stats
 
 from kktheory.report.verdicts import Check
 from kktheory.seeding import component_rng
-from kktheory.report.decide import (
-    FAIL, INCONCLUSIVE, LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, look_level, pct, within,
-)
+from kktheory.report.decide import LEVEL, PASS, POWER, T, Decision, Estimate, at_least, at_most, exceeds, pct, within
 
 AT_LEAST, AT_MOST, EXCEEDS, EQUIVALENT, PLATEAU, SHARE = (
     "at least", "at most", "exceeds", "equivalent", "plateau", "share")
@@ -63,8 +58,6 @@ POWER_TARGET = POWER  # a declared design must reach it at its run count
 SIZE_LIMIT = (1 - LEVEL) / 2  # and pass a null or reversed effect at most this often (the one-sided 2.5 %)
 REPS = 2000  # simulated replications per power or size
 MOST_RUNS = 400  # runs per arm beyond which Rule.runs_for_power stops looking
-#: the looks of the sequential decision's schedule a check's rate under the looks counts (R₁ … 16·R₁ runs)
-LOOKS = 5
 
 
 @dataclass(frozen=True)
@@ -96,12 +89,7 @@ class Design:
     run count per arm at which the design is judged; ``source`` says where effect and
     spread come from. ``sample``, when given, draws the rows a check reads and computes its
     estimate with the judge's own function (e.g. a share of cells each tested as the judge
-    tests them). ``per_run`` with ``estimator``, given instead, does the same in two steps
-    that the doubling looks need: ``per_run(rng, value, runs)`` draws the runs' values —
-    arrays whose first axis is the runs, independent from run to run, so that the first r
-    runs of a larger draw are a draw of r runs — and ``estimator(*arrays)`` is the judge's own
-    function on them; a look then judges the first R₁·2^(j−1) runs of one growing draw
-    (:meth:`nested`), as the looks judge one growing sweep.
+    tests them).
     """
 
     kind: str
@@ -111,27 +99,11 @@ class Design:
     runs: int
     source: str
     sample: Callable[[np.random.Generator, float, int], Estimate] | None = field(default=None, compare=False)
-    per_run: Callable[[np.random.Generator, float, int], tuple[np.ndarray, ...]] | None = field(
-        default=None, compare=False)
-    estimator: Callable[..., Estimate] | None = field(default=None, compare=False)
-
-    def __post_init__(self) -> None:
-        if (self.per_run is None) != (self.estimator is None) or (self.per_run is not None and self.sample is not None):
-            raise ValueError("a design draws through sample, or through per_run with estimator, not both")
-
-    @property
-    def simulated(self) -> bool:
-        """Whether its estimates are drawn through the judge's own estimator (``sample``, or
-        ``per_run`` with ``estimator``): no closed form applies."""
-        return self.sample is not None or self.per_run is not None
 
     def draw(self, rng: np.random.Generator, value: float, runs: int) -> Estimate:
         """One simulated estimate with true value ``value`` from ``runs`` runs per arm
-        (``sample(rng, value, runs)`` or ``estimator(*per_run(rng, value, runs))`` when given:
-        what the rows would hold, turned into the estimate by the judge's own function, so the
-        power is that of the test applied)."""
-        if self.per_run is not None:
-            return self.estimator(*self.per_run(rng, value, runs))
+        (``sample(rng, value, runs)`` when given: what the rows would hold, turned into the
+        estimate by the judge's own function, so the power is that of the test applied)."""
         if self.sample is not None:
             return self.sample(rng, value, runs)
         if self.kind == "welch":
@@ -148,16 +120,6 @@ class Design:
         if self.kind == "median":
             return Estimate.median_of(np.exp(rng.normal(math.log(value), self.sd[0], runs)))
         raise ValueError(f"design kind must be welch | paired | share | known | median, got {self.kind!r}")
-
-    def nested(self, rng: np.random.Generator, value: float, sizes: Sequence[int]) -> Iterator[Estimate]:
-        """The estimates of one growing draw of runs (true value ``value``) at each of ``sizes``
-        (ascending), computed as they are asked for: the runs of a larger size hold those of a
-        smaller one — ``per_run`` drawn once at the largest size, ``estimator`` applied to its
-        first r runs for each r."""
-        if self.per_run is None:
-            raise ValueError("a nested draw needs per_run and estimator (sample draws fresh runs at each call)")
-        arrays = self.per_run(rng, value, max(sizes))
-        return (self.estimator(*(x[:r] for x in arrays)) for r in sizes)
 
 
 #: an estimate within this share of the design's effect's distance from its null (|effect − null|)
@@ -312,54 +274,6 @@ class Rule:
         hits = sum(self.decide(self.design.draw(rng, value, r), level).status == PASS for _ in range(reps))
         return hits / reps
 
-    def pass_rate_under_looks(self, value: float, first: int | None = None, looks: int = LOOKS, reps: int = REPS,
-                              seed: int = 0) -> float:
-        """Probability that the check ends in a pass under the sequential decision's doubling
-        looks (:mod:`kktheory.report.sequential`) when the true value is ``value``: look j judges
-        R₁·2^(j−1) runs per arm (R₁ = ``first``, the design's run count by default) at level
-        :func:`~kktheory.report.decide.look_level` (j) — 95 % at look 1, 1 − 0.05/(j(j + 1))
-        after — and the check is looked at again while it is undecided, on either side of its
-        claim, up to ``looks`` looks: P(ends in a pass) = Σ_j P(undecided at looks 1 … j − 1,
-        a pass at look j). Nested exactly: each sequence is one growing draw, the runs of look j
-        those of look j − 1 and as many more. The share of ``reps`` simulated sequences
-        (``component_rng`` (``seed``, "looks of <name>"): the same rate on every call) that end in
-        a pass — for a ``paired`` or ``welch`` design drawn from the normal (:meth:`Design.draw`)
-        all sequences at once, each look's statuses those :meth:`decide` gives, vectorised
-        (:func:`t_moments`, :func:`t_statuses`); for a design drawn through the judge's estimator
-        (``per_run`` with ``estimator``) sequence by sequence, :meth:`decide` on its estimates at
-        the looks' run counts (:meth:`Design.nested`). At ``looks`` = 1 it is :meth:`pass_rate`
-        at R₁ runs and 95 %, within Monte-Carlo error. A design drawn through ``sample`` alone
-        draws fresh runs at each call and cannot nest: refused, as are the other kinds."""
-        d = self.design
-        if d is None:
-            return math.nan
-        sizes = [(first or d.runs) * 2 ** (j - 1) for j in range(1, looks + 1)]
-        rng = component_rng(seed, f"looks of {self.name}")
-        if d.per_run is not None:
-            hits = 0
-            for _ in range(reps):
-                status = INCONCLUSIVE
-                for j, est in enumerate(d.nested(rng, value, sizes), start=1):
-                    status = self.decide(est, look_level(j)).status
-                    if status != INCONCLUSIVE:
-                        break
-                hits += status == PASS
-            return hits / reps
-        if d.sample is not None or d.kind not in ("paired", "welch"):
-            raise ValueError(f"{self.name}: no nested draw for a {d.kind} design"
-                             + (" drawn through sample alone (give per_run and estimator)" if d.sample else ""))
-        a = rng.normal(value, d.sd[0], (reps, sizes[-1]))
-        b = rng.normal(0.0, d.sd[-1], (reps, sizes[-1])) if d.kind == "welch" else None
-        active, hits = np.arange(reps), 0
-        for j, r in enumerate(sizes, start=1):
-            status = t_statuses(self, *t_moments(d.kind, a[active, :r], None if b is None else b[active, :r]),
-                                look_level(j))
-            hits += int(np.sum(status == PASS))
-            active = active[status == INCONCLUSIVE]
-            if not len(active):
-                break
-        return hits / reps
-
     @property
     def exact(self) -> bool:
         """Whether :meth:`pass_rate` is exact for this rule (no Monte-Carlo error)."""
@@ -414,21 +328,12 @@ class Rule:
         return hi
 
     def table_row(self, runs: int | Collection[tuple[int, float]] | None, level: float = LEVEL,
-                  power: bool = True, first: int | None = None) -> str:
+                  power: bool = True) -> str:
         """A Markdown row for INDEX: name, shape, margin with why and source, selection,
         and the design with its power at ``runs`` (the rows' run count) and ``level`` — or,
         for a rule judged in several checks (one per data set), at each (runs, level) they
         were judged at, the level named where it is not ``level`` (``power`` False: the
-        design only, no simulation).
-
-        An ``exceeds`` rule adds how often a true effect of half the smallest that counts
-        passes: at the first (runs, level) judged (:meth:`pass_rate`), and under the doubling
-        looks (:meth:`pass_rate_under_looks`, up to :data:`LOOKS` looks) from R₁ runs: ``first``,
-        look 1's runs per setting of the entry's recorded looks — the R₁ its looks double
-        (:func:`~kktheory.report.sequential.next_runs`); a check reading part of the rows (seeds
-        run after its declaration) may have had fewer at look 1 — else, with no look recorded,
-        the runs of the first (runs, level) judged where that is 95 % (the fixed judgement is
-        look 1), else the design's run count."""
+        design only, no simulation)."""
         m = self.margin
         if self.design is None or not self.counted:
             text = ("— (sanity: holds by construction, not counted)" if self.sanity else
@@ -442,11 +347,8 @@ class Rule:
             if power and self.shape == EXCEEDS:  # a pass shows the sign, not the size: say how often half counts
                 half = self.sign * self.margin.value / 2
                 r, at = judged[0]
-                r1 = first or (r if runs and at == look_level(1) else d.runs)
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
-                         f"{self.pass_rate(half, r, reps=500, level=at):.2f}" + (f" at {r} runs" if len(judged) > 1 else "")
-                         + f"; under the looks (R₁ = {r1} runs, up to {LOOKS} doubling looks) it ends in a pass with "
-                           f"probability {self.pass_rate_under_looks(half, r1):.2f}")
+                         f"{self.pass_rate(half, r, reps=500, level=at):.2f}" + (f" at {r} runs" if len(judged) > 1 else ""))
         selection = self.selection or "—"
         if self.kept_below is not None and self.fresh_from is not None:
             selection += (f"; re-declared {self.declared} after the rows were seen: judged on the seeds its first "
@@ -509,7 +411,7 @@ def exact_pass_rate(rule: Rule, value: float, runs: int, level: float = LEVEL) -
       when 2·P(Bin(r, ½) ≤ C) < α, C = #{runs ≥ b} ~ Bin(r, P(X ≥ b)).
     """
     d = rule.design
-    if d is None or d.simulated or runs < 2:
+    if d is None or d.sample is not None or runs < 2:
         return None
     alpha = 1 - level
     if d.kind in ("paired", "known"):
@@ -548,72 +450,24 @@ def exact_pass_rate(rule: Rule, value: float, runs: int, level: float = LEVEL) -
     return None
 
 
-def t_moments(kind: str, a: np.ndarray, b: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Value, standard error and degrees of freedom of many estimates at once, one a row of
-    ``a`` (and ``b``), its r runs per arm the columns — as :meth:`Estimate.difference` and
-    :meth:`Estimate.paired` compute them: ``welch`` ā − b̄, se = √(s_a²/r + s_b²/r),
-    Welch–Satterthwaite dof (s_a²/r + s_b²/r)²/((s_a²/r)²/(r − 1) + (s_b²/r)²/(r − 1));
-    ``paired`` the mean of d = a − b (of a when ``b`` is None), se = s_d/√r, dof r − 1."""
-    r = a.shape[1]
-    if kind == "welch":
-        va, vb = a.var(1, ddof=1) / r, b.var(1, ddof=1) / r
-        return a.mean(1) - b.mean(1), np.sqrt(va + vb), (va + vb) ** 2 / (va**2 / (r - 1) + vb**2 / (r - 1))
-    d = a if b is None else a - b
-    return d.mean(1), d.std(1, ddof=1) / math.sqrt(r), np.full(len(d), r - 1.0)
-
-
-def t_statuses(rule: Rule, value: np.ndarray, se: np.ndarray, dof: np.ndarray, level: float) -> np.ndarray:
-    """The status :meth:`Rule.decide` gives each of many Student-t estimates (value, se, dof;
-    dof = inf: normal) at ``level``, vectorised for simulations: the one-sided p-values of
-    :meth:`Estimate.tail` — "above b" T_dof(−(value − b)/se), "below b" T_dof((value − b)/se) —
-    doubled and compared with α = 1 − ``level``. At least b: pass above b, fail below; at most
-    b: the mirror; exceeds δ: pass above 0, fail below δ (a fall: pass below 0, fail above
-    −δ); equivalent / plateau ±b: pass when above −b and below b, fail when above b or below
-    −b. A failure wins when both hold; a standard error that is not > 0 (runs all equal)
-    decides nothing, as :meth:`Estimate.mean_of` leaves it without an interval. (A share is
-    an exact binomial test: not here.)"""
-    if rule.shape == SHARE:
-        raise ValueError("a share is judged by its exact binomial interval, not a t interval")
-    se = np.where(se > 0, se, np.nan)
-
-    def above(b: float) -> np.ndarray:
-        return 2 * special.stdtr(dof, -(value - b) / se)
-
-    def below(b: float) -> np.ndarray:
-        return 2 * special.stdtr(dof, (value - b) / se)
-
-    b = rule.margin.value
-    if rule.shape == AT_LEAST:
-        p_pass, p_fail = above(b), below(b)
-    elif rule.shape == AT_MOST:
-        p_pass, p_fail = below(b), above(b)
-    elif rule.shape == EXCEEDS:
-        p_pass, p_fail = (above(0.0), below(b)) if rule.sign > 0 else (below(0.0), above(-b))
-    else:
-        p_pass, p_fail = np.maximum(above(-b), below(b)), np.minimum(above(b), below(-b))
-    alpha = 1 - level
-    return np.where(p_fail < alpha, FAIL, np.where(p_pass < alpha, PASS, INCONCLUSIVE))
-
-
 RULES_HEADER = ("| check | claim's shape | margin: why (source) | selection fixed in advance | "
                 "power at the rows' run count |\n|---|---|---|---|---|")
 
 
 def rules_table(rules: Sequence[Rule], runs: Mapping[str, int | Collection[tuple[int, float]]] | None = None,
-                level: float = LEVEL, power: bool = True, first: int | None = None) -> str:
+                level: float = LEVEL, power: bool = True) -> str:
     """The declared checks of an entry as a Markdown table, with each check's power at the
     rows' run count (``runs`` by rule name: a count, or the (runs, level) of each check that
     applied the rule; the design's own count where absent) and level (``power`` False: the
-    designs only); ``first``: look 1's runs per setting of the entry's recorded looks (None:
-    none recorded), the R₁ of an ``exceeds`` rule's rate under the looks (:meth:`Rule.table_row`)."""
+    designs only)."""
     if not rules:
         return ""
     runs = runs or {}
     header = RULES_HEADER if power else RULES_HEADER.replace("power at the rows' run count", "power design")
     counted = [r for r in rules if r.counted]
-    lines = [header, *(r.table_row(runs.get(r.name), level, power, first) for r in counted)]
+    lines = [header, *(r.table_row(runs.get(r.name), level, power) for r in counted)]
     for title, group in (("Sanity checks (true by construction; shown, not counted):", [r for r in rules if r.sanity]),
                          ("Controls (shown, not counted):", [r for r in rules if r.control and not r.sanity])):
         if group:
-            lines += ["", title, "", header, *(r.table_row(runs.get(r.name), level, power, first) for r in group)]
+            lines += ["", title, "", header, *(r.table_row(runs.get(r.name), level, power) for r in group)]
     return "\n".join(lines)

@@ -19,8 +19,7 @@ exactly dual to the p-values the decision uses (:meth:`Estimate.tail`):
   when it lies below δ, the smallest effect that counts (so a null effect is decided, not
   left undecidable as a margin of 0 would leave it); ``sign=−1`` for a fall. A pass shows
   that the effect is positive, *not* that it reaches δ (the claim reads "> 0, fails below
-  δ"; INDEX prints, beside the power at δ, how often a true δ/2 passes — at the fixed
-  design and, more often, under the doubling looks of a sequential decision);
+  δ"; INDEX prints, beside the power at δ, how often a true δ/2 passes);
 - ``within(est, lo, hi)`` — equivalence (two one-sided tests): **pass** when the interval
   lies inside [lo, hi], **fail** when it does not meet [lo, hi], **inconclusive** otherwise.
   A plateau or "stable" claim is this two-sided test on the change beyond the point.
@@ -610,8 +609,8 @@ def exceeds(est: Estimate, smallest: float, level: float = LEVEL, sign: float = 
     the least that would count: a null effect is decided, not left "inconclusive" for ever);
     a failure wins when both hold. A pass therefore shows the sign of the effect, not that
     it reaches ``smallest``: a true effect of ``smallest``/2 passes with the probability
-    INDEX prints beside the power, at the fixed design and under the doubling looks
-    (:meth:`kktheory.report.claims.Rule.table_row`), and the text says so ("> 0, fails below δ"). The design point for power is the smallest effect
+    INDEX prints beside the power (:meth:`kktheory.report.claims.Rule.table_row`), and the
+    text says so ("> 0, fails below δ"). The design point for power is the smallest effect
     that counts. An estimate nearer 0 than ``smallest``/2 (where the interval leaves
     ``smallest`` before it leaves 0) points against the claim: its "runs needed" are those
     that would show it short of ``smallest``. A zero ``smallest`` is refused: it would make

@@ -30,7 +30,7 @@ tests named check them by simulation or exact computation of the code's own func
   (a ratio of paired means, delta method). For a
   rise or a win (``exceeds``) "false" means no effect at all: a true effect between 0 and
   the smallest one that counts may pass (INDEX prints how often at half of it, for the
-  fixed design at the rows' run count and, beside it, under the looks — more often, below).
+  fixed design at the rows' run count; under the looks more often, below).
 - *An entry, fixed design*: *reproduced* is wrong (some counted claim false) with
   probability at most 2.5 % — every check must pass, and the false one passes at most that
   often (an intersection–union test); *not reproduced* is wrong (no counted claim false,
@@ -96,16 +96,8 @@ tests named check them by simulation or exact computation of the code's own func
   column is the normal design's (se of b at 5 runs per n, from the percentile era), which the
   wider bootstrap-t interval lowers. Under the looks, an *exceeds* check with a true effect of
   half the smallest that counts passes 45.9 % of the time (20,000 sequences, up to 5 doubling
-  looks, δ = 1, sd 1, 10 paired runs at look 1), where the fixed design passes it 27.3 %
-  (tests/test_sequential_looks.py::test_a_rise_of_half_the_smallest_effect_passes_more_often_under_the_looks).
-  INDEX prints both rates for every counted *exceeds* rule: the fixed design's at the first
-  (runs, level) judged, and the rate under the looks
-  (:meth:`~kktheory.report.claims.Rule.pass_rate_under_looks`: 2,000 simulated sequences,
-  each one growing draw of runs judged at looks 1–5, R₁·2^(j−1) runs at look j's level, while
-  undecided), R₁ the runs of the entry's recorded look 1 (none recorded: the runs judged at
-  95 %, else the design's), through the judge's own estimator where the design has one
-  (``Design.per_run`` with ``estimator``). There a null effect ends in a pass at most 0.0375
-  of the time, the bound above (tests/test_sequential_looks.py).
+  looks, δ = 1, sd 1, 10 paired runs at look 1), where INDEX prints the fixed design's rate,
+  27.3 % (tests/test_sequential_looks.py::test_a_rise_of_half_the_smallest_effect_passes_more_often_under_the_looks).
   The spread check's interval (:meth:`Estimate.scale_ratio`, the log ratio of mean absolute
   deviations from the median) holds its size on normal runs (2.2 % one-sided at 95 %) but not
   on skewed or heavy-tailed ones: 10 against 10 runs, log-normal (σ = ½) 3.3 % at 95 % and

@@ -277,8 +277,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
               overrides: Sequence[str] = (), execute: bool = True, log=log,
               level: float = LEVEL, looks: str = "", parts: Sequence[Part] = (),
               look: Callable[[pd.DataFrame], tuple[float, str, Callable[[str], float],
-                                    Callable[[Verdict], Mapping[str, Look]], Callable[[str], str], int | None]]
-              | None = None,
+                                    Callable[[Verdict], Mapping[str, Look]], Callable[[str], str]]] | None = None,
               run_only: Part | None = None) -> Verdict:
     """Run the missing rows of one entry, draw it, judge it, update INDEX.md.
 
@@ -291,9 +290,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     rows about to be judged, returns the level, the looks' text in their place and the level of
     a group of the timing pass from its creation stamp (that of the look that first judged it): the look is decided
     on the very rows it judges, and what earlier looks said where it differs from this
-    judgement's verdict (said beside the verdict's reasons), and look 1's runs per setting (R₁ of the doubling
-    looks, None before any look; INDEX's rate of an ``exceeds`` rule under the looks starts from it,
-    :meth:`~kktheory.report.claims.Rule.table_row`). ``run_only`` (with ``execute``): run only this part —
+    judgement's verdict (said beside the verdict's reasons). ``run_only`` (with ``execute``): run only this part —
     the seeds a resumed sequential decision added — and read every other sweep and part as
     stored."""
     t0 = time.perf_counter()
@@ -342,9 +339,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
     first_looks: Callable[[Verdict], Mapping[str, Look]] = _no_looks  # a check's first look
     history: Callable[[str], str] = lambda status: ""  # what earlier looks said, where it differs
-    first_runs: int | None = None  # look 1's runs per setting (no look recorded: the fixed judgement is look 1)
     if look is not None:
-        level, looks, timing_level, first_looks, history, first_runs = look(ok)
+        level, looks, timing_level, first_looks, history = look(ok)
     files: list[Path] = []
     if ok.empty:
         bad = failed_rows(rows)
@@ -402,7 +398,7 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
         compute_s=compute_time(ok),
         looks_compute_s=compute_time(ok[ok["run_id"].isin(_added_ids(plans, len(cfg_names)))]) if parts and not ok.empty else 0.0,
         paper=paper_table(entry.paper_numbers, entry.observe(ok) if entry.observe and not ok.empty else {}),
-        rules=rules_table(entry.rules, judged_at(verdict, level), level, first=first_runs),
+        rules=rules_table(entry.rules, judged_at(verdict, level), level),
         looks=looks,
         setting=entry.setting(ok) if entry.setting is not None and not ok.empty else "",
         label=scale_label(entry, scale, runs_per_setting(ok)),

@@ -34,7 +34,7 @@ the change").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -179,8 +179,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     before: list[Look] = list(looks)
     now: Look | None = None
 
-    def at_look(rows: pd.DataFrame) -> tuple[float, str, Callable[[str], float], Callable[[Verdict], Mapping[str, Look]],
-                                             Callable[[str], str], int | None]:
+    def at_look(rows: pd.DataFrame) -> tuple[float, str]:
         nonlocal before, now
         if not looks and not rows.empty:
             before = _fixed_before(entry, results_dir, rows, parts)
@@ -197,8 +196,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         shown = [*before, *([now] if now else [])]
         level = shown[-1].level if shown else LEVEL
         return (level, looks_text(shown, rules), lambda stamp: _timing_level(shown, stamp, level),
-                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides, attributes),
-                shown[0].runs if shown else None)
+                lambda judged: first_looks(before, judged, rules), lambda status: verdict_history(before, status, rules, decides, attributes))
 
     verdict = reproduce(entry, "paper", results_dir, out_dir, (), execute, log, parts=parts, look=at_look,
                         run_only=run_only)
