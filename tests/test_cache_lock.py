@@ -46,8 +46,8 @@ def test_jobs_sharing_a_key_compute_it_once(tmp_path):
     results, computed = _at_once(tmp_path, [7, 7, 7])
     assert computed == ["start:7", "end:7"]  # one computation, the others read its entry
     assert sorted(results) == [(49, False), (49, True), (49, True)]
-    entry = entry_path(tmp_path, slow_square, (7,))
-    assert entry.exists() and not entry.with_suffix(".lock").exists()  # the lock file goes with the lock
+    assert entry_path(tmp_path, slow_square, (7,)).exists()
+    assert not list(tmp_path.glob(".cache-*.lock"))  # the lock file goes with the lock
 
 
 def test_jobs_with_other_keys_do_not_wait_for_each_other(tmp_path):
@@ -56,11 +56,46 @@ def test_jobs_with_other_keys_do_not_wait_for_each_other(tmp_path):
     assert [e.split(":")[0] for e in computed] == ["start", "start", "end", "end"]  # at once, not in turn
 
 
-def test_a_failed_computation_leaves_nothing_and_the_next_one_computes(tmp_path):
+def fails_first(key: int, flag: str) -> int:
+    """Fails (after a second) in the first process to run it, returns key² in the next."""
+    if not Path(flag).exists():
+        Path(flag).touch()
+        time.sleep(1.0)
+        raise RuntimeError("out of memory")
+    return key * key
+
+
+def _job_failing(results: str, key: int, flag: str, out: multiprocessing.Queue) -> None:
+    try:
+        out.put(cached_call(results, fails_first, (key,), flag))
+    except RuntimeError as err:
+        out.put(str(err))
+
+
+def test_a_failed_computation_leaves_nothing_and_the_one_waiting_computes_it(tmp_path):
+    """The first process fails while the second waits on its lock: the second computes the
+    entry and stores it (its folder is made when it writes, not removed by the first's failure)."""
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    flag = str(tmp_path / "failed-once")
+    first = ctx.Process(target=_job_failing, args=(str(tmp_path / "results"), 5, flag, out))
+    first.start()
+    while not Path(flag).exists():  # the first holds the lock and is computing
+        time.sleep(0.01)
+    second = ctx.Process(target=_job_failing, args=(str(tmp_path / "results"), 5, flag, out))
+    second.start()
+    got = sorted((out.get(timeout=60), out.get(timeout=60)), key=str)
+    for p in (first, second):
+        p.join(timeout=60)
+    assert got == [(25, False), "out of memory"]
+    assert entry_path(tmp_path / "results", fails_first, (5,)).exists()
+    assert cached_call(tmp_path / "results", fails_first, (5,), flag) == (25, True)
+
+
+def test_a_failure_alone_leaves_no_folder(tmp_path):
     def fails(key: int) -> int:
         raise RuntimeError("out of memory")
 
     with pytest.raises(RuntimeError):
         cached_call(tmp_path, fails, (1,))
-    assert not (tmp_path / "cache").exists()
-    assert cached_call(tmp_path, slow_square, (1,), str(tmp_path / "log")) == (1, False)
+    assert not (tmp_path / "cache").exists() and not list(tmp_path.glob(".cache-*"))

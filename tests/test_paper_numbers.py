@@ -500,11 +500,11 @@ def pourkamali_fig3_failure() -> Verdict:
 
 def theory_calandriello_failure() -> Verdict:
     """Calandriello's theory reversed: the excess grows like n^(+0.5) instead of falling like n^(−0.5)
-    (on the overlapping mixture, the tail designs' seeds from 19: the larger of the two sketches'); Lemma 2's gap 3 times its bound in
+    (on the overlapping mixture, the designs' seeds from 3: the larger of the two sketches'); Lemma 2's gap 3 times its bound in
     every cell of every seed (54 seeds); k-means++ seeding 60 times the lower bound, above
     8(ln k + 2) = 34.4 (the design's 5 seeds)."""
     cal = theory_rates_calandriello
-    rows = theory_rows(0.5, seeds=cal.SEEDING_RULE.design.runs, overlap_seeds=max(cal.TAIL_POWER_RUNS.values()),
+    rows = theory_rows(0.5, seeds=cal.SEEDING_RULE.design.runs, overlap_seeds=max(cal.OVERLAP_POWER_RUNS.values()),
                        lemma2_ratio=3.0,
                        l2_seeds=cal.LEMMA2_RUNS, seeding=60.0)
     return ENTRIES["theory_rates_calandriello"].judge(rows)

@@ -26,8 +26,7 @@ LEMMA_MS = (12, 23, 45, 90, 179, 358)  # 0.25 … 8·√2000
 def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0, lemma_seeds=40, l2_seeds=40,
           jl_decay=None, lemma_first=40, overlap_seeds=5, premise_seeds=20):
     """Rate rows (excess_erm and excess_pop ∝ n^rate, multiplicative noise),
-    the same rate rows of Nyström on the overlapping mixture (seeds from TAIL_FRESH_FROM on: run after
-    both of its declarations),
+    the same rate rows of Nyström on the overlapping mixture (seeds from OVERLAP_FRESH_FROM on),
     Lemma 2 rows (gap = ratio·bound), JL rows of seeds ``lemma_first`` … (observed ε = ratio·ε(m),
     or ∝ m^jl_decay when given; Lemma 6 gap below its bound), and the premise sweep's: the
     Gaussian sketch at PREMISE_MS, the others at 16, 24, 32√n, seeds PREMISE_FRESH_FROM …"""
@@ -43,7 +42,7 @@ def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0
     over = rows([{"n": n, "k": 10, "sketch.name": s, "m_rule": "sqrt_n", "m": math.ceil(math.sqrt(n)),
                   "bounds": "[]", "dataset.std": theory.OVERLAP_STD} for n in NS
                  for s in theory_rates_calandriello.THM1_SKETCHES], excess, seeds=overlap_seeds)
-    over["seed"] += theory.TAIL_FRESH_FROM
+    over["seed"] += theory_rates_calandriello.OVERLAP_FRESH_FROM
     lemma2 = rows([{"n": 2000, "k": 10, "sketch.name": "nystrom", "m_rule": f"{f}*n_over_gamma", "gamma_value": g,
                     "centroids": "projected", "m": math.ceil(f * 2000 / g), "bounds": "['gamma']"}
                    for g in (11.2, 44.7, 179, 715) for f in (1, 2, 4, 8)],
@@ -167,7 +166,7 @@ def test_not_reproduced_when_the_excess_decays_too_slowly():
     d = table(0.3)  # the excess grows with n
     cal, yin = theory_rates_calandriello.judge_calandriello(d), theory_rates_yin.judge_yin(d)
     assert cal.status == NOT_REPRODUCED and yin.status == NOT_REPRODUCED
-    assert by_name(cal)[OVERLAP_NYSTROM].passed is False
+    assert by_name(cal)["Calandriello Thm 1 rate of nystrom on the overlapping mixture (excess over C_n)"].passed is False
     assert by_name(yin)["Yin Remark 1 rate of subgaussian (excess over ŵ*)"].passed is False
 
 
@@ -302,8 +301,7 @@ def test_setting_says_nothing_is_compared_and_checks_the_bounded_kernel(good):
 
 
 # -- issue 42 and the statistician's findings ------------------------------------------------
-OVERLAP_NYSTROM = "Calandriello Thm 1 rate of nystrom on the overlapping mixture, n ≥ 8000 (excess over C_n)"
-WHOLE_GRID_NYSTROM = "Calandriello Thm 1 rate of nystrom on the overlapping mixture (excess over C_n)"
+OVERLAP_NYSTROM = "Calandriello Thm 1 rate of nystrom on the overlapping mixture (excess over C_n)"
 DECAY = "Yin Lemma 5 for {}: ε falls at least like m^(−1/2)"
 
 
@@ -313,29 +311,7 @@ def test_overlapping_mixture_rows_are_judged_apart():
     assert (rates["dataset.std"] == 1.0).all() and len(theory.overlap_rates(d)) == len(NS) * 2 * 5
     v = by_name(theory_rates_calandriello.judge_calandriello(d))
     assert v[OVERLAP_NYSTROM].passed and v[OVERLAP_NYSTROM].counted
-    assert v[WHOLE_GRID_NYSTROM].passed and not v[WHOLE_GRID_NYSTROM].counted  # the whole grid: shown only
     assert not v["Calandriello Thm 1 rate of nystrom (excess over C_n)"].counted  # Yin's mixture: shown only
-
-
-def test_the_counted_overlap_rate_reads_the_grids_upper_half_only():
-    """Thm 1's rate on the overlapping mixture counts over n ≥ 8,000 (the upper half of the
-    declared grid in log n): a head that falls like n^−1 and a flat tail, as the committed means
-    do, fails it while the whole grid's fitted slope (shown) lies near −0.5; the head alone
-    changes nothing in the counted check."""
-    assert theory.TAIL_NS == (8000, 16000, 32000)
-    d = table(-0.6)
-    over = theory._overlapping(d)
-    rng = np.random.default_rng(5)
-    n = d.loc[over, "n"].to_numpy(float)
-    d.loc[over, "excess_erm_risk"] = np.where(n <= 4000, 0.0068 * (n / 1000) ** -1.0, 0.0017 * (n / 4000) ** -0.1) \
-        * np.exp(rng.normal(0, 0.02, over.sum()))
-    v = by_name(theory_rates_calandriello.judge_calandriello(d))
-    tail, whole = v[OVERLAP_NYSTROM], v[WHOLE_GRID_NYSTROM]
-    assert tail.passed is False and tail.counted and "n = 8000–32000" in tail.detail
-    assert not whole.counted and whole.decision.estimate.value < -0.3
-    head = d.copy()
-    head.loc[over & (head["n"] <= 4000), "excess_erm_risk"] *= 10
-    assert by_name(theory_rates_calandriello.judge_calandriello(head))[OVERLAP_NYSTROM].detail == tail.detail
 
 
 def test_overlap_rate_fails_when_slower_and_waits_for_fresh_seeds():
@@ -345,29 +321,25 @@ def test_overlap_rate_fails_when_slower_and_waits_for_fresh_seeds():
     v = theory_rates_calandriello.judge_calandriello(flat)
     assert by_name(v)[OVERLAP_NYSTROM].passed is False and v.status == NOT_REPRODUCED
     seen = table(-0.6, overlap_seeds=3)
-    seen.loc[theory._overlapping(seen), "seed"] -= theory.TAIL_FRESH_FROM - 5  # seeds 5–7: before the re-plan
-    v = by_name(theory_rates_calandriello.judge_calandriello(seen))
-    c = v[OVERLAP_NYSTROM]
-    assert c.passed is None and "no runs after the declaration (2026-12-07; seeds ≥ 19)" in c.detail
-    assert v[WHOLE_GRID_NYSTROM].decision is not None  # the whole grid's control reads seeds ≥ 3
+    seen.loc[theory._overlapping(seen), "seed"] -= theory_rates_calandriello.OVERLAP_FRESH_FROM  # the pilot's seeds
+    c = by_name(theory_rates_calandriello.judge_calandriello(seen))[OVERLAP_NYSTROM]
+    assert c.passed is None and "no runs after the declaration" in c.detail
 
 
 def test_a_rate_is_fitted_over_the_declared_grid_or_not_at_all():
-    """A sweep stopped part-way (seeds 19–23 reached n = 4,000 only) leaves a shorter grid; the
-    rate on it would be another claim's slope: the checks wait, and name the seeds left out.
+    """A sweep stopped part-way (seeds 3–7 reached n = 4,000 only) leaves a shorter grid; the
+    rate on it would be another claim's slope: the check waits, and names the seeds left out.
     Seeds that ran the whole grid are judged, the others are left out by name."""
     d = table(-0.6)
     over = theory._overlapping(d)
-    first = theory.TAIL_FRESH_FROM
+    first = theory_rates_calandriello.OVERLAP_FRESH_FROM
     short = d[~(over & (d["n"] > 4000))]
-    v = by_name(theory_rates_calandriello.judge_calandriello(short))
-    for name, grid in ((WHOLE_GRID_NYSTROM, "1000 … 32000"), (OVERLAP_NYSTROM, "8000 … 32000")):
-        assert v[name].passed is None and v[name].decision is None
-        assert f"no seed ran every n of the grid n = {grid}" in v[name].detail and f"{first}–{first + 4}" in v[name].detail
+    c = by_name(theory_rates_calandriello.judge_calandriello(short))[OVERLAP_NYSTROM]
+    assert c.passed is None and c.decision is None
+    assert f"no seed ran every n of the grid n = 1000 … 32000" in c.detail and f"{first}–{first + 4}" in c.detail
     one_short = d[~(over & (d["n"] == 32000) & (d["seed"] == first + 4))]
-    v = by_name(theory_rates_calandriello.judge_calandriello(one_short))
-    for name in (WHOLE_GRID_NYSTROM, OVERLAP_NYSTROM):
-        assert v[name].passed and f"4 per n; left out for lacking an n of the grid: 1 seed(s) {first + 4}" in v[name].detail
+    c = by_name(theory_rates_calandriello.judge_calandriello(one_short))[OVERLAP_NYSTROM]
+    assert c.passed and f"4 per n; left out for lacking an n of the grid: 1 seed(s) {first + 4}" in c.detail
     kept, left = theory.covering(theory.overlap_rates(one_short), NS)
     assert set(kept["seed"]) == set(range(first, first + 4)) and "1 seed(s)" in left
 
@@ -377,7 +349,7 @@ def test_the_figure_fits_the_overlap_rate_on_the_seeds_the_check_keeps(tmp_path,
     ran every n of the grid, not the first values of a sweep stopped part-way."""
     d = table(-0.6)
     over = theory._overlapping(d)
-    first = theory.TAIL_FRESH_FROM
+    first = theory_rates_calandriello.OVERLAP_FRESH_FROM
     one_short = d[~(over & (d["n"] == 32000) & (d["seed"] == first + 4))]
     fitted = []
     monkeypatch.setattr(theory, "rate_fits", lambda rows: fitted.append(rows) or {})
@@ -385,8 +357,6 @@ def test_the_figure_fits_the_overlap_rate_on_the_seeds_the_check_keeps(tmp_path,
     (rows,) = fitted
     curve = rows[rows["sketch.name"] == f"nystrom (std {theory.OVERLAP_STD:g})"]
     assert first + 4 not in set(curve["seed"]) and set(curve["n"]) == set(NS)
-    tail = rows[rows["sketch.name"] == f"nystrom (std {theory.OVERLAP_STD:g}, n ≥ 8000, seeds ≥ {first})"]
-    assert first + 4 not in set(tail["seed"]) and set(tail["n"]) == set(theory.TAIL_NS)
     assert len(rows[rows["sketch.name"] == "nystrom"]) == len(theory.parts(one_short)[0].query("`sketch.name` == 'nystrom'"))
 
 

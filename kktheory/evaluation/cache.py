@@ -56,12 +56,14 @@ def cached_call(results_dir: str | os.PathLike, func: Callable[..., Any], keyed:
     found = _read(path)
     if found is not None:
         return found[0], True
-    with _computing(path):
+    with _computing(results_dir, path):
         found = _read(path)  # stored by another process while this one waited
         if found is not None:
             return found[0], True
         value = func(*keyed, *rest)
-        write_npz(path, encode(value))  # refused (TypeError) before anything is written
+        arrays = encode(value)  # refused before the folder is made
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_npz(path, arrays)
     return value, False
 
 
@@ -75,30 +77,25 @@ def _read(path: Path) -> tuple[Any] | None:
 
 
 @contextlib.contextmanager
-def _computing(path: Path) -> Iterator[None]:
-    """Hold the exclusive lock of ``path``'s entry (``<entry>.lock``, POSIX ``flock``, released
-    when the process ends however it ends) while the entry is computed and written. Where the
-    file system has no locks the entry is computed without one, as before. When no entry was
-    written (the result refused as data, or the computation failed), the folders made for it
-    are removed. The lock file goes when the lock is released: a process still waiting on it
-    then finds the entry (it reads before it computes), and one arriving later reads the entry
-    without a lock."""
-    made = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = path.with_suffix(".lock")
+def _computing(results_dir: str | os.PathLike, path: Path) -> Iterator[None]:
+    """Hold the exclusive lock of ``path``'s entry while it is computed and written: POSIX
+    ``flock`` on ``<results_dir>/.cache-<entry>.lock``, beside the folders rather than in
+    them, so that a computation that fails or is refused leaves no folder behind and never
+    removes one another process will write to. The lock is released when the process ends,
+    however it ends; its file goes with it. A process still waiting on it then reads the
+    entry before it computes (and computes it itself if the first one failed, as may a
+    process arriving after that: two computations of a failed entry, never of a stored one).
+    Where the file system has no locks, the entry is computed without one, as before."""
+    folder = Path(results_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / f".cache-{path.stem}.lock"
     with open(lock, "a") as handle:
-        try:
+        with contextlib.suppress(OSError):  # no locks here (some network file systems): compute unlocked
             fcntl.flock(handle, fcntl.LOCK_EX)
-        except OSError:  # no locks here (some network file systems): compute unlocked
-            pass
         try:
             yield
         finally:
             lock.unlink(missing_ok=True)
-            if not path.exists():
-                for folder in made:  # innermost first
-                    with contextlib.suppress(OSError):
-                        folder.rmdir()
 
 
 def entry_path(results_dir: str | os.PathLike, func: Callable[..., Any], keyed: Sequence[Any]) -> Path:

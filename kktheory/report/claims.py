@@ -290,11 +290,12 @@ class Rule:
     def awaiting(self, level: float = LEVEL, unit: str = "fresh seeds", where: str = "", notes: str = "",
                  p_fail: float = math.nan) -> Check:
         """This rule, declared after its rows were seen, with no run made after its declaration
-        (:meth:`fresh`): undecided, with the runs that would decide it — the design's run count
-        at ``level``, the level its first judgement will have (the entry's next look;
-        :meth:`runs_for_power`), not at 95 % where the design was planned. ``unit`` names what
-        the runs are ("runs per n"), ``where`` the sweep that will hold them, ``notes`` what the
-        rows seen before the declaration show (not judged)."""
+        (:meth:`fresh`): undecided, with the runs per arm whose power reaches 0.8 at ``level``, the
+        level of the look judging it now (:meth:`runs_for_power`), not at the 95 % its design was
+        planned at — a lower bound: its fresh rows will be judged at a later look, stricter
+        still, and the looks add seeds on the doubling schedule of the sweep's part, not this
+        count. ``unit`` names what the runs are ("runs per n"), ``where`` the sweep that will hold
+        them, ``notes`` what the rows seen before the declaration show (not judged)."""
         d = self.design
         runs = None if d is None else d.runs if math.isclose(level, LEVEL) else self.runs_for_power(level=level)
         if d is None:

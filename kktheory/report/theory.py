@@ -13,14 +13,11 @@ on Yin's synthetic mixture with one distribution μ for every seed
   ``excess_erm_risk`` = W(C_{n,m}, μ) − W(C_n, μ) (scored on one population test sample,
   :mod:`kktheory.evaluation.population`) is O(k/√n + kγ/n): its fitted decay exponent b (a·n^b, every
   run kept, :func:`kktheory.evaluation.bounds.theory.fit_rate`, bootstrap interval) is at most the
-  shape's slope (−0.5) + RATE_MARGIN. Counted on the overlapping mixture (``dataset.std`` =
-  OVERLAP_STD, :func:`overlap_rates`, experiments/theory_rates_overlap.yaml; issue 42), where the
-  excess stays resolved up to n = 32,000, over the upper half of the declared grid in log n
-  (TAIL_NS, n ≥ 8000: an O(·) rate is a statement about large n) on the seeds run after that
-  re-plan (TAIL_FRESH_FROM): over the whole grid n = 1000 … 32000 the per-n means fall like n^−1
-  up to 4000 and barely from there (lack of fit χ² 55 and 78.5 on 4 df), so the whole grid's
-  fitted b is a weighted slope of two regimes, shown, not counted; on Yin's mixture the excess
-  vanishes (fitted b ≈ −1.4) and the same check is shown, not counted;
+  shape's slope over the declared grid n = 1000 … 32000 (−0.5) + RATE_MARGIN. Counted on the
+  overlapping mixture (``dataset.std`` = OVERLAP_STD, :func:`overlap_rates`,
+  experiments/theory_rates_overlap.yaml; issue 42), where the excess stays resolved up to
+  n = 32,000; on Yin's mixture it vanishes (fitted b ≈ −1.4) and the same check is shown, not
+  counted;
 - Lemma 2: uniform Nyström with m a multiple of n/γ and projected centroids (the paper's
   C_{n,m} ⊂ H_m, eq. 2): the train-risk gap to exact kernel k-means ≤ min(k, d_eff)/(1−ε)·γ/n,
   which holds with probability ≥ 1 − δ: the share of seeds where it holds at every (γ, m) of
@@ -110,12 +107,6 @@ RATE_MARGIN_WHY = margin_why(RATE_NS[0], RATE_NS[-1], "n", "excess")
 #: the overlapping mixture of Calandriello Thm 1's re-declared rate checks (issue 42): Yin's centres, every
 #: cluster spread this wide (dataset.std; Yin's is 1), so that the excess over C_n stays resolved up to n = 32,000
 OVERLAP_STD = 2.0
-#: the upper half of the declared grid in log n (n ≥ √(1000·32000) ≈ 5,657): where Calandriello Thm 1's rate is
-#: judged on the overlapping mixture since 2026-12-07 (an O(·) rate speaks of large n; over the whole grid the
-#: per-n means depart from a·n^b, χ² 55 and 78.5 on 4 df, and the fitted b is no rate they follow)
-TAIL_NS = tuple(n for n in RATE_NS if n >= math.sqrt(RATE_NS[0] * RATE_NS[-1]))
-#: the first seed of the overlapping mixture run after the tail rule's declaration (its sweep declared seeds 3–18)
-TAIL_FRESH_FROM = 19
 #: the columns whose decay in n is fitted
 NOTIONS = ("excess_erm_risk", "excess_pop_risk")
 NOTION_LABEL = {"excess_erm_risk": "W(C_{n,m}) − W(C_n)  [Calandriello Thm 1, γ = √n]",
@@ -215,15 +206,14 @@ def _share_design(runs: int, what: str, cells: int, rho: float, rho_source: str)
 
 def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str, se5: float, runs: int,
                where: str = "the sweep's n grid (experiments/theory_rates.yaml)",
-               se_from: str = "measured on the committed rows", ns: Sequence[int] = RATE_NS, **role) -> Rule:
-    """A decay-exponent check: the fitted b of ``statement`` over the declared grid ``ns`` at
-    most the shape's ``slope`` over it + :data:`RATE_MARGIN` (a margin on the exponent, justified
-    over the whole declared grid whatever part of it ``ns`` is); its design a normal b with
-    standard error ``se5`` at 5 runs per n (``se_from``), shrinking like 1/√runs, at ``runs``
-    runs per n; ``role``: the rule's ``control``, ``fresh_from`` and ``declared``."""
+               se_from: str = "measured on the committed rows", **role) -> Rule:
+    """A decay-exponent check: the fitted b of ``statement`` at most the shape's ``slope`` over
+    the declared grid + :data:`RATE_MARGIN`; its design a normal b with standard error ``se5``
+    at 5 runs per n (``se_from``), shrinking like 1/√runs, at ``runs`` runs per n; ``role``:
+    the rule's ``control``, ``fresh_from`` and ``declared``."""
     return Rule(
         name,
-        f"fitted exponent b of the mean {statement} ≈ a·n^b over the declared n = {ns[0]} … {ns[-1]} at "
+        f"fitted exponent b of the mean {statement} ≈ a·n^b over the declared n = {RATE_NS[0]} … {RATE_NS[-1]} at "
         f"m = √n, every run kept (negative excesses included); studentised bootstrap interval",
         AT_MOST, Margin(round(slope + RATE_MARGIN, 4), f"the shape's slope over the grid ({slope:.3f}) + 0.1: "
                         f"{RATE_MARGIN_WHY}", source),
@@ -480,7 +470,7 @@ def _draw_rates(ax, rates: pd.DataFrame, col: str, fits: dict) -> None:
         fit = fits.get((str(name), col))
         base, overlapping, _ = str(name).partition(" (std")  # the overlapping mixture: its sketch's colour, dashed
         color, marker = color_marker(base, i)
-        style = {"ls": ":" if " n ≥ " in str(name) else "--"} if overlapping else {}  # dotted: the judged tail
+        style = {"ls": "--"} if overlapping else {}
         label = str(name) + (f": b = {fit.slope:.2f} [{fit.ci_low:.2f}, {fit.ci_high:.2f}] (95 %)"
                              if fit else "")
         if name == "exact":
@@ -515,15 +505,9 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
     def labelled(rows: pd.DataFrame) -> pd.DataFrame:
         return rows.assign(**{SKETCH_COL: rows[SKETCH_COL] + f" (std {OVERLAP_STD:g})"})
 
-    def tail(rows: pd.DataFrame) -> pd.DataFrame:  # the counted check's runs: fresh seeds, the grid's upper half
-        fresh = rows[rows["seed"] >= TAIL_FRESH_FROM]
-        kept = covering(fresh, TAIL_NS)[0] if len(fresh) else fresh
-        return kept.assign(**{SKETCH_COL: kept[SKETCH_COL] + f" (std {OVERLAP_STD:g}, n ≥ {TAIL_NS[0]}, "
-                                                            f"seeds ≥ {TAIL_FRESH_FROM})"})
-
+    with_over = pd.concat([rates, labelled(over)])
     covered = covering(over, rates_grid(rates, over))[0] if len(over) else over  # fitted as judged: the seeds that ran the grid
-    with_over = pd.concat([rates, labelled(over), tail(over)])
-    fits = rate_fits(pd.concat([rates, labelled(covered), tail(over)]))
+    fits = rate_fits(pd.concat([rates, labelled(covered)]))
     fig, axes = plt.subplots(2, 3, figsize=(16, 9))
     for ax, col, drawn, title in (
             (axes[0, 0], "excess_erm_risk", with_over, "(a) excess over the empirical minimiser C_n"

@@ -17,8 +17,7 @@ from kktheory.report.decide import LEVEL
 from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
-    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, TAIL_FRESH_FROM,
-    TAIL_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
+    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
     _share_design, draw, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
@@ -60,67 +59,20 @@ OVERLAP_FRESH_FROM = 3  # the pilot ran seeds 0–2 of the overlapping mixture (
 OVERLAP_SE5 = {"nystrom": 0.126, "nystrom_rls": 0.232}
 OVERLAP_SE_FROM = ("implied by the studentised bootstrap interval of the committed rows (half-width / z, 10 runs per "
                    "n, scaled to 5; re-planned 2026-12-07, declared with 0.045 from the pilot, seeds 0–2)")
-Z_POWER = float(special.ndtri(0.975) + special.ndtri(0.8))  # one-sided 2.5 % at power 0.8
-
-
-def power_runs(se5: float) -> int:
-    """Runs per n at which a normal b with standard error ``se5`` at 5 runs per n reaches power
-    0.8 at 95 % (one-sided 2.5 %) against the margin from the theorem's own slope:
-    5·(se5·(z_0.975 + z_0.8)/0.1)²."""
-    return math.ceil(5 * (se5 * Z_POWER / RATE_MARGIN) ** 2)
-
-
-OVERLAP_POWER_RUNS = {s: power_runs(se) for s, se in OVERLAP_SE5.items()}
+#: runs per n reaching power 0.8 at 95 % (one-sided 2.5 %): 5·(se5·(z_0.975 + z_0.8)/0.1)²
+OVERLAP_POWER_RUNS = {s: math.ceil(5 * (se * (special.ndtri(0.975) + special.ndtri(0.8)) / RATE_MARGIN) ** 2)
+                      for s, se in OVERLAP_SE5.items()}
 OVERLAP_RUNS = 16  # runs (seeds 3–18) per n declared: experiments/theory_rates_overlap.yaml
 
 
-#: shown, not counted since 2026-12-07: over the whole grid the per-n means do not follow a·n^b (lack of fit χ² 55.1
-#: and 78.5 on 4 df: a fall like n^−1 up to n = 4000, then nearly flat), so b is a weighted slope of two regimes, not
-#: a rate, and no affordable run count decides it (320 and 1,280 runs per n at 99.99 %); :data:`THM1_TAIL_RULES` count
 THM1_OVERLAP_RULES = tuple(
     _rate_rule(f"Calandriello Thm 1 rate of {s} on the overlapping mixture (excess over C_n)", THM1_STATEMENT, s,
                thm1_slope(), THM1_SOURCE, OVERLAP_SE5[s], OVERLAP_POWER_RUNS[s],
                f"Yin's centres with every cluster spread std = {OVERLAP_STD:g} (theirs 1), the declared n grid, "
                f"seeds {OVERLAP_FRESH_FROM}–{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1} "
-               f"(experiments/theory_rates_overlap.yaml); shown, not counted since 2026-12-07: the per-n means do "
-               f"not follow a·n^b over the whole grid (the lack-of-fit line), the grid's upper half counts",
-               OVERLAP_SE_FROM, fresh_from=OVERLAP_FRESH_FROM, declared=OVERLAP_DECLARED, control=True,
+               f"(experiments/theory_rates_overlap.yaml)",
+               OVERLAP_SE_FROM, fresh_from=OVERLAP_FRESH_FROM, declared=OVERLAP_DECLARED,
                sweep=OVERLAP_SWEEP, part=(f"{PART_AXIS}=rate_{s}_overlap",))
-    for s in THM1_SKETCHES)
-
-
-# -- Thm 1 on the overlapping mixture's upper half of the grid, re-planned 2026-12-07 ----------
-TAIL_DECLARED = "2026-12-07"
-#: the standard error of b at 5 runs per n over n = 8000 … 32000 that the judge's studentised bootstrap interval
-#: at 95 % (:func:`~kktheory.report.theory.rate_estimate`) of the overlapping mixture's committed seeds 3–12 implies
-#: (10 per n, the seeds that ran the tail; half-width / 1.96, scaled to 5 runs by √2): nystrom [−0.318, −0.067]
-#: (b = −0.184), nystrom_rls [−0.236, 0.045] (b = −0.088); lack of fit χ² 2.8 and 0.01 on 1 df (p = 0.09, 0.90: the
-#: means follow a·n^b there)
-TAIL_IMPLIED_SE5 = {"nystrom": 0.0906, "nystrom_rls": 0.1014}
-#: runs per n at which the judge's own estimator passes the theorem's slope −0.5 in 80 % of sweeps shaped like those
-#: seeds (each n's spread and their pooled residuals, 1,500 simulated sweeps per count; tests/test_rule_power.py):
-#: nystrom 0.809 at 40, 0.831 at 43, 0.857 at 46; nystrom_rls 0.779 at 50, 0.836 at 54, 0.857 at 58 (a count
-#: between them, kept clear of the Monte-Carlo error 0.01) — more than the implied standard error
-#: gives (33, 41 runs): with three values of n the bootstrap-t's tails are heavier than a normal b's
-TAIL_POWER_RUNS = {"nystrom": 42, "nystrom_rls": 53}
-#: the design's standard error of b at 5 runs per n: the one whose normal b reaches power 0.8 at those runs (four
-#: digits, rounded down so that it still does)
-TAIL_SE5 = {s: math.floor(1e4 * RATE_MARGIN * math.sqrt(r / 5) / Z_POWER) / 1e4 for s, r in TAIL_POWER_RUNS.items()}
-TAIL_SE_FROM = ("from simulating the judge's estimator on sweeps shaped like the overlapping mixture's seeds 3–12 "
-                "over the same n (1,500 sweeps per run count: power 0.8 at the runs below; the bootstrap interval of "
-                "those seeds implies a smaller one, 0.091 and 0.101, which a normal b would turn into too few runs)")
-
-
-#: counted: Thm 1's O(k/√n + kγ/n), γ = √n, is a statement about large n, so its rate is judged over the upper half
-#: of the declared grid in log n (:data:`~kktheory.report.theory.TAIL_NS`), on seeds run after the re-plan only
-THM1_TAIL_RULES = tuple(
-    _rate_rule(f"Calandriello Thm 1 rate of {s} on the overlapping mixture, n ≥ {TAIL_NS[0]} (excess over C_n)",
-               THM1_STATEMENT, s, thm1_slope(TAIL_NS), THM1_SOURCE, TAIL_SE5[s], TAIL_POWER_RUNS[s],
-               f"Yin's centres with every cluster spread std = {OVERLAP_STD:g} (theirs 1), the upper half of the "
-               f"declared n grid in log n (n ≥ √({RATE_NS[0]}·{RATE_NS[-1]}) ≈ {math.sqrt(RATE_NS[0] * RATE_NS[-1]):,.0f}: "
-               f"an O(·) rate speaks of large n), seeds from {TAIL_FRESH_FROM} (experiments/theory_rates_overlap.yaml, "
-               f"seeds added by the looks)", TAIL_SE_FROM, ns=TAIL_NS, fresh_from=TAIL_FRESH_FROM,
-               declared=TAIL_DECLARED, sweep=OVERLAP_SWEEP, part=(f"{PART_AXIS}=rate_{s}_overlap",))
     for s in THM1_SKETCHES)
 
 
@@ -171,24 +123,22 @@ SEEDING_RULE = Rule(
     part=(f"{PART_AXIS}=rate_nystrom,rate_nystrom_rls,rate_subgaussian,rate_yin_nystrom",))
 
 
-CALANDRIELLO_RULES = (*THM1_TAIL_RULES, *THM1_OVERLAP_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RULE)
+CALANDRIELLO_RULES = (*THM1_OVERLAP_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RULE)
 
 
 def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
-    """Thm 1's rate on the overlapping mixture: counted over the grid's upper half on the seeds
-    run after that re-plan (:data:`THM1_TAIL_RULES`), shown over the whole grid on the seeds run
-    after the mixture's declaration (:data:`THM1_OVERLAP_RULES`); each on the seeds that ran
-    every n of its grid (the whole grid: the n of the sweep's rate rows, both mixtures, which
-    declare one grid); a sketch without them: undecided, with the design's runs."""
+    """Thm 1's rate on the overlapping mixture (:data:`THM1_OVERLAP_RULES`), on the seeds run
+    after the declaration only (:meth:`Rule.fresh`) that ran every n of the rates' grid (the n
+    of the sweep's rate rows, both mixtures: the two sweeps declare one grid); a sketch
+    without them: undecided, with the design's runs."""
     overlap = overlap_rates(df)
-    whole = rates_grid(parts(df)[0], overlap)
+    fresh = THM1_OVERLAP_RULES[0].fresh(overlap)
+    grid = rates_grid(parts(df)[0], overlap)
     checks = []
-    for rules, grid in ((THM1_TAIL_RULES, TAIL_NS), (THM1_OVERLAP_RULES, whole)):
-        fresh = rules[0].fresh(overlap)
-        for rule, sketch in zip(rules, THM1_SKETCHES):
-            rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
-            checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [
-                rule.awaiting(level, "runs per n")]
+    for rule, sketch in zip(THM1_OVERLAP_RULES, THM1_SKETCHES):
+        rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
+        checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [
+            rule.awaiting(level, "runs per n")]
     return checks
 
 
@@ -261,21 +211,19 @@ TITLE = "Theory vs observation: Calandriello & Rosasco 2018"
 #: what the paper claims
 CLAIM = ("with m = √n (γ = √n) the excess risk of uniform and RLS Nyström over the empirical minimiser, "
          "W(C_{n,m}, μ) − W(C_n, μ), decays at least like Thm 1's O(k/√n + kγ/n), for any distribution (judged on "
-         "an overlapping mixture, where it does not vanish, over the upper half of the grid of n); Lemma 2's gap bound "
+         "an overlapping mixture, where it does not vanish); Lemma 2's gap bound "
          "and Prop. 3's k-means++ bound hold as stated")
 
 #: how the rows judge it
 RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m = 21,259 at n = 2000): bootstrap "
-        f"interval of the fitted decay exponent b (all runs, negative excesses included) ≤ the shape's slope (−0.5) "
-        f"+ {RATE_MARGIN}, on the overlapping mixture (std = {OVERLAP_STD:g}; declared {OVERLAP_DECLARED} after a "
-        f"pilot on its seeds 0–2), over the upper half of the declared grid in log n, n = {TAIL_NS[0]} … "
-        f"{TAIL_NS[-1]} (an O(·) rate speaks of large n; re-planned {TAIL_DECLARED}, once the whole grid's means "
-        f"were seen not to follow a·n^b: judged on seeds ≥ {TAIL_FRESH_FROM} only); shown, not counted: the same fit "
-        f"over the whole grid n = {RATE_NS[0]} … {RATE_NS[-1]} (seeds ≥ {OVERLAP_FRESH_FROM}), and on Yin's mixture "
-        f"(its excess vanishes, issue 42); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = "
-        f"{1 - DELTA:g} (exact Clopper–Pearson interval over seeds at the look's level); Prop. 3: mean over seeds of "
-        f"each seed's mean over its rate rows of seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ "
-        f"8(ln k + 2) (t interval over seeds); one family (Holm); {_SHARED}")
+        f"interval of the fitted decay exponent b (all runs, negative excesses included) ≤ the shape's slope over "
+        f"the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.5) + {RATE_MARGIN} ({RATE_MARGIN_WHY}), on the "
+        f"overlapping mixture (std = {OVERLAP_STD:g}; declared {OVERLAP_DECLARED} after a pilot on its seeds 0–2: "
+        f"judged on seeds ≥ {OVERLAP_FRESH_FROM}), the same check on Yin's mixture shown, not counted (its excess "
+        f"vanishes, issue 42); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = {1 - DELTA:g} (exact "
+        f"Clopper–Pearson interval over seeds at the look's level); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
+        f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2) (t interval over seeds); "
+        f"one family (Holm); {_SHARED}")
 
 #: what each scale changes against the paper
 CHANGES = {
@@ -284,9 +232,8 @@ CHANGES = {
     "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
              "5 runs per n for the rates (46 per n would reach power 0.8 at the theorem's own slope: shown only), "
              f"and {OVERLAP_RUNS} per n declared on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
-             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml), its counted tail "
-             f"judged on the seeds the looks add from {TAIL_FRESH_FROM} on ({max(TAIL_POWER_RUNS.values())} per n "
-             "reach power 0.8 at 95 %; the seeds run so far are in its checks' lines); n = 2000 for "
+             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml; the seeds run so far "
+             "are in its checks' lines); n = 2000 for "
              "Lemma 2, 5 seeds, each with all 16 (γ, m) cells (54 seeds reach power 0.8)",
 }
 
