@@ -761,6 +761,21 @@ def test_a_check_without_runs_gets_its_fresh_seeds_whatever_other_settings_hold(
                     "calandriello_fig2_heldout") == [("calandriello_fig2_heldout", ("seed=range(10,20)",))]
 
 
+def test_a_re_declared_check_doubles_the_seeds_it_judges_not_those_seen_before(tmp_path, monkeypatch):
+    """theory_rates' overlap part holds seeds 3–18, seen before a rule re-declared from seed 19,
+    and 5 fresh seeds (19–23): the schedule (R₁ = 5) takes the next look to 10 fresh seeds,
+    adding seeds 24–28 — not to 40 counted over every seed of the part (seeds 24–42)."""
+    rule = replace(EXCEEDS_RULE, sweep="theory_rates_overlap", part=("theory_rates/part=rate_nystrom_overlap",),
+                   fresh_from=19)
+    rows = pd.DataFrame({"run_id": [f"o{s}" for s in range(3, 24)], "seed": range(3, 24), "time_embed": 1.0})
+    check = Check.of("tail", rule.decide(Estimate.difference([0.1, 0.3, -0.2], [0.0, 0.1, 0.2]), LEVEL), rule=rule)
+    assert _planned(monkeypatch, tmp_path, catalogue()["theory_rates_calandriello"], 5, rows, replace(check, runs=5)) \
+        == [("theory_rates_overlap", ("theory_rates/part=rate_nystrom_overlap", "seed=range(24,29)"))]
+    judged = reproduce_sequential._judged_seeds(rows, [check])
+    assert list(judged["seed"]) == list(range(19, 24))
+    assert reproduce_sequential._judged_seeds(rows, [replace(check, rule=EXCEEDS_RULE)]) is rows  # no re-declared rule
+
+
 def test_a_window_re_declared_gets_its_seeds_from_its_first_fresh_seed(tmp_path, monkeypatch):
     """wang_fig4_5's NMI checks read seeds 0–19 and from 60 on (Rule.fresh_from, kept_below):
     with 20 runs behind them, a look numbers its seeds on from 60, not from the selection's

@@ -383,15 +383,16 @@ def decide(entry: Entry, results_dir: Path, out_dir: Path, budget_min: float,
                 log(f"{entry.name}: no undecided check reads {' '.join(select) or cfg}: stopped")
                 break
         rows, jobs_done = _selected(entry, results_dir, cfg, select, parts)
+        judged = _judged_seeds(rows, wait)  # a re-declared rule's schedule counts the seeds it judges
         # a waiting check without runs (a re-declared rule before its fresh seeds) reads settings of the
         # selection that have none, whatever the others hold: the schedule starts again for it
-        fresh = not len(rows) or any(c.runs == 0 for c in wait)
-        runs, j = (0 if fresh else _runs(rows)), looks[-1].look if looks else 0
+        fresh = not len(judged) or any(c.runs == 0 for c in wait)
+        runs, j = (0 if fresh else _runs(judged)), looks[-1].look if looks else 0
         nxt = next_runs(wait, looks[0].runs, runs) if looks else None  # no look: no row was judged
         if nxt is None:
             log(f"{entry.name}: look {j}: no undecided check that more runs could decide")
             break
-        have, last = _fewest(rows)  # every setting of the selection reaches nxt runs, the one with fewest included
+        have, last = _fewest(judged)  # every setting of the selection reaches nxt runs, the one with fewest included
         first = max((getattr(c.rule, "fresh_from", None) or 0 for c in wait), default=0)  # (Rule.fresh_from)
         if fresh:  # settings not run yet: from the first seed its waiting checks judge
             have, last = 0, first - 1
@@ -441,6 +442,21 @@ def _reads_part(check: Check, cfg: str, select: Sequence[str], own: str) -> bool
         return False
     mine = part_values(getattr(check.rule, "part", ()))
     return all(mine[key] & want for key, want in part_values(select).items() if key in mine)
+
+
+def _judged_seeds(rows: pd.DataFrame, checks: Sequence[Check]) -> pd.DataFrame:
+    """The rows of the seeds the waiting ``checks`` judge: where a check's rule was re-declared
+    after its rows were seen (``Rule.fresh_from``), only the seeds it may judge
+    (:meth:`~kktheory.report.claims.Rule.fresh`; those of every such rule together), so that
+    the doubling schedule counts the runs behind its estimate and not the seeds seen before
+    its declaration (counted, theory_rates' overlap part would have added 5, then 30, 70, 150
+    and 310 fresh seeds per n where the schedule asks 5, 10, 20, 40, 80). All the rows where
+    no waiting rule was re-declared."""
+    rules = [c.rule for c in checks if getattr(c.rule, "fresh_from", None) is not None]
+    if not rules or rows.empty or "seed" not in rows:
+        return rows
+    seeds = set().union(*(set(rule.fresh(rows[["seed"]])["seed"]) for rule in rules))
+    return rows[rows["seed"].isin(seeds)]
 
 
 def _fewest(rows: pd.DataFrame) -> tuple[int, int]:
