@@ -24,12 +24,13 @@ LEMMA_MS = (12, 23, 45, 90, 179, 358)  # 0.25 … 8·√2000
 
 
 def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0, lemma_seeds=40, l2_seeds=40,
-          jl_decay=None, lemma_first=40, overlap_seeds=5, premise_seeds=20):
+          jl_decay=None, lemma_first=40, overlap_seeds=5, premise_seeds=20, overlap_premise=0.0):
     """Rate rows (excess_erm and excess_pop ∝ n^rate, multiplicative noise),
     the same rate rows of Nyström on the overlapping mixture (seeds from OVERLAP_FRESH_FROM on),
     Lemma 2 rows (gap = ratio·bound), JL rows of seeds ``lemma_first`` … (observed ε = ratio·ε(m),
     or ∝ m^jl_decay when given; Lemma 6 gap below its bound), and the premise sweep's: the
-    Gaussian sketch at PREMISE_MS, the others at 16, 24, 32√n, seeds PREMISE_FRESH_FROM …"""
+    Gaussian sketch at PREMISE_MS, the others at 16, 24, 32√n, seeds PREMISE_FRESH_FROM …; Thm 1's
+    premise on the overlapping mixture (1/(1 − ε) ∝ n^overlap_premise at m = √n, its seeds)."""
     def excess(r, rng):
         base = 2.0 * r["n"] ** rate
         return {"excess_erm_risk": base * math.exp(rng.normal(0, noise)),
@@ -69,7 +70,13 @@ def table(rate, noise=0.02, seeds=5, lemma2_ratio=0.3, jl_ratio=0.5, seeding=2.0
                     for m in (theory_rates_yin.PREMISE_MS if s == theory_rates_yin.PREMISE_SKETCH else (716, 1074, 1432))],
                    jl, seeds=premise_seeds)
     premise["seed"] += theory_rates_yin.PREMISE_FRESH_FROM
-    return pd.concat([rates, over, lemma2, bvm, premise], ignore_index=True)
+    held = rows([{"n": n, "k": 10, "sketch.name": s, "m_rule": "sqrt_n", "m": math.ceil(math.sqrt(n)),
+                  "bounds": "['gamma']", "dataset.std": theory.OVERLAP_STD} for n in NS
+                 for s in theory_rates_calandriello.THM1_SKETCHES],
+                lambda r, rng: {"gamma_ratio": 1.5 * (r["n"] / 1000) ** overlap_premise * math.exp(rng.normal(0, 0.02))},
+                seeds=len(theory_rates_calandriello.PREMISE_SEEDS))
+    held["seed"] += theory_rates_calandriello.PREMISE_SEEDS[0]
+    return pd.concat([rates, over, lemma2, bvm, premise, held], ignore_index=True)
 
 
 def by_name(v):
@@ -324,6 +331,68 @@ def test_overlap_rate_fails_when_slower_and_waits_for_fresh_seeds():
     seen.loc[theory._overlapping(seen), "seed"] -= theory_rates_calandriello.OVERLAP_FRESH_FROM  # the pilot's seeds
     c = by_name(theory_rates_calandriello.judge_calandriello(seen))[OVERLAP_NYSTROM]
     assert c.passed is None and "no runs after the declaration" in c.detail
+
+
+PREMISE_NYSTROM = "Calandriello Thm 1's premise for nystrom at m = √n: 1/(1 − ε) stays bounded in n"
+
+
+def slower_overlap(**kw) -> pd.DataFrame:
+    """The overlapping mixture's excess flat in n (a rate failure), with ``kw`` for :func:`table`."""
+    d = table(-0.6, **kw)
+    over = theory._overlapping(d) & theory._rate_mask(d)
+    d.loc[over, "excess_erm_risk"] = 0.002 * np.exp(np.random.default_rng(3).normal(0, 0.02, over.sum()))
+    return d
+
+
+def test_the_premise_rows_are_apart_from_the_rates_and_the_bounds_against_m():
+    d = table(-0.6)
+    rates, lemma2, bvm = theory.parts(d)
+    premise = theory.overlap_premise(d)
+    assert len(premise) == len(NS) * 2 * len(theory_rates_calandriello.PREMISE_SEEDS)
+    assert (premise["dataset.std"] == theory.OVERLAP_STD).all() and "gamma_ratio" not in bvm.dropna(axis=1, how="all")
+    assert not theory.overlap_rates(d).index.isin(premise.index).any()
+
+
+def test_a_rate_failure_is_the_claims_only_where_the_premise_was_shown():
+    """Thm 1 holds given a γ-preserving dictionary with ε fixed: a rate failure at m = √n is
+    the claim's where 1/(1 − ε) was shown bounded there, the reading's where it grows."""
+    held = theory_rates_calandriello.judge_calandriello(slower_overlap())
+    c = by_name(held)
+    assert c[PREMISE_NYSTROM].passed is True and not c[PREMISE_NYSTROM].counted
+    assert c[OVERLAP_NYSTROM].passed is False and c[OVERLAP_NYSTROM].cause == "claim fails"
+    assert held.status == NOT_REPRODUCED
+    grows = theory_rates_calandriello.judge_calandriello(slower_overlap(overlap_premise=0.3))
+    c = by_name(grows)
+    assert c[PREMISE_NYSTROM].passed is False
+    assert c[OVERLAP_NYSTROM].passed is False and c[OVERLAP_NYSTROM].cause == "reading"
+    assert "1/(1 − ε) grows in n" in c[OVERLAP_NYSTROM].cause_detail and grows.status == INCONCLUSIVE
+    # a pass is never qualified by the premise: the rate holds where the theorem does not promise it
+    fast = by_name(theory_rates_calandriello.judge_calandriello(table(-0.6, overlap_premise=0.3)))
+    assert fast[OVERLAP_NYSTROM].passed is True and fast[OVERLAP_NYSTROM].cause == ""
+
+
+def test_without_premise_rows_a_rate_failure_is_not_the_papers():
+    d = slower_overlap()
+    d = d.drop(theory.overlap_premise(d).index)
+    c = by_name(theory_rates_calandriello.judge_calandriello(d))
+    assert c[PREMISE_NYSTROM].passed is None and "not run" in c[PREMISE_NYSTROM].detail
+    assert c[OVERLAP_NYSTROM].cause == "reading" and "is not shown bounded" in c[OVERLAP_NYSTROM].cause_detail
+
+
+def test_the_premise_sweep_measures_the_rate_checks_dictionaries():
+    """experiments/theory_rates_overlap_premise.yaml: the overlap seeds that ran every n, the rate
+    parts' sketch, mixture and m, bounds [gamma] only."""
+    cfg = yaml.safe_load((EXPERIMENTS_DIR / f"{theory.OVERLAP_PREMISE_SWEEP}.yaml").read_text())
+    params = cfg["hydra"]["sweeper"]["params"]
+    first, stop = (int(v) for v in params["seed"].removeprefix("range(").removesuffix(")").split(","))
+    assert range(first, stop) == theory_rates_calandriello.PREMISE_SEEDS
+    assert params["theory_rates/n"] == ",".join(f"n{n}" for n in theory.RATE_NS)
+    for s in theory_rates_calandriello.THM1_SKETCHES:
+        part = yaml.safe_load((EXPERIMENTS_DIR / "theory_rates" / "part" / f"premise_{s}_overlap.yaml").read_text())
+        rate = yaml.safe_load((EXPERIMENTS_DIR / "theory_rates" / "part" / f"rate_{s}_overlap.yaml").read_text())
+        assert part["defaults"][0] == rate["defaults"][0] == {"override /sketch": s}
+        assert part["m"] == rate["m"] and part["dataset"] == rate["dataset"] and part["bounds"] == ["gamma"]
+    assert theory.OVERLAP_PREMISE_SWEEP in theory.EXTRA_SWEEPS
 
 
 def test_a_rate_is_fitted_over_the_declared_grid_or_not_at_all():

@@ -206,20 +206,23 @@ def _share_design(runs: int, what: str, cells: int, rho: float, rho_source: str)
 
 def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str, se5: float, runs: int,
                where: str = "the sweep's n grid (experiments/theory_rates.yaml)",
-               se_from: str = "measured on the committed rows", **role) -> Rule:
+               se_from: str = "measured on the committed rows",
+               kept: str = "every run kept (negative excesses included)",
+               effect: str = "the theorem's slope itself (an upper bound met exactly)", **role) -> Rule:
     """A decay-exponent check: the fitted b of ``statement`` at most the shape's ``slope`` over
     the declared grid + :data:`RATE_MARGIN`; its design a normal b with standard error ``se5``
-    at 5 runs per n (``se_from``), shrinking like 1/√runs, at ``runs`` runs per n; ``role``:
-    the rule's ``control``, ``fresh_from`` and ``declared``."""
+    at 5 runs per n (``se_from``), shrinking like 1/√runs, at ``runs`` runs per n, planned at
+    ``effect`` (the shape's slope); ``kept``: which runs the fit keeps; ``role``: the rule's
+    ``control``, ``fresh_from`` and ``declared``."""
     return Rule(
         name,
         f"fitted exponent b of the mean {statement} ≈ a·n^b over the declared n = {RATE_NS[0]} … {RATE_NS[-1]} at "
-        f"m = √n, every run kept (negative excesses included); studentised bootstrap interval",
+        f"m = √n, {kept}; studentised bootstrap interval",
         AT_MOST, Margin(round(slope + RATE_MARGIN, 4), f"the shape's slope over the grid ({slope:.3f}) + 0.1: "
                         f"{RATE_MARGIN_WHY}", source),
         Design("known", round(slope, 4), round(slope + RATE_MARGIN, 4), (round(se5 * math.sqrt(5 / runs), 5),), runs,
-               f"effect: the theorem's slope itself (an upper bound met exactly); bootstrap standard error {se5:g} of "
-               f"b at 5 runs per n {se_from}, shrinking like 1/√runs; {runs} runs per n reach power 0.8"),
+               f"effect: {effect}; bootstrap standard error {se5:g} of b at 5 runs per n {se_from}, shrinking like "
+               f"1/√runs; {runs} runs per n reach power 0.8"),
         selection=f"sketch {sketch}, m = √n, {where}", **role)
 
 
@@ -248,12 +251,12 @@ def _lemma2_mask(d: pd.DataFrame) -> pd.Series:
 
 def parts(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(rate rows, Lemma 2 rows, bounds-vs-m rows) of the sweep on Yin's mixture (the
-    overlapping mixture's rate rows apart: :func:`overlap_rates`)."""
+    overlapping mixture's rows apart: :func:`overlap_rates`, :func:`overlap_premise`)."""
     d = ok_rows(df)
     if d.empty:
         return d, d, d
-    rates, lemma2 = _rate_mask(d), _lemma2_mask(d)
-    return d[rates & ~_overlapping(d)], d[lemma2], d[~rates & ~lemma2]
+    rates, lemma2, yin = _rate_mask(d), _lemma2_mask(d), ~_overlapping(d)
+    return d[rates & yin], d[lemma2], d[~rates & ~lemma2 & yin]
 
 
 def overlap_rates(df: pd.DataFrame) -> pd.DataFrame:
@@ -262,8 +265,15 @@ def overlap_rates(df: pd.DataFrame) -> pd.DataFrame:
     return d if d.empty else d[_rate_mask(d) & _overlapping(d)]
 
 
-def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
-    """(sketch, excess column) → RateFit of a·n^b (None when it cannot be fitted).
+def overlap_premise(df: pd.DataFrame) -> pd.DataFrame:
+    """The bound rows of the overlapping mixture: Thm 1's premise at the rate checks' m = √n
+    (experiments/theory_rates_overlap_premise.yaml)."""
+    d = ok_rows(df)
+    return d if d.empty else d[~_rate_mask(d) & ~_lemma2_mask(d) & _overlapping(d)]
+
+
+def rate_fits(rates: pd.DataFrame, cols: Sequence[str] = NOTIONS) -> dict[tuple[str, str], object]:
+    """(sketch, column of ``cols``) → RateFit of a·n^b (None when it cannot be fitted).
 
     No offset: both excesses tend to 0 for a consistent method, and a free constant c in
     a·n^b + c is not identified over 1.5 decades of n (with it the fits of the sketches'
@@ -271,7 +281,7 @@ def rate_fits(rates: pd.DataFrame) -> dict[tuple[str, str], object]:
     figure and the checks read the same fits: each curve is fitted once per process
     (:func:`_fit`)."""
     out = {}
-    for col in NOTIONS:
+    for col in cols:
         if col not in rates:
             continue
         for name, sub in rates.dropna(subset=[col]).groupby(SKETCH_COL):
@@ -356,7 +366,7 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
             checks.append(Check(rule.name, None, f"no seed ran every n of the grid n = {int(grid[0])} … "
                                 f"{int(grid[-1])} ({left})", rule=rule, runs_needed=getattr(rule.design, "runs", None)))
             continue
-        fits = rate_fits(sub)
+        fits = rate_fits(sub, (col,))
         if (name, col) not in fits:
             continue
         fit = fits[(name, col)]
@@ -606,7 +616,8 @@ def draw(df: pd.DataFrame, out_dir: Path) -> list[Path]:
 #: the sweeps of fresh seeds beside theory_rates (checks declared after its rows were seen): both entries
 #: read them, so that a run of either keeps the other's rows in the committed file
 OVERLAP_SWEEP, LEMMA5_SWEEP, PREMISE_SWEEP = "theory_rates_overlap", "theory_rates_lemma5", "theory_rates_lemma5_premise"
-EXTRA_SWEEPS = (OVERLAP_SWEEP, LEMMA5_SWEEP, PREMISE_SWEEP)
+OVERLAP_PREMISE_SWEEP = "theory_rates_overlap_premise"
+EXTRA_SWEEPS = (OVERLAP_SWEEP, LEMMA5_SWEEP, PREMISE_SWEEP, OVERLAP_PREMISE_SWEEP)
 
 
 _SHARED = ("one sweep judged by two entries, one paper each (theory_rates_calandriello, theory_rates_yin; "

@@ -250,8 +250,8 @@ CHANGES = {
     "small": "augmented MNIST with n = 20,000 (test: 2000 original MNIST test digits) and 3 runs instead of "
              "mnist8m (8M) / 100,000 test; Fig. 1 setting at n = 5000",
     "paper": f"augmented MNIST 1,000,000 (stand-in) for mnist8m's 8,000,000 training images; test: the 10,000 "
-             f"MNIST test digits for 100,000 unseen mnist8m images; 10 runs (the paper does not state Fig. 2's "
-             f"run count); m = √n/16 … 2√n instead of … 4√n (the features at 4√n would take 16 GB); projected "
+             f"MNIST test digits for 100,000 unseen mnist8m images; 10 runs declared (the paper does not state "
+             f"Fig. 2's run count), more added by the sequential looks (the runs judged: each check's line); m = √n/16 … 2√n instead of … 4√n (the features at 4√n would take 16 GB); projected "
              f"centroids only. Beside the grid, 1 run at mnist8m's size (8,100,000 augmented digits, m = √n/16, "
              f"√n/8 and 400, 100,000 held-out augmented test digits; experiments/calandriello_fig2_mnist8m.yaml), "
              f"drawn on its own axes and reported, not judged. The re-planned checks' setting: the grid's n and "

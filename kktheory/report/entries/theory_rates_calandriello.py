@@ -8,17 +8,19 @@ setting check and its judgement. What it shares with the theory rates's other en
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+
 import pandas as pd
 from scipy import special
 from kktheory.report.claims import AT_MOST, SHARE, Design, Margin, Rule
-from kktheory.report.verdicts import Check, Verdict, judge_checks, not_run
+from kktheory.report.verdicts import CAUSE_READING, Check, Verdict, judge_checks, not_run
 from kktheory.report.stats import fmt, mean_ci
 from kktheory.report.decide import LEVEL
 from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
-    DELTA, K, LEMMA_N, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
-    _share_design, draw, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
+    DELTA, K, LEMMA_N, OVERLAP_PREMISE_SWEEP, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
+    _share_design, draw, overlap_premise, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
 
@@ -76,6 +78,30 @@ THM1_OVERLAP_RULES = tuple(
     for s in THM1_SKETCHES)
 
 
+# -- Thm 1's premise at the rate checks' m = √n (declared 2026-12-08, before its rows) ---------------
+PREMISE_DECLARED = "2026-12-08"
+#: the overlap seeds that ran every n of the grid (3–12), whose dictionaries the rate checks judge
+PREMISE_SEEDS = range(3, 13)
+#: planning: the standard error of b at 5 runs per n, 0.036/√5 over the grid's spread of log n, from the pooled
+#: per-n sd of log(1/(1 − ε)), 0.036, of a pilot (uniform Nyström, seeds 0–1, n = 1000 … 16000; not committed:
+#: ρ/γ 1.30 … 1.82 and 1.28 … 1.65); RLS planned with it (its pilot had one seed, 1.32 … 1.72 up to n = 8000)
+PREMISE_SE5 = {"nystrom": 0.006, "nystrom_rls": 0.006}
+PREMISE_SOURCE = ("Calandriello & Rosasco Def. 2 and Thm 1 ('Given a γ-preserving dictionary': ε fixed, the "
+                  "1/(1 − ε) of Lemma 2's term min(k, d_eff)/(1 − ε)·γ/n a constant; Lemma 1 buys a fixed ε with "
+                  "m = Õ(n/γ) landmarks)")
+PREMISE_RULES = tuple(
+    _rate_rule(f"Calandriello Thm 1's premise for {s} at m = √n: 1/(1 − ε) stays bounded in n",
+               "γ-preservation constant 1/(1 − ε) = 1 + λ_max(K − K̃)/γ (Def. 2, γ = √n; gamma_ratio)", s, 0.0,
+               PREMISE_SOURCE, PREMISE_SE5[s], len(PREMISE_SEEDS),
+               f"the overlapping mixture's seeds {PREMISE_SEEDS[0]}–{PREMISE_SEEDS[-1]}: the data draws and "
+               f"dictionaries of the counted rate checks (experiments/theory_rates_overlap_premise.yaml); shown, "
+               f"not counted: it decides whose a failure of the rate at m = √n is",
+               "planned from a pilot's per-n spread (seeds 0–1, not committed)", "every run kept",
+               "a bounded constant (slope 0)", control=True, sweep=OVERLAP_PREMISE_SWEEP,
+               part=(f"{PART_AXIS}=premise_{s}_overlap",))
+    for s in THM1_SKETCHES)
+
+
 LEMMA2_RUNS = 54  # seeds (each with every (γ, m) cell)
 LEMMA2_CELLS = 16  # 4 γ × 4 m per seed
 LEMMA2_RHO = 0.26  # within-seed correlation of log(gap/bound) across the cells (committed rows)
@@ -123,7 +149,7 @@ SEEDING_RULE = Rule(
     part=(f"{PART_AXIS}=rate_nystrom,rate_nystrom_rls,rate_subgaussian,rate_yin_nystrom",))
 
 
-CALANDRIELLO_RULES = (*THM1_OVERLAP_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RULE)
+CALANDRIELLO_RULES = (*THM1_OVERLAP_RULES, *PREMISE_RULES, *THM1_RULES, LEMMA2_RULE, SEEDING_RULE)
 
 
 def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
@@ -131,15 +157,37 @@ def overlap_checks(df: pd.DataFrame, level: float = LEVEL) -> list[Check]:
     after the declaration only (:meth:`Rule.fresh`) that ran every n of the rates' grid (the n
     of the sweep's rate rows, both mixtures: the two sweeps declare one grid); a sketch
     without them: undecided, with the design's runs."""
-    overlap = overlap_rates(df)
+    overlap, premise = overlap_rates(df), overlap_premise(df)
     fresh = THM1_OVERLAP_RULES[0].fresh(overlap)
     grid = rates_grid(parts(df)[0], overlap)
-    checks = []
-    for rule, sketch in zip(THM1_OVERLAP_RULES, THM1_SKETCHES):
+    checks, premises = [], []
+    for rule, held, sketch in zip(THM1_OVERLAP_RULES, PREMISE_RULES, THM1_SKETCHES):
         rows = fresh[fresh[SKETCH_COL] == sketch] if len(fresh) else fresh
-        checks += rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [
+        rate = rate_checks(rows, "excess_erm_risk", (rule,), (sketch,), THM1_SHAPE, level, grid) or [
             rule.awaiting(level, "runs per n")]
-    return checks
+        mine = premise[premise[SKETCH_COL] == sketch] if len(premise) else premise
+        shown = rate_checks(mine, "gamma_ratio", (held,), (sketch,), "a constant 1/(1 − ε)", level, grid) or [
+            Check(held.name, None, "not run (experiments/theory_rates_overlap_premise.yaml)", rule=held,
+                  runs_needed=held.design.runs)]
+        checks.append(premised(rate[0], shown[0]))
+        premises.append(shown[0])
+    return checks + premises
+
+
+def premised(rate: Check, premise: Check) -> Check:
+    """A failure of Thm 1's rate at m = √n is the claim's only where the theorem's premise was
+    shown there (:data:`PREMISE_RULES` ✓): where 1/(1 − ε) grows in n, or is not shown not to,
+    m = √n is our reading of Lemma 1's Õ(√n), and the failure is ours (declared 2026-12-08,
+    after the rate rows were seen and before any failed: it can keep a failure from being the
+    paper's, never make a pass)."""
+    if rate.passed is not False or premise.passed is True:
+        return rate
+    how = "grows in n" if premise.passed is False else "is not shown bounded"
+    return replace(rate, cause=CAUSE_READING, cause_detail=(
+        f"at m = √n the dictionary's 1/(1 − ε) {how} ({premise.detail.split(';')[0]}): Thm 1 holds given a "
+        f"γ-preserving dictionary with ε fixed, which m = √n does not give here, so m = √n is our reading of "
+        f"Lemma 1's Õ(√n); this attribution was declared on {PREMISE_DECLARED}, after the rate rows were seen: it "
+        f"can keep a failure from being the paper's, never make a pass"))
 
 
 def lemma2_check(lemma2: pd.DataFrame, level: float = LEVEL) -> list[Check]:
@@ -220,7 +268,9 @@ RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m =
         f"the declared grid n = {RATE_NS[0]} … {RATE_NS[-1]} (−0.5) + {RATE_MARGIN} ({RATE_MARGIN_WHY}), on the "
         f"overlapping mixture (std = {OVERLAP_STD:g}; declared {OVERLAP_DECLARED} after a pilot on its seeds 0–2: "
         f"judged on seeds ≥ {OVERLAP_FRESH_FROM}), the same check on Yin's mixture shown, not counted (its excess "
-        f"vanishes, issue 42); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = {1 - DELTA:g} (exact "
+        f"vanishes, issue 42); Thm 1's premise on the same dictionaries (shown, not counted; declared {PREMISE_DECLARED}, "
+        f"before its rows): the fitted exponent of 1/(1 − ε) (Def. 2, γ = √n) at m = √n ≤ 0 + {RATE_MARGIN}, and a "
+        f"rate failure is the claim's only where that passes, else our reading's (m = √n for Lemma 1's Õ(√n)); Lemma 2: share of seeds where it holds at every (γ, m) ≥ 1 − δ = {1 - DELTA:g} (exact "
         f"Clopper–Pearson interval over seeds at the look's level); Prop. 3: mean over seeds of each seed's mean over its rate rows of "
         f"seeding / spectral lower bound (an over-estimate of seeding / OPT) ≤ 8(ln k + 2) (t interval over seeds); "
         f"one family (Holm); {_SHARED}")
@@ -229,12 +279,12 @@ RULE = (f"Thm 1 read at m = √n as §5 does (Lemma 1's constants would need m =
 CHANGES = {
     "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
              "parts as at paper scale with 3 seeds",
-    "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000} with "
-             "5 runs per n for the rates (46 per n would reach power 0.8 at the theorem's own slope: shown only), "
-             f"and {OVERLAP_RUNS} per n declared on the overlapping mixture (seeds {OVERLAP_FRESH_FROM}–"
-             f"{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml; the seeds run so far "
-             "are in its checks' lines); n = 2000 for "
-             "Lemma 2, 5 seeds, each with all 16 (γ, m) cells (54 seeds reach power 0.8)",
+    "paper": "synthetic (Yin's mixture; the statements are about any distribution); n ∈ {1000, …, 32000}, 5 seeds "
+             f"per n declared for the rates, and {OVERLAP_RUNS} per n on the overlapping mixture (seeds "
+             f"{OVERLAP_FRESH_FROM}–{OVERLAP_FRESH_FROM + OVERLAP_RUNS - 1}, experiments/theory_rates_overlap.yaml), "
+             f"with Thm 1's premise measured on its seeds {PREMISE_SEEDS[0]}–{PREMISE_SEEDS[-1]} "
+             "(experiments/theory_rates_overlap_premise.yaml); n = 2000 for Lemma 2, 5 seeds declared, each with all "
+             "16 (γ, m) cells; the sequential looks add seeds (the runs judged: each check's line)",
 }
 
 

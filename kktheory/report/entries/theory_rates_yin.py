@@ -445,13 +445,13 @@ RULE = (f"Remark 1, not Thm 2 as stated (Thm 2 needs m = Ω((4 log n − 2 log �
 CHANGES = {
     "small": "n ∈ {500, …, 4000} with 3 seeds for the rates and smaller candidates for W*(μ); the lemma "
              "parts as at paper scale with 3 seeds",
-    "paper": "Yin's synthetic mixture (the paper's own Fig. 1 data family); n ∈ {1000, …, 32000} with 5 runs per "
-             "n for the rates (13 per n reach power 0.8 at the shape's own slope); ROS not run; n = 2000 for "
-             "the lemmas, 40 seeds per sketch, each at the two m with ε(m) < 1 (54 seeds reach power 0.8); Lemma "
-             "5's scaling on fresh seeds, 80 declared (40–119, experiments/theory_rates_lemma5.yaml; those run so far: "
-             "its checks' lines), each at all six m; inside its premise 20 fresh Gaussian seeds (1000–1019) at "
-             "m = 4, 8, 16, 32√n, and the other two sketches at m = 16, 24, 32√n, where their premise begins "
-             "(experiments/theory_rates_lemma5_premise.yaml)",
+    "paper": "Yin's synthetic mixture (the paper's own Fig. 1 data family); n ∈ {1000, …, 32000}, 5 seeds per n "
+             "declared for the rates; ROS not run; n = 2000 for the lemmas, 5 seeds declared, each at the two m with "
+             "ε(m) < 1; Lemma 5's scaling on fresh seeds from 40 (experiments/theory_rates_lemma5.yaml), each at all "
+             "six m; inside its premise 20 fresh Gaussian seeds (1000–1019) at m = 4, 8, 16, 32√n, and the other two "
+             "sketches at m = 16, 24, 32√n, where their premise begins "
+             "(experiments/theory_rates_lemma5_premise.yaml); the sequential looks add seeds (the runs judged: each "
+             "check's line)",
 }
 
 
