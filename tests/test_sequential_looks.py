@@ -61,6 +61,13 @@ AT_LEAST_RULE = Rule("at least", "paired mean", AT_LEAST, Margin(0.5, "a stated 
                      Design("paired", 0.8, 0.5, (1.0,), FIRST, "test"))
 
 
+def _spec(j: int) -> float:
+    """The looks' levels as docs/verdicts.md states them, written here apart from the code under
+    test (decide.look_level): look 1 at 95 %, look j ≥ 2 at 1 − 0.05/(j(j+1)). The simulations'
+    limits read these, so that a changed look_level fails them."""
+    return 0.95 if j == 1 else 1 - 0.05 / (j * (j + 1))
+
+
 def _coded(j: int) -> float:
     return look_level(j)
 
@@ -70,14 +77,14 @@ def _no_spending(j: int) -> float:
 
 
 def _doubled(j: int) -> float:
-    return 1 - 2 * (1 - look_level(j))
+    return 1 - 2 * (1 - _spec(j))
 
 
 def _later_doubled(j: int) -> float:
     """Look 1 as coded, looks j ≥ 2 spending 2·α_j: the bound's union over looks would be
     0.025 + 0.025, yet its false decisions stay near 0.0375 (the looks overlap), so only the
     per-look rates (:func:`_per_look`) can tell it from the coded spending."""
-    return look_level(j) if j == 1 else 1 - 2 * (1 - look_level(j))
+    return _spec(j) if j == 1 else 1 - 2 * (1 - _spec(j))
 
 
 def _statistics(rule: Rule, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -176,8 +183,9 @@ def _per_look(rule: Rule, value: float, level_of: Callable[[int], float], seed: 
 
 
 def _look_limit(j: int, n: int = SEQUENCES) -> float:
-    """Look j's one-sided share α_j/2 of the coded spending plus three Monte-Carlo standard errors."""
-    a = (1 - look_level(j)) / 2
+    """Look j's one-sided share α_j/2 of the stated spending (:func:`_spec`) plus three Monte-Carlo
+    standard errors."""
+    a = (1 - _spec(j)) / 2
     return a + 3 * math.sqrt(a * (1 - a) / n)
 
 
