@@ -8,7 +8,7 @@ power and size are computed by simulation. Judging a rule on an estimate
 (:meth:`Rule.decide`, :meth:`Rule.check`) never reads a margin or a selection from the
 rows: what the rows give is only the estimate.
 
-Shapes (each a 95 % confidence-interval test; :mod:`kktheory.report.decide`):
+Shapes (each a confidence-interval test at its look's level, 95 % at look 1; :mod:`kktheory.report.decide`):
 
 - ``at least b`` / ``at most b`` — a bound the paper states (a share ≥ 1 − δ, a ratio ≤ 1);
 - ``exceeds δ`` — a rise or a win: pass when the interval lies above 0, fail when it lies

@@ -18,7 +18,9 @@ tests named check them by simulation or exact computation of the code's own func
 
 - *A check, fixed design* (one judgement at 95 %, what INDEX shows without ``--decide``):
   a check whose claim is false passes with probability at most 2.5 %, and a check whose
-  claim is true fails with probability at most 2.5 % — each side of a two-sided 95 %
+  claim is true fails with probability at most 2.5 % (for ``exceeds δ``, whose failure is
+  an effect shown below δ, "true" means an effect of at least δ: a true effect between 0
+  and δ may fail more often) — each side of a two-sided 95 %
   interval over the independent units, the seeds (tests/test_rule_power.py: size ≤ 0.025
   for every declared rule — exact where the design's estimator has a closed form, else
   within three Monte-Carlo standard errors of draws through the judge's own estimator,
