@@ -94,7 +94,8 @@ tests named check them by simulation or exact computation of the code's own func
   through the judge's own estimator on sweeps shaped like the committed rows (their per-n
   spread and pooled residuals, 10 runs per n, 3,000 sweeps each; tests/test_rule_power.py,
   slow): one-sided error at look 2's level 0.27 % (Calandriello's overlapping mixture) and
-  0.23 % (Yin's sub-Gaussian sketch) where 0.42 % is nominal — conservative, and wider: the
+  0.23 % (Yin's sub-Gaussian sketch) where 0.42 % is nominal (measured with the runs resampled within each n, before the seed bootstrap) —
+  conservative, and wider: the
   overlapping mixture's Nyström rate now needs about 160 runs where the percentile planned 80,
   and Yin's Nyström Remark 1 rate, a pass at 10 runs per n, is undecided (20 would decide it);
   the rate fits' calibration was measured at looks 1–3 (95 %, 99.17 %, 99.58 %), not at the
