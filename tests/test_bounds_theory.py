@@ -148,3 +148,34 @@ def test_rate_fit_lack_of_fit_is_the_weighted_residual_chi2():
         assert fit.chi2 == pytest.approx(chi2, rel=1e-6) and fit.levels == 6
         assert fit.misfit_p == pytest.approx(stats.chi2.sf(chi2, 4), rel=1e-9)
         assert (fit.misfit_p < 0.01) is small
+
+
+def test_a_rate_bootstrap_draws_whole_seeds_where_each_ran_every_n():
+    """With ``seeds``, where every seed ran every n, a resample draws whole seeds: a seed's runs
+    across n stay together. A seed effect shared by its runs at every n (a common factor, as a
+    seed's streams give) leaves the slope's noise small, and only the seed bootstrap sees that:
+    its interval is narrower than the runs-within-n bootstrap's, which takes the seed effect as
+    noise at each n; the point fit is the same. Order-free over the rows and the seeds' labels'
+    order; a seed missing an n, or fewer than MIN_SEEDS seeds, falls back to the runs within n."""
+    from kktheory.evaluation.bounds.theory import MIN_SEEDS, fit_rate
+
+    rng = np.random.default_rng(5)
+    levels = np.array([1000.0, 2000, 4000, 8000, 16000, 32000])
+    seeds = 12
+    effect = rng.normal(0, 0.5, seeds)  # each seed's factor at every n
+    n = np.tile(levels, seeds)
+    s = np.repeat(np.arange(seeds), len(levels))
+    y = 2.0 * n ** -0.5 * np.exp(effect[s] + rng.normal(0, 0.02, len(n)))
+    joint = fit_rate(n, y, boot=400, seeds=s)
+    within = fit_rate(n, y, boot=400)
+    assert joint.slope == pytest.approx(within.slope, abs=1e-9)
+    assert joint.ci_high - joint.ci_low < 0.5 * (within.ci_high - within.ci_low)
+    assert joint.ci_low < -0.5 < joint.ci_high
+    perm = rng.permutation(len(n))
+    again = fit_rate(n[perm], y[perm], boot=400, seeds=s[perm])
+    assert (again.ci_low, again.ci_high) == (joint.ci_low, joint.ci_high)
+    short = s != 0
+    short[0] = True  # seed 0 keeps its first n only
+    assert fit_rate(n[short], y[short], boot=400, seeds=s[short]) == fit_rate(n[short], y[short], boot=400)
+    few = s < MIN_SEEDS - 1
+    assert fit_rate(n[few], y[few], boot=400, seeds=s[few]) == fit_rate(n[few], y[few], boot=400)

@@ -323,35 +323,38 @@ def _rate_plans() -> dict[str, tuple[pd.DataFrame, str, str, tuple[int, ...]]]:
 
 def _rate_noise(entry: str, rule: Rule) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(n grid, mean at each n, sd at each n) of the committed rows a rate rule's design was
-    planned on (:func:`_rate_plans`), and their standardised residuals pooled over n (their skew
-    kept), over the seeds that ran every n of its grid, as the judge selects them."""
+    planned on (:func:`_rate_plans`), and their standardised residuals, seeds × n, over the
+    seeds that ran every n of its grid, as the judge selects them: a seed's residuals across n
+    kept together (their correlation within the seed, the real nesting, and their skew)."""
     from kktheory.report import theory
 
     rates, col, sketch, grid = _rate_plans()[rule.name]
     sub = rates[rates["sketch.name"] == sketch].dropna(subset=[col])
     sub = theory.covering(sub, grid)[0]  # the seeds the judge reads: every n of the grid run
-    groups = [g[col].to_numpy(float) for _, g in sub.groupby("n")]
-    ns = np.sort(sub["n"].unique().astype(float))
-    res = np.concatenate([(g - g.mean()) / g.std(ddof=1) * math.sqrt(len(g) / (len(g) - 1)) for g in groups])
-    return ns, np.array([g.mean() for g in groups]), np.array([g.std(ddof=1) for g in groups]), res
+    table = sub.pivot_table(index="seed", columns="n", values=col, aggfunc="first").sort_index(axis=1)
+    ns, k = table.columns.to_numpy(float), len(table)
+    mean, sd = table.mean().to_numpy(), table.std(ddof=1).to_numpy()
+    return ns, mean, sd, (table.to_numpy() - mean) / sd * math.sqrt(k / (k - 1))
 
 
 def _rate_pass_rate(entry: str, rule: Rule, slope: float, runs: int, level: float, reps: int, seed: int) -> float:
     """The share of ``reps`` simulated sweeps that the rate rule passes at ``level``: ``runs``
-    runs per n around a·n^slope (a: the committed mean at the smallest n), each n's spread the
-    committed rows' own with their pooled standardised residuals drawn with replacement, judged
-    by the judge's estimator (:func:`kktheory.report.theory.rate_estimate`: the studentised
-    bootstrap, as many draws as ``level`` needs)."""
+    seeds, each with a run at every n around a·n^slope (a: the committed mean at the smallest
+    n), each n's spread the committed rows' own, a simulated seed's residuals across n one
+    committed seed's drawn with replacement (the nesting kept), judged by the judge's estimator
+    (:func:`kktheory.report.theory.rate_estimate`: the studentised bootstrap over whole seeds,
+    as many draws as ``level`` needs)."""
     from kktheory.report import theory
 
     ns, mean, sd, res = _rate_noise(entry, rule)
     truth = mean[0] * (ns / ns[0]) ** slope
     rng = np.random.default_rng(seed)
-    n = np.repeat(ns, runs)
+    n = np.tile(ns, runs)
+    seeds = np.repeat(np.arange(runs), len(ns))
     hits = 0
     for _ in range(reps):
-        y = np.repeat(truth, runs) + np.repeat(sd, runs) * rng.choice(res, len(n))
-        out = theory.rate_estimate(n, y, runs, level)
+        y = (truth + sd * res[rng.integers(len(res), size=runs)]).ravel()
+        out = theory.rate_estimate(n, y, runs, level, seeds)
         hits += out is not None and rule.decide(out[0], level).status == PASS
     return hits / reps
 

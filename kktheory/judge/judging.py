@@ -164,7 +164,8 @@ def _rate_checks(claim: Claim, d: pd.DataFrame, out: Judged) -> list[Check]:
     slope = theorem_slope(claim, d) if len(xs) >= 2 else math.nan
     shape = THEOREM_TEXT.get(claim.against, claim.against)
     for name, sub in _groups(claim, d):
-        res = rate_estimate(sub[claim.x].to_numpy(float), sub[claim.y].to_numpy(float), level=claim.level)
+        res = rate_estimate(sub[claim.x].to_numpy(float), sub[claim.y].to_numpy(float), level=claim.level,
+                            seeds=sub["seed"].to_numpy() if "seed" in sub else None)
         per_x = int(sub[claim.x].value_counts().median())
         est = res[0] if res else None
         default = None

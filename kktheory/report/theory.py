@@ -285,31 +285,39 @@ def rate_fits(rates: pd.DataFrame, cols: Sequence[str] = NOTIONS) -> dict[tuple[
         if col not in rates:
             continue
         for name, sub in rates.dropna(subset=[col]).groupby(SKETCH_COL):
-            out[(str(name), col)] = _fit(tuple(sub["n"].to_numpy(float)), tuple(sub[col].to_numpy(float)))
+            out[(str(name), col)] = _fit(tuple(sub["n"].to_numpy(float)), tuple(sub[col].to_numpy(float)),
+                                         seeds=_seeds_of(sub))
     return out
 
 
+def _seeds_of(rows: pd.DataFrame) -> tuple[int, ...] | None:
+    """The rows' seeds (the bootstrap's unit, :func:`fit_rate`), None without a seed column."""
+    return tuple(int(v) for v in rows["seed"]) if "seed" in rows else None
+
+
 @lru_cache(maxsize=64)
-def _fit(n: tuple[float, ...], y: tuple[float, ...], boot: int = BOOT) -> RateFit | None:
+def _fit(n: tuple[float, ...], y: tuple[float, ...], boot: int = BOOT,
+         seeds: tuple[int, ...] | None = None) -> RateFit | None:
     """:func:`fit_rate` of one curve with ``boot`` bootstrap fits (deterministic: its bootstrap
-    has a fixed stream, whose first 2,000 draws are those of any larger B), kept for the next
-    call with the same values."""
-    return fit_rate(np.asarray(n), np.asarray(y), boot=boot)
+    has a fixed stream, whose first 2,000 draws are those of any larger B), whole ``seeds``
+    resampled where each ran every n, kept for the next call with the same values."""
+    return fit_rate(np.asarray(n), np.asarray(y), boot=boot, seeds=None if seeds is None else np.asarray(seeds))
 
 
 def rate_estimate(n: np.ndarray, y: np.ndarray, per_n: int | None = None,
-                  level: float = LEVEL) -> tuple[Estimate, RateFit] | None:
+                  level: float = LEVEL, seeds: np.ndarray | None = None) -> tuple[Estimate, RateFit] | None:
     """The fitted decay exponent b of mean y ≈ a·nᵇ (:func:`~kktheory.evaluation.bounds.theory.fit_rate`,
     every run kept, weighted least squares on the per-n means) as an estimate with its
     studentised bootstrap interval (the pseudo-slopes of :func:`~kktheory.evaluation.bounds.theory.fit_rate`
-    read by :meth:`Estimate.resampled`; resamples of the runs within each n, as many as the interval at ``level`` needs: :func:`~kktheory.resampling.draws_for`,
-    2,000 at 95 %), and the fit; ``per_n`` runs per n (default: the median count over n).
+    read by :meth:`Estimate.resampled`; resamples of whole ``seeds`` where each ran every n, else of the runs
+    within each n, as many as the interval at ``level`` needs: :func:`~kktheory.resampling.draws_for`, 2,000 at 95 %), and the fit; ``per_n`` runs per n (default: the median count over n).
     None when it cannot be fitted (fewer than 3 values of n). One implementation for the
     catalogue's rate checks (:func:`rate_checks`) and a user's claim file
     (:mod:`kktheory.judge.judging`)."""
     n, y = np.asarray(n, float), np.asarray(y, float)
     keep = np.isfinite(n) & np.isfinite(y)
-    fit = _fit(tuple(n[keep]), tuple(y[keep]), draws_for(level))
+    fit = _fit(tuple(n[keep]), tuple(y[keep]), draws_for(level),
+               None if seeds is None else tuple(int(v) for v in np.asarray(seeds)[keep]))
     if fit is None:
         return None
     if per_n is None:
@@ -379,7 +387,7 @@ def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches
                   f"{'; ' + left if left else ''}); the shape {shape} has slope "
                   f"{fmt(rule.margin.value - RATE_MARGIN, 3)} over the declared grid, margin {RATE_MARGIN}; "
                   + misfit_text(fit))
-        est, _ = rate_estimate(ns.to_numpy(float), sub[col].to_numpy(float), per_n, level)
+        est, _ = rate_estimate(ns.to_numpy(float), sub[col].to_numpy(float), per_n, level, sub["seed"].to_numpy())
         checks.append(rule.check(est, detail, level=level))
     return checks
 

@@ -85,11 +85,17 @@ tests named check them by simulation or exact computation of the code's own func
   so for the rate checks the looks' per-direction total was about 6 %, not 3.75 % (their
   declared designs draw a normal estimate, which cannot show it). Since 2026-12-07 the rate
   fits use the studentised (bootstrap-t) interval, each resample's slope pivoted on its own
-  Gauss–Newton standard error (:func:`~kktheory.evaluation.bounds.theory.fit_rate`); simulated
+  Gauss–Newton standard error (:func:`~kktheory.evaluation.bounds.theory.fit_rate`); since
+  2026-12-08 a resample draws whole seeds (each with its runs at every n) where at least five
+  seeds ran every n, as the judged rows do (the seed is the unit; the audit found the runs'
+  correlation within a seed across n −0.08 to −0.17 on the committed rows, and at −0.2 the
+  runs-within-n bootstrap's size rising from 1.75 % to 2.5 %), and the power tests draw a
+  committed seed's residuals across n together; simulated
   through the judge's own estimator on sweeps shaped like the committed rows (their per-n
   spread and pooled residuals, 10 runs per n, 3,000 sweeps each; tests/test_rule_power.py,
   slow): one-sided error at look 2's level 0.27 % (Calandriello's overlapping mixture) and
-  0.23 % (Yin's sub-Gaussian sketch) where 0.42 % is nominal — conservative, and wider: the
+  0.23 % (Yin's sub-Gaussian sketch) where 0.42 % is nominal (measured with the runs resampled within each n, before the seed bootstrap) —
+  conservative, and wider: the
   overlapping mixture's Nyström rate now needs about 160 runs where the percentile planned 80,
   and Yin's Nyström Remark 1 rate, a pass at 10 runs per n, is undecided (20 would decide it);
   the rate fits' calibration was measured at looks 1–3 (95 %, 99.17 %, 99.58 %), not at the

@@ -320,7 +320,8 @@ def slope_se(n: np.ndarray, a: np.ndarray, b: np.ndarray, se: np.ndarray) -> np.
 
 
 def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
-             rng: np.random.Generator | None = None, level: float = 0.95) -> RateFit | None:
+             rng: np.random.Generator | None = None, level: float = 0.95,
+             seeds: np.ndarray | None = None) -> RateFit | None:
     """Decay of the mean of y in n, every run kept (negative values included).
 
     The per-n means (with their standard errors over runs) are fitted by weighted least
@@ -336,20 +337,25 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     percentile interval of the b* themselves: at 5–10 runs per n over six n it errs one-sidedly
     1.8× its nominal rate at 99.17 % and 2.6–2.9× from 99.58 % on (the tails of b* are too
     short where the per-n standard errors are estimated from a handful of runs; the pivot
-    carries that estimation). Order-free: the runs are sorted by (n, y) before the fixed
-    stream resamples them, so the same runs in another order give the same interval. None
-    with fewer than 3 values of n; ``boot`` 0: the point fit alone (its se, no interval).
+    carries that estimation). With ``seeds`` (each run's seed), where every seed ran every n
+    once (at least :data:`MIN_SEEDS` of them), a resample draws whole seeds, each with its runs at
+    every n (the seed is the unit: a seed's runs across n may share its streams, so they are not
+    independent draws); else the runs within each n. Order-free: the runs are sorted by (n, y), the
+    seeds by label, before the fixed stream resamples them, so the same runs in another order give the same
+    interval. None with fewer than 3 values of n; ``boot`` 0: the point fit alone (its se, no
+    interval).
     """
     n = np.asarray(n, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     keep = np.isfinite(n) & np.isfinite(y)
     n, y = n[keep], y[keep]
-    order = np.lexsort((y, n))
-    n, y = n[order], y[order]
     levels = np.unique(n)
     if len(levels) < 3:
         return None
-    groups = [y[n == v] for v in levels]
+    table = None if seeds is None else _seed_table(np.asarray(seeds)[keep], n, y, levels)
+    order = np.lexsort((y, n))
+    n, y = n[order], y[order]
+    groups = [y[n == v] for v in levels] if table is None else list(table.T)
 
     def fit(resampled: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(a, b, se of b, χ² of the fit) of each curve: resampled[j] holds the runs at levels[j], one curve per row."""
@@ -369,8 +375,13 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     if boot == 0:  # the point fit alone
         return RateFit(point, float(a0[0]), se_hat, math.nan, math.nan, int(len(y)), 0, **lack)
     rng = rng if rng is not None else component_rng(0, "rate-fit-bootstrap")
-    draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
-    _, b, se, _ = fit([g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)])  # each boot × |group|
+    if table is None:  # the runs within each n
+        draws = [[rng.integers(len(g), size=len(g)) for g in groups] for _ in range(boot)]
+        resampled = [g[np.stack([d[j] for d in draws])] for j, g in enumerate(groups)]  # each boot × |group|
+    else:  # whole seeds: one draw of seeds for every n
+        picks = rng.integers(len(table), size=(boot, len(table)))
+        resampled = [table[picks, j] for j in range(len(levels))]
+    _, b, se, _ = fit(resampled)
     kept = ~np.isnan(b)  # a runaway draw (±∞) is kept: its pivot is the extreme it is
     if kept.sum() < boot // 2 or not math.isfinite(se_hat):
         return None
@@ -382,6 +393,24 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     lo, hi = percentile_interval(pseudo, level)
     return RateFit(point, float(a0[0]), se_hat, float(lo), float(hi), int(len(y)), int(len(pseudo)),
                    tuple(map(float, pseudo)), **lack)
+
+
+#: the fewest seeds resampled whole (:func:`fit_rate`): below it a resample repeats one seed too often (of 2
+#: seeds, half the resamples hold one seed twice, with no spread at any n, and their pivots are ±∞)
+MIN_SEEDS = 5
+
+
+def _seed_table(seeds: np.ndarray, n: np.ndarray, y: np.ndarray, levels: np.ndarray) -> np.ndarray | None:
+    """Seeds × levels of y, the seeds in order (whatever the rows' order), where at least
+    :data:`MIN_SEEDS` seeds each have exactly one run at every level; else None (the runs are
+    then resampled within each n)."""
+    ids, row = np.unique(seeds, return_inverse=True)
+    col = np.searchsorted(levels, n)
+    if len(y) != len(ids) * len(levels) or len(ids) < MIN_SEEDS:
+        return None
+    table = np.full((len(ids), len(levels)), np.nan)
+    table[row, col] = y
+    return None if np.isnan(table).any() else table
 
 
 def shape_slope(shape: np.ndarray, n: np.ndarray) -> float:
