@@ -653,6 +653,11 @@ def test_a_pass_below_the_smallest_effect_says_it_shows_the_sign_only():
     assert full.status == PASS and "sign only" not in full.text
     fall = exceeds(Estimate.known(-0.007, 0.003), 0.01, sign=-1.0)
     assert fall.status == PASS and "(-0.01)" in fall.text
+    assert short.sign_only and fall.sign_only and not full.sign_only
+    # the overview names such passes, in a reproduced entry too: it cannot read as an effect that counts
+    v = judge_checks([Check.of("rise", short), Check.of("big rise", full)])
+    assert v.status == "reproduced" and v.summary == "passes on the sign only, short of the effect that counts: rise"
+    assert judge_checks([Check.of("big rise", full)]).summary == ""
 
 
 def test_the_percentile_interval_is_the_largest_count_whose_tail_is_below_the_level():

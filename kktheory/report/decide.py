@@ -528,6 +528,12 @@ class Decision:
         return self.planned[0]
 
     @property
+    def sign_only(self) -> bool:
+        """A pass whose estimate lies short of the smallest effect that counts (``exceeds δ``:
+        the interval clears 0, the estimate is below δ): a positive effect, not one shown to count."""
+        return self.status == PASS and self.smallest is not None and abs(self.estimate.value) < abs(self.smallest)
+
+    @property
     def text(self) -> str:
         """The estimate, its interval labelled with the level it was computed at (no label where
         there is no interval: a single run, runs all equal, too few for the level), the claim,
@@ -537,7 +543,7 @@ class Decision:
         s = f"{self.estimate.text(self.digits, level=self.level)}{at}, claim {self.claim}"
         if self.status == INCONCLUSIVE:
             s += f"; undecided: {self.undecided_text}"
-        elif self.status == PASS and self.smallest is not None and abs(self.estimate.value) < abs(self.smallest):
+        elif self.sign_only:
             s += (f"; a pass on the sign only: the estimate lies short of the smallest effect that counts "
                   f"({_g(self.smallest)})")
         return s

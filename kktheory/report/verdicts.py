@@ -292,8 +292,9 @@ class Verdict:
     def summary(self) -> str:
         """INDEX's overview "why": the counted checks not passed, by kind, in a few words —
         "fails: …" (a failure of the claim), "<cause>: …" (a failure of ours), "passes only in
-        our <cause>: …" (a qualified pass), "undecided: …", "not decidable on this machine: …"
-        ('' when reproduced; a long list gives its first two names and the count)."""
+        our <cause>: …" (a qualified pass), "undecided: …", "not decidable on this machine: …",
+        and, reproduced or not, the passes on the sign only (:attr:`Decision.sign_only`) ('' when
+        reproduced without them; a long list gives its first two names and the count)."""
         groups: dict[str, list[str]] = {}
         for c in self.checks:
             if c.counted and (not c.passed or c.qualified):
@@ -301,7 +302,10 @@ class Verdict:
                        else (c.beyond_kind if c.beyond else "undecided") if c.passed is None
                        else "fails" if c.cause == CAUSE_CLAIM else c.cause)
                 groups.setdefault(key, []).append(c.name)
-        order = ["fails", *OUR_CAUSES, *(passes_only(x) for x in OUR_CAUSES), "undecided", BEYOND, FOR_PAPER]
+            elif c.counted and c.passed and c.decision is not None and c.decision.sign_only:
+                groups.setdefault(SIGN_ONLY, []).append(c.name)
+        order = ["fails", *OUR_CAUSES, *(passes_only(x) for x in OUR_CAUSES), "undecided", BEYOND, FOR_PAPER,
+                 SIGN_ONLY]
         return "; ".join(f"{k}: {_few(groups[k])}" for k in order if k in groups)
 
 
@@ -311,6 +315,8 @@ def passes_only(cause: str) -> str:
         cause, f"passes only in our {cause}")
 
 
+#: the overview's group of passes short of the smallest effect that counts (a positive effect, not one shown to count)
+SIGN_ONLY = "passes on the sign only, short of the effect that counts"
 BEYOND = "not decidable on this machine"  # the overview's group of undecided checks no affordable run decides
 #: the overview's group of undecided checks no run decides for the paper: judged in a setting shown not to be
 #: the paper's, more runs would decide them in ours only (wang_fig3, wang_fig4_5)
