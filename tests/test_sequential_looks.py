@@ -32,10 +32,11 @@ from kktheory.report.index import IndexRecord
 from kktheory.report.claims import AT_LEAST, EXCEEDS, Design, Margin, Rule
 from kktheory.report.decide import FAIL, INCONCLUSIVE, LEVEL, PASS, Estimate, look_level
 from kktheory.report.sequential import (
-    JUDGING, PRINTS, UNRECORDED, Look, attribution_hash, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
+    JUDGING, PRINTS, UNRECORDED, Look, attribution_hash, code_hash, decision_hash, fingerprints, first_levels, first_looks, looks_text, next_look, next_runs, read_looks, read_pending,
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
+from kktheory.version import git_commit
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
 from kktheory.reproduce import committed
 from kktheory.reproduce import sequential as reproduce_sequential
@@ -421,6 +422,30 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     assert [x.look for x in after] == [1, 2] and after[-1].rows_hash == rows_hash(_rows(20))
     assert after[-1].status == verdict.status and after[-1].undecided == 1
     assert read_looks(tmp_path / "rows", entry.name) == after
+    # the new look records what judged it: the checkout's commit and the judging code's hash
+    assert (after[-1].commit, after[-1].code) == (git_commit(), code_hash()) and len(after[-1].code) == 64
+    assert (after[0].commit, after[0].code) == ("", "")  # a look recorded before keeps what it had
+
+
+def test_the_code_hash_reads_the_judging_source_and_nothing_else(tmp_path, monkeypatch):
+    """The same in another process; another set of files, another hash; the file's bytes enter
+    it (an edit of an estimator changes it), its path's place on the machine does not."""
+    from kktheory.report import sequential as report_sequential
+
+    here = code_hash()
+    there = subprocess.run([sys.executable, "-c", "from kktheory.report.sequential import code_hash; print(code_hash())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert there == here and code_hash(("report",)) != here
+    pkg = tmp_path / "kktheory"
+    (pkg / "report").mkdir(parents=True)
+    (pkg / "report" / "sequential.py").write_text("x = 1\n")
+    (pkg / "report" / "decide.py").write_text("y = 2\n")
+    monkeypatch.setattr(report_sequential, "__file__", str(pkg / "report" / "sequential.py"))
+    first = code_hash(("report",))
+    (pkg / "report" / "decide.py").write_text("y = 3\n")
+    assert code_hash(("report",)) != first
+    (pkg / "report" / "decide.py").write_text("y = 2\n")
+    assert code_hash(("report",)) == first
 
 
 def test_an_entry_whose_shared_sweep_grew_judges_it_as_look_2(tmp_path, monkeypatch):

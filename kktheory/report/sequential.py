@@ -85,8 +85,9 @@ look's line says the compute of the seeds it added.
 
 The looks of an entry are recorded in ``paper_figs/rows/looks/<entry>.json`` (look, runs,
 level, undecided checks, status, when, the seeds added before it and the compute their rows
-took, rows and rules hashes, and each counted check's mark and interval after the look — so
-that two consecutive looks give a check's interval before and after the runs added) and
+took, rows and rules hashes, the commit and the judging code's hash it was judged by (since
+2026-12-08), and each counted check's mark and interval after the look — so that two
+consecutive looks give a check's interval before and after the runs added) and
 printed in INDEX (:func:`looks_text`). The files written before this design (for
 calandriello_fig2, theory_rates_yin, wang_fig3, yin_fig1, yin_table2) were rewritten to it:
 look 1 is the published fixed judgement at 95 % (the first recorded look's runs and status,
@@ -153,6 +154,10 @@ class Look:
     #: the hash of the entry's attribution rules this look judged by (``Entry.attribution``; "" none
     #: recorded): a change of them is a new look, as a change of the declared rules is
     attribution: str = ""
+    #: the commit of the checkout that judged this look, and the hash of the judging code's source
+    #: (:func:`code_hash`; "" where not recorded): what the verdict was computed by, beside the rules
+    commit: str = ""
+    code: str = ""
 
 
 #: the definition of :func:`fingerprints` a look records (``Look.prints``): 2 since 2026-12-07
@@ -263,6 +268,22 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
     j = last.look + 1 if last else 1
     return Look(j, runs, look_level(j), 0, JUDGING, "", list(part), rows, rules, sweep=sweep, timing=timing,
                 decision_hash=decision, attribution=attribution)
+
+
+#: the package's parts that compute a verdict from the rows (the estimators, the rules, the judges)
+JUDGING_CODE = ("report", "judge", "resampling.py", "evaluation/bounds/theory.py")
+
+
+def code_hash(parts: Sequence[str] = JUDGING_CODE) -> str:
+    """sha256 of the judging code's source: every ``.py`` file under ``parts`` of the package,
+    by path relative to it, in sorted order — an edit of an estimator the declared rules do not
+    name (a bootstrap's unit, an interval's tails) changes it, where the rules' hash does not."""
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(f for p in parts for f in ((root / p).rglob("*.py") if (root / p).is_dir() else [root / p]))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def attribution_hash(rules: Sequence[str]) -> str:

@@ -47,10 +47,11 @@ from kktheory.report import Entry, catalogue, speed
 from kktheory.report.claims import Rule
 from kktheory.report.decide import LEVEL
 from kktheory.report.sequential import (
-    PRINTS, UNRECORDED, Look, attribution_hash, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
+    PRINTS, UNRECORDED, Look, attribution_hash, code_hash, decision_hash, fingerprints, first_looks, looks_text, next_look, next_runs, read_looks, read_pending, rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict, not_run
+from kktheory.version import git_commit
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
@@ -211,7 +212,8 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
         return verdict, list(looks)
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
-                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict), prints=PRINTS)]
+                                 seen=fingerprints(verdict), seen_rules=rule_prints(verdict), prints=PRINTS,
+                                 commit=git_commit(), code=code_hash())]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 

@@ -40,10 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import platform
-import subprocess
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +69,7 @@ from kktheory.embeddings import Fitted
 from kktheory.embeddings.base import feature_diagnostics
 from kktheory.run.store import Store, run_id
 from kktheory.machine.threads import current_threads, thread_limits
-from kktheory.version import __version__
+from kktheory.version import __version__, git_commit
 
 #: the kernel approximation error ‖K − FFᵀ‖_F/‖K‖_F of rank-restricted sketches
 APPROX_ERROR = "approx_fro_rel"
@@ -80,19 +78,6 @@ OBJECTIVE_COLUMNS = "objective_columns"
 #: features with at most this many columns (a planar embedding: 2n numbers, the size of
 #: train_idx and train_labels) are kept in the run's .npz, to be drawn as they are
 PLANAR = 2
-
-
-@lru_cache(maxsize=1)
-def git_commit() -> str:
-    """The commit of the kktheory checkout, or 'unknown' outside a git checkout."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
-            capture_output=True, text=True, timeout=5, check=True,
-        )
-        return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 @dataclass
