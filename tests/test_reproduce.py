@@ -179,6 +179,14 @@ def test_paper_scale_rows_are_saved_and_read_back_from_the_committed_file(tmp_pa
     assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *job, "--no-run", "--results-dir", str(tmp_path / "r3"),
                            "--out", str(out)]) == 0
     assert saved.read_bytes() == before
+    # a run made outside the redraw (another invocation into the store) reaches the committed rows at the next one
+    other = [o.replace("seed=0", "seed=1") for o in job]
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *other, "--results-dir", str(tmp_path / "r3"),
+                               "--out", str(tmp_path / "figs5")]) == 0
+    both = [o.replace("seed=0", "seed=0,1") for o in job]
+    assert reproduce_cli.main(["yin_fig1", "--scale", "paper", *both, "--no-run", "--results-dir", str(tmp_path / "r3"),
+                               "--out", str(out)]) == 0
+    assert sorted(pd.read_parquet(saved)["seed"]) == [0, 0, 1, 1]
 
 
 def test_exported_rows_leave_figure_extras_out(tmp_path):

@@ -106,6 +106,16 @@ def runs_per_setting(rows: pd.DataFrame) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
+def adds_runs(rows: pd.DataFrame, path: Path) -> bool:
+    """Whether ``rows`` hold a finished run that the committed file at ``path`` lacks (or there
+    is no file): a run made outside ``reproduce`` (the sweep alone, ``python run.py … -m``, into
+    the same store) reaches the committed rows at the next redraw, not only at a run."""
+    if not path.exists():
+        return True
+    ok = ok_rows(rows)
+    return not ok.empty and not set(ok["run_id"]) <= set(pd.read_parquet(path, columns=["run_id"])["run_id"])
+
+
 def scale_label(entry: Entry, scale: str, runs: str) -> str:
     """The overview's scale column: what the data and n are against the paper's — the
     entry's label, else the first clause of what the scale changes — and the runs per
@@ -332,8 +342,8 @@ def reproduce(entry: Entry, scale: str, results_dir: Path, out_dir: Path,
     if parts and not sweep.rows.empty and "run_id" in sweep.rows:  # a part may repeat a job of the sweep
         ids = sweep.rows["run_id"]  # failure rows carry no run id: each stays (not one merged failure)
         sweep = replace(sweep, rows=sweep.rows[ids.isna() | (ids == "") | ~ids.duplicated()].reset_index(drop=True))
-    if save is not None and (sweep.ran or not committed_rows_path(entry.sweep_name, out_dir / "rows").exists()):
-        save(sweep.rows)  # a redraw leaves the committed rows as they are
+    if save is not None and (sweep.ran or adds_runs(sweep.rows, committed_rows_path(entry.sweep_name, out_dir / "rows"))):
+        save(sweep.rows)  # a redraw leaves the committed rows as they are, unless the store holds runs they lack
     rows = sweep.rows
     ok = ok_rows(rows)
     timing_level: Callable[[str], float] = _fixed(level)  # a timing group's level, from its creation stamp
