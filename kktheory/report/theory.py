@@ -208,18 +208,19 @@ def _rate_rule(name: str, statement: str, sketch: str, slope: float, source: str
                where: str = "the sweep's n grid (experiments/theory_rates.yaml)",
                se_from: str = "measured on the committed rows",
                kept: str = "every run kept (negative excesses included)",
-               effect: str = "the theorem's slope itself (an upper bound met exactly)", **role) -> Rule:
+               effect: str = "the theorem's slope itself (an upper bound met exactly)",
+               why: str = RATE_MARGIN_WHY, **role) -> Rule:
     """A decay-exponent check: the fitted b of ``statement`` at most the shape's ``slope`` over
     the declared grid + :data:`RATE_MARGIN`; its design a normal b with standard error ``se5``
     at 5 runs per n (``se_from``), shrinking like 1/√runs, at ``runs`` runs per n, planned at
-    ``effect`` (the shape's slope); ``kept``: which runs the fit keeps; ``role``: the rule's
-    ``control``, ``fresh_from`` and ``declared``."""
+    ``effect`` (the shape's slope); ``kept``: which runs the fit keeps; ``why``: what the margin
+    means for the fitted quantity; ``role``: the rule's ``control``, ``fresh_from`` and ``declared``."""
     return Rule(
         name,
         f"fitted exponent b of the mean {statement} ≈ a·n^b over the declared n = {RATE_NS[0]} … {RATE_NS[-1]} at "
         f"m = √n, {kept}; studentised bootstrap interval",
         AT_MOST, Margin(round(slope + RATE_MARGIN, 4), f"the shape's slope over the grid ({slope:.3f}) + 0.1: "
-                        f"{RATE_MARGIN_WHY}", source),
+                        f"{why}", source),
         Design("known", round(slope, 4), round(slope + RATE_MARGIN, 4), (round(se5 * math.sqrt(5 / runs), 5),), runs,
                f"effect: {effect}; bootstrap standard error {se5:g} of b at 5 runs per n {se_from}, shrinking like "
                f"1/√runs; {runs} runs per n reach power 0.8"),

@@ -20,7 +20,7 @@ from kktheory.report.entry import Entry
 from kktheory.report.rows import SKETCH_COL, by_seed
 from kktheory.report.theory import (
     DELTA, K, LEMMA_N, OVERLAP_PREMISE_SWEEP, OVERLAP_STD, OVERLAP_SWEEP, PART_AXIS, RATE_MARGIN, RATE_MARGIN_WHY, RATE_NS, EXTRA_SWEEPS, _SHARED, _rate_rule, _setting, share_check,
-    _share_design, draw, overlap_premise, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
+    _share_design, draw, margin_why, overlap_premise, overlap_rates, parts, rate_checks, rates_grid, seed_mean, thm1_slope,
 )
 
 
@@ -97,7 +97,8 @@ PREMISE_RULES = tuple(
                f"dictionaries of the counted rate checks (experiments/theory_rates_overlap_premise.yaml); shown, "
                f"not counted: it decides whose a failure of the rate at m = √n is",
                "planned from a pilot's per-n spread (seeds 0–1, not committed)", "every run kept",
-               "a bounded constant (slope 0)", control=True, sweep=OVERLAP_PREMISE_SWEEP,
+               "a bounded constant (slope 0)", margin_why(RATE_NS[0], RATE_NS[-1], "n", "constant 1/(1 − ε)"),
+               control=True, sweep=OVERLAP_PREMISE_SWEEP,
                part=(f"{PART_AXIS}=premise_{s}_overlap",))
     for s in THM1_SKETCHES)
 
