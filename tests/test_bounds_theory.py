@@ -177,5 +177,7 @@ def test_a_rate_bootstrap_draws_whole_seeds_where_each_ran_every_n():
     short = s != 0
     short[0] = True  # seed 0 keeps its first n only
     assert fit_rate(n[short], y[short], boot=400, seeds=s[short]) == fit_rate(n[short], y[short], boot=400)
-    few = s < MIN_SEEDS - 1
+    few = s < MIN_SEEDS - 1  # one seed short of MIN_SEEDS: the runs within each n
     assert fit_rate(n[few], y[few], boot=400, seeds=s[few]) == fit_rate(n[few], y[few], boot=400)
+    least = s < MIN_SEEDS  # exactly MIN_SEEDS: whole seeds
+    assert fit_rate(n[least], y[least], boot=400, seeds=s[least]) != fit_rate(n[least], y[least], boot=400)

@@ -334,7 +334,7 @@ def test_overlap_rate_fails_when_slower_and_waits_for_fresh_seeds():
     assert c.passed is None and "no runs after the declaration" in c.detail
 
 
-PREMISE_NYSTROM = "Calandriello Thm 1's premise for nystrom at m = √n: 1/(1 − ε) stays bounded in n"
+PREMISE_NYSTROM = "Calandriello Thm 1's premise for nystrom at m = √n: 1/(1 − ε) grows at most like n^0.1"
 
 
 def slower_overlap(**kw) -> pd.DataFrame:

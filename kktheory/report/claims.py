@@ -350,7 +350,7 @@ class Rule:
                 r, at = judged[0]
                 text += (f"; a true effect of half the smallest that counts ({half:.4g}) passes with probability "
                          f"{self.pass_rate(half, r, reps=500, level=at):.2f}" + (f" at {r} runs" if len(judged) > 1 else "")
-                         + " at this look's runs and level alone (over the looks that led to it, more often: "
+                         + " at this look's level alone (over the looks that led to it, more often: "
                            "docs/verdicts.md)")
         selection = self.selection or "—"
         if self.kept_below is not None and self.fresh_from is not None:

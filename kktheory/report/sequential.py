@@ -271,7 +271,7 @@ def next_look(looks: Sequence[Look], runs: int, rows: str, rules: str, part: Seq
 
 
 #: the package's parts that compute a verdict from the rows (the estimators, the rules, the judges)
-JUDGING_CODE = ("report", "judge", "resampling.py", "evaluation/bounds/theory.py")
+JUDGING_CODE = ("report", "judge", "reproduce", "resampling.py", "seeding.py", "evaluation/bounds/theory.py")
 
 
 def code_hash(parts: Sequence[str] = JUDGING_CODE) -> str:

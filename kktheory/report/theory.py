@@ -360,13 +360,15 @@ def _seed_list(seeds: Sequence[int]) -> str:
 
 
 def rate_checks(rates: pd.DataFrame, col: str, rules: tuple[Rule, ...], sketches: tuple[str, ...],
-                shape: str, level: float = LEVEL, grid: Sequence[float] | None = None) -> list[Check]:
+                shape: str, level: float = LEVEL, grid: Sequence[float] | None = None,
+                absent: str = "population evaluation off") -> list[Check]:
     """Each declared rate rule on its own sketch's fitted exponent (bootstrap interval), over
-    the seeds that ran every n of ``grid`` (:func:`covering`; default: every n in the rows)."""
+    the seeds that ran every n of ``grid`` (:func:`covering`; default: every n in the rows);
+    ``absent``: why rows may lack ``col``."""
     if rates.empty:
         return []
     if col not in rates or rates[col].isna().all():
-        return [Check(rule.name, None, f"no {col} in the rows (population evaluation off)", rule=rule) for rule in rules]
+        return [Check(rule.name, None, f"no {col} in the rows ({absent})", rule=rule) for rule in rules]
     grid = sorted(set(rates["n"].astype(float))) if grid is None else sorted(map(float, grid))
     checks = []
     for rule, name in zip(rules, sketches):

@@ -93,8 +93,8 @@ tests named check them by simulation or exact computation of the code's own func
   declared designs draw a normal estimate, which cannot show it). Since 2026-12-07 the rate
   fits use the studentised (bootstrap-t) interval, each resample's slope pivoted on its own
   Gauss–Newton standard error (:func:`~kktheory.evaluation.bounds.theory.fit_rate`); since
-  2026-12-08 a resample draws whole seeds (each with its runs at every n) where at least five
-  seeds ran every n, as the judged rows do (the seed is the unit; the audit found the runs'
+  2026-12-08 a resample draws whole seeds (each with its runs at every n) where every seed
+  judged ran every n and at least five did, as the catalogue's checks select them (the seed is the unit; the audit found the runs'
   correlation within a seed across n −0.08 to −0.17 on the committed rows, and at −0.2 the
   runs-within-n bootstrap's size rising from 1.75 % to 2.5 %), and the power tests draw a
   committed seed's residuals across n together; simulated

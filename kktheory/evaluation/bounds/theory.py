@@ -337,10 +337,11 @@ def fit_rate(n: np.ndarray, y: np.ndarray, boot: int = BOOT,
     percentile interval of the b* themselves: at 5–10 runs per n over six n it errs one-sidedly
     1.8× its nominal rate at 99.17 % and 2.6–2.9× from 99.58 % on (the tails of b* are too
     short where the per-n standard errors are estimated from a handful of runs; the pivot
-    carries that estimation). With ``seeds`` (each run's seed), where every seed ran every n
-    once (at least :data:`MIN_SEEDS` of them), a resample draws whole seeds, each with its runs at
+    carries that estimation). With ``seeds`` (each run's seed), where every seed given ran every
+    n exactly once (and at least :data:`MIN_SEEDS` seeds did), a resample draws whole seeds, each with its runs at
     every n (the seed is the unit: a seed's runs across n may share its streams, so they are not
-    independent draws); else the runs within each n. Order-free: the runs are sorted by (n, y), the
+    independent draws); else — one seed short of an n is enough — the runs within each n (the
+    catalogue's checks pass only seeds that ran every n: ``covering``). Order-free: the runs are sorted by (n, y), the
     seeds by label, before the fixed stream resamples them, so the same runs in another order give the same
     interval. None with fewer than 3 values of n; ``boot`` 0: the point fit alone (its se, no
     interval).
