@@ -36,7 +36,7 @@ from kktheory.report.sequential import (
     rows_hash, rule_prints, rules_hash, verdict_history, waiting,
     write_looks, write_pending,
 )
-from kktheory.version import git_commit
+from kktheory.version import git_state
 from kktheory.report.verdicts import INCONCLUSIVE as INCONCLUSIVE_VERDICT, NOT_REPRODUCED, Check, Verdict, judge_checks
 from kktheory.reproduce import committed
 from kktheory.reproduce import sequential as reproduce_sequential
@@ -423,8 +423,26 @@ def test_a_redraw_with_more_seeds_than_the_last_look_records_a_new_look(tmp_path
     assert after[-1].status == verdict.status and after[-1].undecided == 1
     assert read_looks(tmp_path / "rows", entry.name) == after
     # the new look records what judged it: the checkout's commit and the judging code's hash
-    assert (after[-1].commit, after[-1].code) == (git_commit(), code_hash()) and len(after[-1].code) == 64
+    assert (after[-1].commit, after[-1].code) == (git_state(), code_hash()) and len(after[-1].code) == 64
     assert (after[0].commit, after[0].code) == ("", "")  # a look recorded before keeps what it had
+
+
+def test_a_looks_commit_says_when_the_checkout_had_uncommitted_edits(tmp_path):
+    """git_state: the commit, "+dirty" while a tracked file differs from it, "unknown" outside git."""
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    assert git_state(tmp_path) == "unknown"
+    git("init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git("add", "a.py")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True).stdout.strip()
+    assert git_state(tmp_path) == head
+    (tmp_path / "b.py").write_text("untracked\n")
+    assert git_state(tmp_path) == head  # an untracked file is not the code that ran
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert git_state(tmp_path) == head + "+dirty"
 
 
 def test_the_code_hash_reads_the_judging_source_and_nothing_else(tmp_path, monkeypatch):

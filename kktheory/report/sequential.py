@@ -154,8 +154,8 @@ class Look:
     #: the hash of the entry's attribution rules this look judged by (``Entry.attribution``; "" none
     #: recorded): a change of them is a new look, as a change of the declared rules is
     attribution: str = ""
-    #: the commit of the checkout that judged this look, and the hash of the judging code's source
-    #: (:func:`code_hash`; "" where not recorded): what the verdict was computed by, beside the rules
+    #: the commit of the checkout that judged this look ("+dirty" with uncommitted edits), and the hash of
+    #: the judging code's source (:func:`code_hash`; "" where not recorded): what the verdict was computed by
     commit: str = ""
     code: str = ""
 

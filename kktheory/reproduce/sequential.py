@@ -51,7 +51,7 @@ from kktheory.report.sequential import (
     write_looks, write_pending,
 )
 from kktheory.report.verdicts import Check, Verdict, not_run
-from kktheory.version import git_commit
+from kktheory.version import git_state
 from kktheory.report.rows import ok_rows
 from kktheory.reproduce import committed
 from kktheory.reproduce.committed import read_committed
@@ -213,7 +213,7 @@ def judge(entry: Entry, results_dir: Path, out_dir: Path, looks: Sequence[Look],
     recorded = [*before, replace(now, undecided=len(waiting(verdict, _timing_rules(entry))), status=verdict.status,
                                  when=time.strftime("%Y-%m-%d %H:%M"), checks=check_marks(verdict),
                                  seen=fingerprints(verdict), seen_rules=rule_prints(verdict), prints=PRINTS,
-                                 commit=git_commit(), code=code_hash())]
+                                 commit=git_state(), code=code_hash())]
     write_looks(out_dir / "rows", entry.name, recorded)
     return verdict, recorded
 
